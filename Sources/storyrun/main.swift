@@ -1,0 +1,2 @@
+import StoryKit
+import StoryrunSteps

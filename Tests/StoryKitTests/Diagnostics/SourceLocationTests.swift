@@ -1,0 +1,10 @@
+import Testing
+@testable import StoryKit
+
+@Suite struct SourceLocationTests {
+    @Test("A location prints as file:line, with the column when known")
+    func description() {
+        #expect(SourceLocation(file: "a.stories", line: 3).description == "a.stories:3")
+        #expect(SourceLocation(file: "a.feature", line: 3, column: 5).description == "a.feature:3:5")
+    }
+}
