@@ -24,6 +24,8 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable {
     public var help: String?
     /// Further places that explain the problem, each with its own message.
     public var notes: [Note]
+    /// The text of the line the location points at, shown under the message.
+    public var sourceLine: String?
 
     /// A further place that explains a diagnostic.
     public struct Note: Hashable, Sendable, Codable {
@@ -42,8 +44,9 @@ public struct Diagnostic: Error, Hashable, Sendable, Codable {
     /// Creates a diagnostic.
     public init(
         _ severity: Severity = .error, at location: SourceLocation?, problem: String,
-        help: String? = nil, notes: [Note] = []
+        help: String? = nil, notes: [Note] = [], sourceLine: String? = nil
     ) {
+        self.sourceLine = sourceLine
         self.location = location
         self.severity = severity
         self.problem = problem

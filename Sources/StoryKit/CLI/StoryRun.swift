@@ -1,0 +1,96 @@
+import Foundation
+
+/// The `storyrun` command line, for `storyrun` itself and for every user
+/// executable that runs its own step classes.
+///
+/// ```swift
+/// @main struct Main {
+///     static func main() async { await StoryRun.main(steps: [BasketSteps.self]) }
+/// }
+/// ```
+public enum StoryRun {
+    /// The version of StoryKit.
+    public static let version = "0.1.0"
+
+    /// Runs the command line with the process's arguments and exits.
+    public static func main(steps: [any StepDefinitions.Type]) async -> Never {
+        let environment = ProcessInfo.processInfo.environment
+        let isTerminal = isatty(STDOUT_FILENO) == 1
+        let status = await run(
+            arguments: Array(CommandLine.arguments.dropFirst()), steps: steps,
+            style: environment["NO_COLOR"] == nil && isTerminal ? .ansi : .plain,
+            output: { print($0) })
+        exit(status.rawValue)
+    }
+
+    /// Runs the command line and returns its exit status.
+    /// - Parameters:
+    ///   - arguments: The arguments after the executable's name.
+    ///   - steps: The step classes to register, in order.
+    ///   - style: How to colour terminal text (`--no-color` turns it off).
+    ///   - clock: The current time in nanoseconds.
+    ///   - output: Where each line of terminal text goes.
+    public static func run(
+        arguments: [String], steps: [any StepDefinitions.Type], style: TextStyle = .plain,
+        clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds },
+        output: @escaping (String) -> Void
+    ) async -> ExitStatus {
+        let options: Options
+        do {
+            options = try Options(arguments: arguments)
+        } catch {
+            output(error.rendered(style: style))
+            return .inputError
+        }
+        switch options.command {
+        case .help:
+            output(Options.usage)
+            return .success
+        case .version:
+            output("storyrun \(version)")
+            return .success
+        case .run:
+            return await runStories(options, steps: steps, style: options.isColorDisabled ? .plain : style, clock: clock, output: output)
+        }
+    }
+
+    private static func runStories(
+        _ options: Options, steps: [any StepDefinitions.Type], style: TextStyle,
+        clock: @escaping @Sendable () -> UInt64, output: @escaping (String) -> Void
+    ) async -> ExitStatus {
+        let builder = RegistryBuilder()
+        builder.register(steps)
+        guard builder.diagnostics.isEmpty else {
+            for diagnostic in builder.diagnostics { output(diagnostic.rendered(style: style)) }
+            output("storyrun: no story was run: \(builder.diagnostics.count) step definition\(builder.diagnostics.count == 1 ? " was" : "s were") rejected")
+            return .inputError
+        }
+        let registry = builder.freeze()
+        let (stories, inputDiagnostics) = StoryLoader.load(paths: options.paths)
+
+        var reporters: [any Reporter] = [TextReporter(style: style, isVerbose: options.isVerbose, write: output)]
+        if let path = options.htmlPath { reporters.append(HTMLReporter(path: path)) }
+        if let path = options.jsonPath { reporters.append(CucumberJSONReporter(path: path)) }
+        func emit(_ event: RunEvent) {
+            for index in reporters.indices { reporters[index].handle(event) }
+        }
+        for diagnostic in inputDiagnostics { emit(.diagnostic(diagnostic)) }
+
+        let runner = Runner(
+            registry: registry,
+            configuration: .init(isStrict: options.isStrict, isDryRun: options.isDryRun), now: clock)
+        let summary = await runner.run(stories, emit: emit)
+
+        var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
+        for index in reporters.indices {
+            do {
+                try reporters[index].finish()
+            } catch {
+                output((error as? Diagnostic ?? Diagnostic(at: nil, problem: "\(error)")).rendered(style: style))
+                status = .inputError
+            }
+        }
+        if inputDiagnostics.contains(where: \.isError) { status = .inputError }
+        return status
+    }
+}

@@ -1,0 +1,56 @@
+/// Hands a step closure's parameters their converted inputs, one by one.
+final class ArgumentCursor {
+    private let inputs: [StepArgumentInput]
+    private let site: ArgumentSite
+    private var index = 0
+
+    init(inputs: [StepArgumentInput], site: ArgumentSite) {
+        self.inputs = inputs
+        self.site = site
+    }
+
+    /// Converts the next input to `type`.
+    /// - Throws: ``ArgumentConversionError`` when it does not convert.
+    func next<T: StepArgument>(_ type: T.Type) throws -> T {
+        defer { index += 1 }
+        let input: StepArgumentInput =
+            if T.takesAttachment, let last = inputs.last, case .attachment = last { last }
+            else if index < inputs.count { inputs[index] }
+            else { .text(nil) }
+        if let value = T.convert(input) { return value }
+        throw ArgumentConversionError(
+            position: index + 1, text: input.text, typeName: T.stepArgumentName,
+            takesAttachment: T.takesAttachment, site: site)
+    }
+}
+
+/// A captured argument that does not convert to its parameter's type.
+public struct ArgumentConversionError: Error, CustomStringConvertible {
+    /// The argument's position, from 1.
+    public var position: Int
+    /// The captured text, if any.
+    public var text: String?
+    /// The type the parameter wanted.
+    public var typeName: String
+    var takesAttachment: Bool
+    var site: ArgumentSite
+
+    public var description: String {
+        let step = "of \"\(site.line)\" (\(site.location.fileAndLine))"
+        if takesAttachment {
+            return "argument \(position) \(step) wants a \(typeName), but the step has none written under it"
+        }
+        guard let text else {
+            return "argument \(position) \(step) is missing: its group took no part in the match; make the parameter Optional"
+        }
+        return "argument \(position) \"\(text)\" \(step) is not \(typeName.withIndefiniteArticle)"
+    }
+}
+
+extension String {
+    /// The word with `a` or `an` before it.
+    var withIndefiniteArticle: String {
+        guard let first = first?.lowercased() else { return self }
+        return ("aeiou".contains(first) ? "an " : "a ") + self
+    }
+}

@@ -1,0 +1,33 @@
+/// Matches steps against a registry, remembering the answer for each distinct
+/// step line and which definitions were used.
+struct CachingMatcher {
+    let registry: StepRegistry
+    private var cache: [CacheKey: MatchResult] = [:]
+    /// The ids of the definitions that won a match.
+    private(set) var usedDefinitions: Set<Int> = []
+
+    init(registry: StepRegistry) {
+        self.registry = registry
+    }
+
+    private struct CacheKey: Hashable {
+        var keyword: String
+        var text: String
+    }
+
+    /// Returns every definition that matches the step, in registration order.
+    mutating func matches(_ step: Step) -> MatchResult {
+        // A step with a doc string or table is not cached: its inputs carry it.
+        guard step.attachment == nil else { return record(registry.matches(step)) }
+        let key = CacheKey(keyword: step.keyword, text: step.text)
+        if let cached = cache[key] { return cached }
+        let result = record(registry.matches(step))
+        cache[key] = result
+        return result
+    }
+
+    private mutating func record(_ result: MatchResult) -> MatchResult {
+        if let winner = result.winner { usedDefinitions.insert(winner.definition.id) }
+        return result
+    }
+}

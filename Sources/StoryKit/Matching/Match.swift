@@ -1,0 +1,25 @@
+/// A step definition that matches a step, with the inputs for its closure.
+public struct Match: Sendable {
+    /// The definition that matched.
+    public let definition: StepDefinition
+    /// The inputs for the closure's parameters, in order.
+    public let inputs: [StepArgumentInput]
+
+    /// The captured texts, for reports.
+    public var capturedTexts: [String?] {
+        inputs.compactMap { if case .attachment = $0 { nil } else { $0.text } }
+    }
+}
+
+/// Every step definition that matches one step, in registration order.
+public struct MatchResult: Sendable {
+    /// The matches; the first one wins (Simon's rule).
+    public let matches: [Match]
+
+    /// The match that runs, if any.
+    public var winner: Match? { matches.first }
+    /// Whether no definition matches.
+    public var isUndefined: Bool { matches.isEmpty }
+    /// Whether more than one definition matches.
+    public var isAmbiguous: Bool { matches.count > 1 }
+}

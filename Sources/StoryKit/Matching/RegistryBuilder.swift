@@ -1,0 +1,61 @@
+/// Collects step definitions, and the problems with them, while step classes
+/// register; then freezes them into a ``StepRegistry``.
+final class RegistryBuilder {
+    private(set) var definitions: [StepDefinition] = []
+    private(set) var diagnostics: [Diagnostic] = []
+
+    /// Why a definition was rejected at registration.
+    enum Problem {
+        case invalidRegex(pattern: String, reason: String)
+        case groupCountMismatch(pattern: String, groups: Int, parameters: Int)
+        case invalidExpression(pattern: String, reason: String)
+    }
+
+    /// Registers every definition of each step class, in order.
+    func register(_ classes: [any StepDefinitions.Type]) {
+        for type in classes { register(type) }
+    }
+
+    private func register<Steps: StepDefinitions>(_ type: Steps.Type) {
+        type.define(StepMap<Steps>(builder: self))
+    }
+
+    func add(
+        pattern: String, syntax: StepDefinition.Syntax, location: SourceLocation, owner: String,
+        parameterNames: [String], matcher: Pattern, invoke: @escaping StepDefinition.Invocation
+    ) {
+        definitions.append(
+            StepDefinition(
+                id: definitions.count, pattern: pattern, syntax: syntax, location: location,
+                ownerName: owner, parameterNames: parameterNames, matcher: matcher, invoke: invoke))
+    }
+
+    func reject(_ problem: Problem, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(at: location, problem: problem.message, help: problem.help))
+    }
+
+    /// The registered definitions, frozen.
+    func freeze() -> StepRegistry { StepRegistry(definitions: definitions) }
+}
+
+extension RegistryBuilder.Problem {
+    var message: String {
+        switch self {
+        case .invalidRegex(let pattern, let reason):
+            "step pattern \"\(pattern)\" does not compile: \(reason)"
+        case .invalidExpression(let pattern, let reason):
+            "Cucumber Expression \"\(pattern)\" is not valid: \(reason)"
+        case .groupCountMismatch(let pattern, let groups, let parameters):
+            "step pattern \"\(pattern)\" has \(groups) capture group\(groups == 1 ? "" : "s") but its closure takes \(parameters) argument\(parameters == 1 ? "" : "s") after the step class"
+        }
+    }
+
+    var help: String? {
+        switch self {
+        case .invalidRegex: "fix the regular expression; test it with `storyrun match --regex PATTERN TEXT`"
+        case .invalidExpression: nil
+        case .groupCountMismatch:
+            "give the closure one parameter per capture group, or make a group non-capturing with (?:…)"
+        }
+    }
+}

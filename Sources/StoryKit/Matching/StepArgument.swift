@@ -1,0 +1,94 @@
+import Foundation
+
+/// A type whose values can be made from the text a capture group matched, so
+/// a step closure can take it as a parameter.
+///
+/// `String`, `Substring`, every integer type, `Double`, `Float`, `Decimal`,
+/// `Bool`, `Optional`s of these, ``DataTable`` and ``DocString`` conform
+/// already. An enum with raw values only has to declare the conformance:
+///
+/// ```swift
+/// enum Mark: String, StepArgument { case x, o }
+/// ```
+///
+/// Any other type conforms by implementing ``init(stepArgument:)``.
+public protocol StepArgument: SendableMetatype {
+    /// Creates a value from the text a capture group matched, or returns nil
+    /// when the text does not describe a value of this type.
+    init?(stepArgument text: String)
+
+    /// The name of the type in conversion errors, such as `Int`.
+    static var stepArgumentName: String { get }
+
+    /// Converts one input of a step, returning nil when it does not convert.
+    ///
+    /// The default implementation converts captured text with
+    /// ``init(stepArgument:)``; `Optional`, ``DataTable`` and ``DocString``
+    /// implement it themselves.
+    static func convert(_ input: StepArgumentInput) -> Self?
+
+    /// Whether this type takes the step's doc string or data table instead of
+    /// a capture group. Only the last parameter of a step closure may.
+    static var takesAttachment: Bool { get }
+}
+
+/// One input to a step closure's parameter: a capture group's text, a value a
+/// parameter type already made, or the block written under the step.
+public enum StepArgumentInput: @unchecked Sendable {
+    /// The text a capture group matched; nil when the group took no part.
+    case text(String?)
+    /// A value a Cucumber Expression parameter type made, with its text.
+    case value(Any, text: String?)
+    /// The doc string or data table under the step, if there is one.
+    case attachment(StepAttachment?)
+
+    /// The captured text, if this input has any.
+    public var text: String? {
+        switch self {
+        case .text(let text), .value(_, let text): text
+        case .attachment: nil
+        }
+    }
+}
+
+extension StepArgument {
+    public static var stepArgumentName: String { String(describing: Self.self) }
+
+    public static var takesAttachment: Bool { false }
+
+    public static func convert(_ input: StepArgumentInput) -> Self? {
+        switch input {
+        case .text(let text): text.flatMap(Self.init(stepArgument:))
+        case .value(let value, let text): value as? Self ?? text.flatMap(Self.init(stepArgument:))
+        case .attachment: nil
+        }
+    }
+}
+
+extension StepArgument where Self: RawRepresentable, RawValue: StepArgument {
+    /// Creates the case whose raw value the text converts to; a `String` raw
+    /// value is also found regardless of case.
+    public init?(stepArgument text: String) {
+        guard let raw = RawValue(stepArgument: text) else { return nil }
+        if let value = Self(rawValue: raw) {
+            self = value
+        } else if let value = (Self.self as? any CaseIterable.Type).flatMap({
+            Self.caseInsensitiveCase(of: $0, matching: text)
+        }) {
+            self = value
+        } else {
+            return nil
+        }
+    }
+
+    private static func caseInsensitiveCase(
+        of type: any CaseIterable.Type, matching text: String
+    ) -> Self? {
+        func find<C: CaseIterable>(_: C.Type) -> Self? {
+            C.allCases.lazy.compactMap { $0 as? Self }.first {
+                String(describing: $0.rawValue).caseInsensitiveCompare(text) == .orderedSame
+            }
+        }
+        return find(type)
+    }
+}

@@ -1,0 +1,37 @@
+/// A pattern registered with the closure that runs the steps it matches.
+public struct StepDefinition: Sendable, Identifiable {
+    /// The definition's position in registration order, from 0.
+    public let id: Int
+    /// The pattern as written.
+    public let pattern: String
+    /// Whether the pattern is a regex or a Cucumber Expression.
+    public let syntax: Syntax
+    /// Where the definition was registered in Swift.
+    public let location: SourceLocation
+    /// The step class the definition belongs to.
+    public let ownerName: String
+    /// The parameter types of the closure, after the step class.
+    public let parameterNames: [String]
+
+    let matcher: Pattern
+    let invoke: Invocation
+
+    /// The syntax of a pattern.
+    public enum Syntax: String, Sendable, Codable {
+        /// An NSRegularExpression, searched case-insensitively (Simon's rule).
+        case regex
+        /// A Cucumber Expression, matched against the whole text after the keyword.
+        case expression
+    }
+
+    /// Runs the closure in a story's context with the step's inputs.
+    typealias Invocation = @Sendable (StoryContext, [StepArgumentInput], ArgumentSite) async throws -> Void
+}
+
+/// What a conversion error needs to say where an argument came from.
+struct ArgumentSite: Sendable {
+    /// The step line as written.
+    var line: String
+    /// Where the step is.
+    var location: SourceLocation
+}

@@ -1,0 +1,142 @@
+/// Parses `.stories` files (Simon's format) into stories.
+///
+/// The grammar, where every line is trimmed and may end in `.,;:!?`, which
+/// is dropped; keywords are matched in any case:
+///
+/// ```ebnf
+/// file     = { blank | comment | tags | story } ;
+/// blank    = "" ;
+/// comment  = "#" , { any } ;
+/// tags     = "@" , word , { " " , "@" , word } ;      (* tag the next story *)
+/// story    = title , step , { step | blank | comment } ;
+/// title    = ( "Story" | "Story:" ) , name ;
+/// step     = keyword , " " , text ;
+/// keyword  = "As" | "Given" | "When" | "Then" | "And" | "But" ;
+/// (* order: Story → As | Given;  As → Given | When;  Given → When | Then | And;
+///    When → Then | And;  Then → And | Story;  And and But keep the kind before *)
+/// ```
+///
+/// Every bad line is reported; a story with a bad line is not run, and the
+/// others are.
+struct StoriesParser {
+    private let path: String
+    private(set) var stories: [Story] = []
+    private(set) var diagnostics: [Diagnostic] = []
+
+    private var pending: PendingStory?
+    private var pendingTags: [String] = []
+    private var pendingTagsLine: Int = 0
+
+    /// A story whose steps are still being read.
+    private struct PendingStory {
+        var name: String
+        var tags: [String]
+        var location: SourceLocation
+        var steps: [Step] = []
+        var lastKind: Step.Kind?
+        var isRejected = false
+    }
+
+    /// Parses the text of a `.stories` file.
+    static func parse(_ text: String, path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
+        var parser = StoriesParser(path: path)
+        var lineNumber = 0
+        var body = Substring(text)
+        if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
+        for rawLine in body.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            parser.read(rawLine, number: lineNumber)
+        }
+        parser.finishStory()
+        parser.finishTags()
+        return (parser.stories, parser.diagnostics)
+    }
+
+    private init(path: String) {
+        self.path = path
+    }
+
+    private mutating func read(_ rawLine: Substring, number: Int) {
+        let line = StoryLine(rawLine)
+        guard !line.isBlank, !line.isComment else { return }
+        let location = SourceLocation(file: path, line: number, column: line.column)
+        if line.isTagLine {
+            readTags(line, location: location)
+        } else if let name = line.storyName {
+            finishStory()
+            startStory(name: name, location: location, line: line)
+        } else if let keyword = StepKeyword(line.firstWord) {
+            readStep(keyword: keyword, line: line, location: location)
+        } else {
+            reject(.unknownKeyword(line.firstWord), at: location, line: line)
+        }
+    }
+
+    private mutating func readTags(_ line: StoryLine, location: SourceLocation) {
+        let words = line.text.split(whereSeparator: \.isWhitespace)
+        guard words.allSatisfy({ $0.hasPrefix("@") && $0.count > 1 }) else {
+            reject(.badTag, at: location, line: line)
+            return
+        }
+        if pendingTags.isEmpty { pendingTagsLine = location.line }
+        pendingTags += words.map(String.init)
+    }
+
+    private mutating func startStory(name: String, location: SourceLocation, line: StoryLine) {
+        pending = PendingStory(name: name, tags: pendingTags, location: location)
+        pendingTags = []
+        if name.isEmpty { reject(.storyWithoutName, at: location, line: line) }
+    }
+
+    private mutating func readStep(keyword: StepKeyword, line: StoryLine, location: SourceLocation) {
+        finishTags()
+        guard var story = pending else {
+            reject(.stepBeforeStory(line.text), at: location, line: line)
+            return
+        }
+        let kind = keyword.kind ?? story.lastKind ?? .context
+        if let problem = OrderRule.check(keyword: keyword, previous: story.lastKind) {
+            story.isRejected = true
+            pending = story
+            reject(problem, at: location, line: line)
+            return
+        }
+        story.lastKind = kind
+        story.steps.append(
+            Step(keyword: line.firstWord, kind: kind, text: line.rest, location: location))
+        pending = story
+    }
+
+    private mutating func finishStory() {
+        guard let story = pending else { return }
+        pending = nil
+        if story.steps.isEmpty && !story.isRejected {
+            reject(.storyWithoutSteps(story.name), at: story.location, line: nil)
+            return
+        }
+        guard !story.isRejected else { return }
+        stories.append(
+            Story(name: story.name, tags: story.tags, location: story.location, steps: story.steps))
+    }
+
+    /// Reports tags that no story follows.
+    private mutating func finishTags() {
+        guard !pendingTags.isEmpty else { return }
+        diagnostics.append(
+            Diagnostic(
+                at: SourceLocation(file: path, line: pendingTagsLine, column: 1),
+                problem: "tags \(pendingTags.joined(separator: " ")) are not followed by a Story line",
+                help: "put tag lines directly above the Story line they tag"))
+        pendingTags = []
+    }
+
+    private mutating func reject(_ problem: StoriesParser.Problem, at location: SourceLocation, line: StoryLine?) {
+        var notes: [Diagnostic.Note] = []
+        if let story = pending, story.location != location {
+            notes.append(.init(location: story.location, message: "story \"\(story.name)\" is not run"))
+        }
+        pending?.isRejected = true
+        diagnostics.append(
+            Diagnostic(at: location, problem: problem.message, help: problem.help, notes: notes, sourceLine: line?.original))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Finds story files under the paths a user names, reads and parses them.
+enum StoryLoader {
+    /// The file extensions storyrun reads from folders.
+    static let extensions = ["stories", "feature"]
+
+    /// Loads every story under the paths: files as named, folders recursively
+    /// (`*.stories` and `*.feature`, in sorted order).
+    static func load(paths: [String]) -> (stories: [Story], diagnostics: [Diagnostic]) {
+        var stories: [Story] = []
+        var diagnostics: [Diagnostic] = []
+        for path in paths {
+            let (files, problem) = files(at: path)
+            if let problem { diagnostics.append(problem) }
+            for file in files {
+                let parsed = parseFile(at: file)
+                stories += parsed.stories
+                diagnostics += parsed.diagnostics
+            }
+        }
+        return (stories, diagnostics)
+    }
+
+    /// Reads and parses one file, choosing the format by its extension.
+    static func parseFile(at path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return ([], [Diagnostic(at: SourceLocation(file: path, line: 1), problem: "cannot read \(path)", help: "check that the file exists and is readable")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return ([], [notUTF8(data, path: path)])
+        }
+        return parse(text, path: path)
+    }
+
+    /// Parses the text of a story file, choosing the format by the path's extension.
+    static func parse(_ text: String, path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
+        StoriesParser.parse(text, path: path)
+    }
+
+    private static func files(at path: String) -> ([String], Diagnostic?) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return ([], Diagnostic(at: nil, problem: "no such file or folder: \(path)", help: "name .stories or .feature files, or folders that hold them"))
+        }
+        guard isFolder.boolValue else { return ([path], nil) }
+        guard let enumerator = FileManager.default.enumerator(atPath: path) else {
+            return ([], Diagnostic(at: nil, problem: "cannot read the folder \(path)"))
+        }
+        let base = path.hasSuffix("/") ? path : path + "/"
+        let found = enumerator.compactMap { $0 as? String }
+            .filter { extensions.contains(($0 as NSString).pathExtension) }
+            .sorted()
+            .map { base + $0 }
+        return (found, nil)
+    }
+
+    /// A diagnostic naming the line of the first byte that is not UTF-8.
+    private static func notUTF8(_ data: Data, path: String) -> Diagnostic {
+        var line = 1, column = 1
+        var iterator = data.makeIterator()
+        var decoder = UTF8()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar == "\n" { line += 1; column = 1 } else { column += 1 }
+            case .emptyInput: break decoding
+            case .error: break decoding
+            }
+        }
+        return Diagnostic(
+            at: SourceLocation(file: path, line: line, column: column),
+            problem: "the file is not UTF-8 text",
+            help: "save the file as UTF-8")
+    }
+}

@@ -1,0 +1,15 @@
+/// A consumer of run events that writes one kind of report.
+///
+/// To add a report format, write one type that conforms and add it to the
+/// command line's list of reporters.
+public protocol Reporter {
+    /// Takes the next event of the run.
+    mutating func handle(_ event: RunEvent)
+    /// Finishes the report once the run is over (for example writes a file).
+    /// - Throws: When the report cannot be written.
+    mutating func finish() throws
+}
+
+extension Reporter {
+    public mutating func finish() throws {}
+}

@@ -1,0 +1,75 @@
+/// An error that knows where in Swift it was raised, so reports can name
+/// both the story line and the Swift line.
+public protocol LocatedError: Error {
+    /// Where the error was raised, if known.
+    var location: SourceLocation? { get }
+}
+
+/// A failed expectation in a step.
+public struct ExpectationFailure: LocatedError, CustomStringConvertible {
+    /// What was expected and what happened.
+    public var message: String
+    /// Where the expectation is written.
+    public var location: SourceLocation?
+
+    /// Creates a failure.
+    public init(_ message: String, location: SourceLocation?) {
+        self.message = message
+        self.location = location
+    }
+
+    public var description: String { message }
+}
+
+private func failure(_ what: String, _ message: String, _ file: String, _ line: Int) -> ExpectationFailure {
+    ExpectationFailure(message.isEmpty ? what : "\(message): \(what)", location: SourceLocation(file: file, line: line))
+}
+
+/// Fails the step unless a condition is true.
+public func expect(
+    _ condition: Bool, _ message: @autoclosure () -> String = "", file: String = #filePath, line: Int = #line
+) throws {
+    if !condition { throw failure("expected true, got false", message(), file, line) }
+}
+
+/// Fails the step unless a condition is false.
+public func expectFalse(
+    _ condition: Bool, _ message: @autoclosure () -> String = "", file: String = #filePath, line: Int = #line
+) throws {
+    if condition { throw failure("expected false, got true", message(), file, line) }
+}
+
+/// Fails the step unless two values are equal.
+public func expectEqual<T: Equatable>(
+    _ actual: T, _ expected: T, _ message: @autoclosure () -> String = "",
+    file: String = #filePath, line: Int = #line
+) throws {
+    if actual != expected {
+        throw failure("expected \(describe(expected)), got \(describe(actual))", message(), file, line)
+    }
+}
+
+/// Fails the step unless a value is nil.
+public func expectNil<T>(
+    _ value: T?, _ message: @autoclosure () -> String = "", file: String = #filePath, line: Int = #line
+) throws {
+    if let value { throw failure("expected nil, got \(describe(value))", message(), file, line) }
+}
+
+/// Fails the step when a value is nil; returns the value otherwise.
+@discardableResult
+public func expectNotNil<T>(
+    _ value: T?, _ message: @autoclosure () -> String = "", file: String = #filePath, line: Int = #line
+) throws -> T {
+    guard let value else { throw failure("expected a value, got nil", message(), file, line) }
+    return value
+}
+
+/// Fails the step.
+public func fail(_ message: String, file: String = #filePath, line: Int = #line) throws -> Never {
+    throw ExpectationFailure(message, location: SourceLocation(file: file, line: line))
+}
+
+private func describe<T>(_ value: T) -> String {
+    value is any StringProtocol ? "\"\(value)\"" : String(describing: value)
+}

@@ -1,0 +1,46 @@
+/// Something that happened during a run; reporters see nothing else.
+public enum RunEvent: Sendable, Codable {
+    /// The run begins with this many stories.
+    case runStarted(storyCount: Int)
+    /// A story begins.
+    case storyStarted(Story)
+    /// A step of the story that is running has an outcome.
+    case stepFinished(StepResult)
+    /// A story has an outcome.
+    case storyFinished(StoryResult)
+    /// A problem with the input, or a warning (for example an ambiguous step).
+    case diagnostic(Diagnostic)
+    /// The run is over.
+    case runFinished(RunSummary)
+}
+
+/// The totals of a run.
+public struct RunSummary: Sendable, Codable, Equatable {
+    /// Stories by status.
+    public var stories: [StoryStatus: Int] = [:]
+    /// Steps by status.
+    public var steps: [StepStatus: Int] = [:]
+    /// How long the run took, in nanoseconds.
+    public var duration: UInt64 = 0
+    /// Step definitions that no story used.
+    public var unusedDefinitions: [UnusedDefinition] = []
+
+    /// Adds a story's outcome to the totals.
+    mutating func add(_ result: StoryResult) {
+        stories[result.status, default: 0] += 1
+        for step in result.steps { steps[step.status, default: 0] += 1 }
+    }
+
+    /// Whether any story failed, or was undefined or ambiguous under `strict`.
+    func hasFailures(strict: Bool) -> Bool {
+        stories[.failed, default: 0] > 0 || (strict && stories[.undefined, default: 0] > 0)
+    }
+}
+
+/// A step definition no story used.
+public struct UnusedDefinition: Sendable, Codable, Equatable {
+    /// Its pattern.
+    public var pattern: String
+    /// Where it was registered.
+    public var location: SourceLocation
+}

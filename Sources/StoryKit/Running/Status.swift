@@ -1,0 +1,25 @@
+/// What happened to a step.
+public enum StepStatus: String, Sendable, Codable, CaseIterable {
+    /// The step ran and did not fail.
+    case passed
+    /// The step threw, failed an expectation, or an argument did not convert.
+    case failed
+    /// No step definition matches the step.
+    case undefined
+    /// The step did not run because an earlier one failed, or in a dry run.
+    case skipped
+    /// Several definitions match and `--strict` is on, so the step failed.
+    case ambiguous
+}
+
+/// What happened to a story.
+public enum StoryStatus: String, Sendable, Codable, CaseIterable {
+    /// Every step passed.
+    case passed
+    /// A step failed (or was ambiguous under `--strict`).
+    case failed
+    /// A step had no definition, so no step ran.
+    case undefined
+    /// No step ran: a dry run.
+    case skipped
+}

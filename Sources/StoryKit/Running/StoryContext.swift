@@ -1,0 +1,14 @@
+/// The state of one running story: its step class instances and its store.
+final class StoryContext {
+    private var instances: [ObjectIdentifier: AnyObject] = [:]
+    /// The story's key-value store.
+    let store = StoryStore()
+
+    /// Returns the story's instance of a step class, making it on first use.
+    func instance<Steps: StepDefinitions>(of type: Steps.Type) -> Steps {
+        if let existing = instances[ObjectIdentifier(type)] as? Steps { return existing }
+        let made = type.init()
+        instances[ObjectIdentifier(type)] = made
+        return made
+    }
+}
