@@ -1,4 +1,13 @@
 import StoryKit
 
-/// The step definitions that run storyrun's own stories in `Stories/`.
-public enum StoryrunSteps {}
+/// The step classes of storyrun's own stories in `Stories/`, and of the
+/// fixture stories those stories run.
+public enum StoryrunSteps {
+    /// The step classes that drive storyrun on fixture files.
+    public static let driver: [any StepDefinitions.Type] = [StoryrunDriverSteps.self]
+
+    /// The step classes the fixture stories in `Fixtures/` are written against.
+    public static let fixtures: [any StepDefinitions.Type] = [
+        BasketSteps.self, CheckoutSteps.self, MoodSteps.self,
+    ]
+}

@@ -90,7 +90,11 @@ public enum StoryRun {
                 status = .inputError
             }
         }
-        if inputDiagnostics.contains(where: \.isError) { status = .inputError }
+        let rejected = inputDiagnostics.filter(\.isError).count
+        if rejected > 0 {
+            output("storyrun: \(rejected) problem\(rejected == 1 ? "" : "s") in the input (above); the stories they are in did not run")
+            status = .inputError
+        }
         return status
     }
 }

@@ -67,10 +67,13 @@ extension StepArgument {
 
 extension StepArgument where Self: RawRepresentable, RawValue: StepArgument {
     /// Creates the case whose raw value the text converts to; a `String` raw
-    /// value is also found regardless of case.
+    /// value is also found in lower case, or in any case for `CaseIterable`
+    /// enums.
     public init?(stepArgument text: String) {
         guard let raw = RawValue(stepArgument: text) else { return nil }
         if let value = Self(rawValue: raw) {
+            self = value
+        } else if let lowered = RawValue(stepArgument: text.lowercased()), let value = Self(rawValue: lowered) {
             self = value
         } else if let value = (Self.self as? any CaseIterable.Type).flatMap({
             Self.caseInsensitiveCase(of: $0, matching: text)

@@ -1,0 +1,64 @@
+import Foundation
+import StoryKit
+
+/// Steps that run storyrun on fixture files and read what it reports, as a
+/// user at a terminal would.
+final class StoryrunDriverSteps: StepDefinitions {
+    var files: [String] = []
+    var options: [String] = []
+    var output: [String] = []
+    var status: ExitStatus?
+    lazy var reportFolder: String = {
+        let folder = NSTemporaryDirectory() + "storyrun-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+
+    required init() {}
+
+    deinit { try? FileManager.default.removeItem(atPath: reportFolder) }
+
+    var text: String { output.joined(separator: "\n") }
+
+    static func define(_ step: StepMap<StoryrunDriverSteps>) {
+        step("^As an? (.*)$") { (steps: StoryrunDriverSteps, role: String) in }
+        step("^(?:the story file|a file named) (\\S+)$") { (steps: StoryrunDriverSteps, file: String) in
+            steps.files.append(file.hasPrefix("Fixtures/") ? file : "Fixtures/stories/\(file)")
+        }
+        step("^the command line option (.+)$") { (steps: StoryrunDriverSteps, option: String) in
+            steps.options += option.split(separator: " ").map {
+                String($0).replacingOccurrences(of: "REPORTS", with: steps.reportFolder)
+            }
+        }
+        step("^storyrun runs(?: (?:it|them))?$") { steps in
+            var lines: [String] = []
+            steps.status = await StoryRun.run(
+                arguments: steps.options + steps.files, steps: StoryrunSteps.fixtures,
+                clock: { 0 }, output: { lines.append($0) })
+            steps.output = lines
+        }
+        step("^the exit status is (\\d)$") { (steps: StoryrunDriverSteps, code: Int32) in
+            try expectEqual(steps.status?.rawValue, code, "exit status; output:\n\(steps.text)")
+        }
+        step("^the output (?:says|shows|lists) \"(.*)\"$") { (steps: StoryrunDriverSteps, expected: String) in
+            try expect(steps.text.contains(expected), "\"\(expected)\" not found in:\n\(steps.text)")
+        }
+        step("^the output does not (?:say|show|list) \"(.*)\"$") { (steps: StoryrunDriverSteps, unexpected: String) in
+            try expectFalse(steps.text.contains(unexpected), "\"\(unexpected)\" found in:\n\(steps.text)")
+        }
+        step("^story \"(.*)\" is reported as (passed|failed|undefined|skipped)$") {
+            (steps: StoryrunDriverSteps, name: String, status: String) in
+            let line = steps.output.first { $0.hasPrefix(status.uppercased() + "  " + name + "  ") }
+            try expectNotNil(line, "no line \"\(status.uppercased())  \(name)\" in:\n\(steps.text)")
+        }
+        step("^the report (\\S+) (?:says|shows) \"(.*)\"$") { (steps: StoryrunDriverSteps, name: String, expected: String) in
+            let path = steps.reportFolder + "/" + name
+            let report = try expectNotNil(FileManager.default.contents(atPath: path), "\(name) was not written")
+            try expect(String(decoding: report, as: UTF8.self).contains(expected), "\"\(expected)\" not in \(name)")
+        }
+        step("^no temporary file is left beside the reports$") { steps in
+            let left = try FileManager.default.contentsOfDirectory(atPath: steps.reportFolder)
+            try expect(!left.contains { $0.contains(".tmp-") }, "left: \(left)")
+        }
+    }
+}
