@@ -25,7 +25,7 @@ final class ArgumentCursor {
 }
 
 /// A captured argument that does not convert to its parameter's type.
-public struct ArgumentConversionError: Error, CustomStringConvertible {
+public struct ArgumentConversionError: LocatedError, CustomStringConvertible {
     /// The argument's position, from 1.
     public var position: Int
     /// The captured text, if any.
@@ -34,6 +34,9 @@ public struct ArgumentConversionError: Error, CustomStringConvertible {
     public var typeName: String
     var takesAttachment: Bool
     var site: ArgumentSite
+
+    /// Where the step definition whose parameter it is was registered.
+    public var location: SourceLocation? { site.definitionLocation }
 
     public var description: String {
         let step = "of \"\(site.line)\" (\(site.location.fileAndLine))"

@@ -34,4 +34,6 @@ struct ArgumentSite: Sendable {
     var line: String
     /// Where the step is.
     var location: SourceLocation
+    /// Where the definition that matched it was registered.
+    var definitionLocation: SourceLocation?
 }

@@ -98,6 +98,7 @@ struct StoriesParser {
         let kind = keyword.kind ?? story.lastKind ?? .context
         if let problem = OrderRule.check(keyword: keyword, previous: story.lastKind) {
             story.isRejected = true
+            story.lastKind = kind  // read on as if the order were right, to avoid cascading errors
             pending = story
             reject(problem, at: location, line: line)
             return

@@ -69,7 +69,7 @@ struct Runner {
                     let stepStart = now()
                     do {
                         try await winner.definition.invoke(
-                            context, winner.inputs, ArgumentSite(line: step.line, location: step.location))
+                            context, winner.inputs, ArgumentSite(line: step.line, location: step.location, definitionLocation: winner.definition.location))
                         result.status = .passed
                     } catch {
                         result.status = .failed

@@ -1,0 +1,54 @@
+import Testing
+@testable import StoryKit
+import StoryrunSteps
+
+@Suite struct StoryRunTests {
+    static func run(_ arguments: [String]) async -> (StoryKit.ExitStatus, String) {
+        var lines: [String] = []
+        let status = await StoryRun.run(arguments: arguments, steps: StoryrunSteps.fixtures, clock: { 0 }, output: { lines.append($0) })
+        return (status, lines.joined(separator: "\n"))
+    }
+
+    @Test("Exit status: 0 all passed, 1 a story failed, 2 input rejected", arguments: [
+        ("stories/good/basket.stories", StoryKit.ExitStatus.success),
+        ("stories/good/failing.stories", .storyFailed),
+        ("stories/bad/unknown-keyword.stories", .inputError),
+        ("stories/no-such.stories", .inputError),
+    ])
+    func exitStatus(path: String, expected: StoryKit.ExitStatus) async {
+        #expect(await Self.run([Golden.fixture(path)]).0 == expected)
+    }
+
+    @Test("Usage errors exit 2 with a suggestion")
+    func usage() async {
+        let (status, text) = await Self.run(["--strikt", "x"])
+        #expect(status == .inputError)
+        #expect(text.contains("unknown option --strikt"))
+        #expect(text.contains("did you mean --strict?"))
+        #expect(await Self.run([]).0 == .inputError)
+        #expect(await Self.run(["--html"]).0 == .inputError)
+    }
+
+    @Test("--help prints the usage and exits 0")
+    func help() async {
+        let (status, text) = await Self.run(["--help"])
+        #expect(status == .success)
+        #expect(text.contains("USAGE: storyrun [options] PATH..."))
+    }
+
+    @Test("A step definition that does not compile stops the run before any story, with exit 2")
+    func badDefinitions() async {
+        var lines: [String] = []
+        let status = await StoryRun.run(arguments: [Golden.fixture("stories/good/basket.stories")], steps: [BadSteps.self], output: { lines.append($0) })
+        #expect(status == .inputError)
+        #expect(lines.contains { $0.contains("StepRegistryTests.swift:16:") || $0.contains("StepRegistryTests.swift:16: error") })
+        #expect(!lines.contains { $0.hasPrefix("PASSED") })
+    }
+
+    @Test("A report that cannot be written exits 2")
+    func unwritableReport() async {
+        let (status, text) = await Self.run(["--html", "/no/such/folder/r.html", Golden.fixture("stories/good/basket.stories")])
+        #expect(status == .inputError)
+        #expect(text.contains("cannot write the report /no/such/folder/r.html"))
+    }
+}

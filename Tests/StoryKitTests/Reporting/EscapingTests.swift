@@ -1,0 +1,31 @@
+import Testing
+@testable import StoryKit
+
+@Suite struct EscapingTests {
+    @Test("HTML-hostile text is escaped")
+    func escapes() {
+        #expect("<script>alert('x') & \"y\"</script>".htmlEscaped == "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;")
+    }
+
+    @Test("Story text in the HTML report never becomes markup")
+    func htmlReportEscapesStories() {
+        let story = Story(name: "<script>alert(1)</script>", tags: ["@<b>"], location: .init(file: "x.stories", line: 1),
+                          steps: [Step(keyword: "Given", kind: .context, text: "<img src=x onerror=alert(1)>", location: .init(file: "x.stories", line: 2))])
+        var reporter = HTMLReporter(path: "/dev/null")
+        reporter.handle(.storyFinished(StoryResult(
+            story: story, status: .failed,
+            steps: [StepResult(step: story.steps[0], status: .failed, duration: 0, error: StepError(message: "</pre><script>"), match: nil, alsoMatched: [])],
+            duration: 0)))
+        let page = reporter.page
+        #expect(!page.contains("<script>alert"))
+        #expect(!page.contains("<img"))
+        #expect(!page.contains("</pre><script>"))
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+    }
+
+    @Test("JSON strings escape quotes, backslashes and control characters")
+    func json() {
+        #expect(JSONValue.string("a\"b\\c\n\u{1}").text == #""a\"b\\c\n\u0001""#)
+        #expect(JSONValue.object([("k", .array([.int(1), .null, .bool(true)]))]).text == #"{"k":[1,null,true]}"#)
+    }
+}
