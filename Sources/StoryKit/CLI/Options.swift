@@ -13,8 +13,8 @@ struct Options: Equatable {
 
     var command: Command = .run
     var paths: [String] = []
-    var htmlPath: String?
-    var jsonPath: String?
+    /// The reports to write; the terminal summary when no terminal format is named.
+    var reports: [ReportRequest] = []
     var isDryRun = false
     var isStrict = false
     var isVerbose = false
@@ -28,19 +28,29 @@ struct Options: Equatable {
             switch argument {
             case "-h", "--help": command = .help
             case "--version": command = .version
-            case "--html": htmlPath = try Self.value(for: argument, from: &remaining)
-            case "--json": jsonPath = try Self.value(for: argument, from: &remaining)
+            case "--format", "-f":
+                let name = try Self.value(for: argument, from: &remaining)
+                guard let format = ReportFormat(rawValue: name), !format.isFile else {
+                    throw Diagnostic(at: nil, problem: "unknown format \(name)", help: "use one of: \(Self.terminalFormats)")
+                }
+                reports.append(ReportRequest(format: format))
             case "--dry-run": isDryRun = true
             case "--strict": isStrict = true
             case "-v", "--verbose": isVerbose = true
             case "--no-color": isColorDisabled = true
             case "--": paths += remaining; remaining = []
             default:
-                if argument.hasPrefix("-") && argument.count > 1 {
+                if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
+                    reports.append(ReportRequest(format: format, path: try Self.value(for: argument, from: &remaining)))
+                } else if argument.hasPrefix("-") && argument.count > 1 {
                     throw Self.unknown(argument)
+                } else {
+                    paths.append(argument)
                 }
-                paths.append(argument)
             }
+        }
+        if !reports.contains(where: { !$0.format.isFile }) {
+            reports.insert(ReportRequest(format: .summary), at: 0)
         }
         if command == .run && paths.isEmpty {
             throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `storyrun Stories/`, or see `storyrun --help`")
@@ -49,7 +59,12 @@ struct Options: Equatable {
 
     init() {}
 
-    private static let known = ["--help", "--version", "--html", "--json", "--dry-run", "--strict", "--verbose", "--no-color"]
+    private static let known = ["--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color"]
+        + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
+
+    private static var terminalFormats: String {
+        ReportFormat.allCases.filter { !$0.isFile }.map(\.rawValue).joined(separator: ", ")
+    }
 
     private static func value(for option: String, from remaining: inout ArraySlice<String>) throws(Diagnostic) -> String {
         guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
@@ -65,15 +80,27 @@ struct Options: Equatable {
     }
 
     /// The usage text.
-    static let usage = """
+    static var usage: String {
+        let files = ReportFormat.allCases.filter(\.isFile).map {
+            "  --\($0.rawValue) FILE".padding(toLength: 18, withPad: " ", startingAt: 0) + "also write \($0.summary)"
+        }
+        let terminal = ReportFormat.allCases.filter { !$0.isFile }.map {
+            "      \($0.rawValue)".padding(toLength: 18, withPad: " ", startingAt: 0) + $0.summary
+        }
+        return usageHead + files.joined(separator: "\n") + "\n  -f, --format NAME  the terminal report, one of:\n" + terminal.joined(separator: "\n") + "\n" + usageTail
+    }
+
+    private static let usageHead = """
         USAGE: storyrun [options] PATH...
 
         Runs the stories in .stories and .feature files (folders are searched
         recursively) and reports, story by story, what passed and what failed.
 
         OPTIONS:
-          --html FILE     also write a self-contained HTML report
-          --json FILE     also write Cucumber JSON
+
+        """
+
+    private static let usageTail = """
           --dry-run       match every step, run none; report undefined and ambiguous steps
           --strict        fail ambiguous steps, and exit 1 when a story is undefined
           -v, --verbose   list every step with the definition it matched

@@ -68,9 +68,9 @@ public enum StoryRun {
         let registry = builder.freeze()
         let (stories, inputDiagnostics) = StoryLoader.load(paths: options.paths)
 
-        var reporters: [any Reporter] = [TextReporter(style: style, isVerbose: options.isVerbose, write: output)]
-        if let path = options.htmlPath { reporters.append(HTMLReporter(path: path)) }
-        if let path = options.jsonPath { reporters.append(CucumberJSONReporter(path: path)) }
+        var reporters: [any Reporter] = options.reports.map {
+            $0.format.makeReporter(ReporterContext(path: $0.path, style: style, isVerbose: options.isVerbose, output: output))
+        }
         func emit(_ event: RunEvent) {
             for index in reporters.indices { reporters[index].handle(event) }
         }
