@@ -27,7 +27,8 @@ final class RegistryBuilder {
         definitions.append(
             StepDefinition(
                 id: definitions.count, pattern: pattern, syntax: syntax, location: location,
-                ownerName: owner, parameterNames: parameterNames, matcher: matcher, invoke: invoke))
+                ownerName: owner, parameterNames: parameterNames, matcher: matcher, invoke: invoke,
+                requiredWords: RequiredWords.of(regex: pattern)))
     }
 
     func reject(_ problem: Problem, at location: SourceLocation) {

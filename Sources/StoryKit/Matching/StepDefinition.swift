@@ -15,6 +15,8 @@ public struct StepDefinition: Sendable, Identifiable {
 
     let matcher: Pattern
     let invoke: Invocation
+    /// Words any text the pattern matches holds, for the index.
+    let requiredWords: [String]
 
     /// The syntax of a pattern.
     public enum Syntax: String, Sendable, Codable {

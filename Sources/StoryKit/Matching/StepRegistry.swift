@@ -4,9 +4,11 @@ import Foundation
 public struct StepRegistry: Sendable {
     /// The definitions in registration order.
     public let definitions: [StepDefinition]
+    private let index: PatternIndex
 
     init(definitions: [StepDefinition]) {
         self.definitions = definitions
+        index = PatternIndex(definitions: definitions)
     }
 
     /// Returns every definition that matches the step, in registration order.
@@ -18,12 +20,18 @@ public struct StepRegistry: Sendable {
     }
 
     func matches(line: String, text: String, attachment: StepAttachment?) -> [Match] {
-        definitions.compactMap { definition in
-            guard let captures = definition.matcher.captures(in: line) ?? definition.matcher.captures(in: text)
-            else { return nil }
-            return Match(
-                definition: definition,
-                inputs: captures.map { .text($0) } + [.attachment(attachment)])
-        }
+        index.candidates(forLine: line).compactMap { match(definitions[$0], line: line, text: text, attachment: attachment) }
+    }
+
+    /// Tries every definition in order, with no index: the answer the index
+    /// must reproduce.
+    func matchesWithoutIndex(line: String, text: String, attachment: StepAttachment?) -> [Match] {
+        definitions.compactMap { match($0, line: line, text: text, attachment: attachment) }
+    }
+
+    private func match(_ definition: StepDefinition, line: String, text: String, attachment: StepAttachment?) -> Match? {
+        guard let captures = definition.matcher.captures(in: line) ?? definition.matcher.captures(in: text)
+        else { return nil }
+        return Match(definition: definition, inputs: captures.map { .text($0) } + [.attachment(attachment)])
     }
 }

@@ -1,0 +1,38 @@
+/// An index from words to the step definitions that require them, so only
+/// plausible candidates reach the regex engine.
+///
+/// Each definition is filed under the rarest word it requires (see
+/// ``RequiredWords``); definitions that require none are always tried. The
+/// candidates for a step come back in registration order, so the first match
+/// and the ambiguity answers are those of trying every definition.
+struct PatternIndex: Sendable {
+    private let byWord: [String: [Int]]
+    private let alwaysTried: [Int]
+    private let count: Int
+
+    init(definitions: [StepDefinition]) {
+        let required = definitions.map { $0.requiredWords }
+        var frequency: [String: Int] = [:]
+        for words in required { for word in Set(words) { frequency[word, default: 0] += 1 } }
+        var byWord: [String: [Int]] = [:]
+        var alwaysTried: [Int] = []
+        for (id, words) in required.enumerated() {
+            if let rarest = words.min(by: { (frequency[$0]!, $1.count) < (frequency[$1]!, $0.count) }) {
+                byWord[rarest, default: []].append(id)
+            } else {
+                alwaysTried.append(id)
+            }
+        }
+        self.byWord = byWord
+        self.alwaysTried = alwaysTried
+        count = definitions.count
+    }
+
+    /// The ids of the definitions that may match a step line, in order.
+    func candidates(forLine line: String) -> [Int] {
+        guard let words = RequiredWords.words(of: line) else { return Array(0..<count) }
+        var ids = alwaysTried
+        for word in words { if let filed = byWord[word] { ids += filed } }
+        return ids.count > 1 ? ids.sorted() : ids
+    }
+}

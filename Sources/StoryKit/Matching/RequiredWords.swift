@@ -1,0 +1,175 @@
+/// Finds the words a regex pattern requires as whole words in any text it
+/// matches, so an index can skip patterns whose words a step lacks.
+///
+/// The analysis is conservative: it reads only literal text outside groups,
+/// stops at anything it does not understand, and returns no words for a
+/// pattern with a top-level alternation. A word counts only when literal
+/// non-alphanumeric characters or anchors stand on both sides of it, so it
+/// must appear in the text between non-alphanumeric characters. Words are
+/// ASCII letters and digits, lowercased.
+enum RequiredWords {
+    /// The required words of a regex pattern (possibly none).
+    static func of(regex pattern: String) -> [String] {
+        let characters = Array(pattern.unicodeScalars)
+        if pattern.contains("\\Q") || pattern.contains("(?x") || hasTopLevelAlternation(characters) { return [] }
+        var words: [String] = []
+        // The literal text being read, and whether a boundary stands before it.
+        var run: [Unicode.Scalar] = []
+        var runStartsAtBoundary = false
+        var index = 0
+        var depth = 0
+
+        func endRun(boundaryAfter: Bool) {
+            words += boundedWords(in: run, boundaryBefore: runStartsAtBoundary, boundaryAfter: boundaryAfter)
+            run = []
+            runStartsAtBoundary = false
+        }
+
+        while index < characters.count {
+            let c = characters[index]
+            if depth > 0 {
+                if c == "\\" { index += 2; continue }
+                if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
+                index += 1
+                continue
+            }
+            switch c {
+            case "^" where index == 0:
+                runStartsAtBoundary = true
+                index += 1
+            case "$" where index == characters.count - 1:
+                endRun(boundaryAfter: true)
+                index += 1
+            case "(":
+                endRun(boundaryAfter: false)
+                depth = 1
+                index += 1
+                skipQuantifier(characters, &index)
+            case "\\":
+                guard index + 1 < characters.count else { return words }
+                let escaped = characters[index + 1]
+                index += 2
+                if isPunctuation(escaped) {
+                    appendLiteral(escaped, characters, &index, &run, endRun: endRun)
+                } else {
+                    endRun(boundaryAfter: false)
+                    skipQuantifier(characters, &index)
+                }
+            case "[", ".", "*", "+", "?", "{", "|", "^", "$", ")":
+                endRun(boundaryAfter: false)
+                if c == "[" { skipClass(characters, &index) } else { index += 1 }
+                skipQuantifier(characters, &index)
+            default:
+                index += 1
+                appendLiteral(c, characters, &index, &run, endRun: endRun)
+            }
+        }
+        endRun(boundaryAfter: false)
+        return words
+    }
+
+    /// Adds a literal character to the run, unless a quantifier makes it
+    /// optional or repeated, which ends the run before it.
+    private static func appendLiteral(
+        _ c: Unicode.Scalar, _ characters: [Unicode.Scalar], _ index: inout Int,
+        _ run: inout [Unicode.Scalar], endRun: (Bool) -> Void
+    ) {
+        if index < characters.count, "?*+{".unicodeScalars.contains(characters[index]) {
+            endRun(false)
+            skipQuantifier(characters, &index)
+        } else if c.isASCII {
+            run.append(c)
+        } else {
+            endRun(false)
+        }
+    }
+
+    private static func boundedWords(in run: [Unicode.Scalar], boundaryBefore: Bool, boundaryAfter: Bool) -> [String] {
+        var words: [String] = []
+        var start = 0
+        while start < run.count {
+            guard isWordCharacter(run[start]) else { start += 1; continue }
+            var end = start
+            while end < run.count, isWordCharacter(run[end]) { end += 1 }
+            let before = start > 0 || boundaryBefore
+            let after = end < run.count || boundaryAfter
+            if before && after {
+                words.append(String(String.UnicodeScalarView(run[start..<end])).lowercased())
+            }
+            start = end
+        }
+        return words
+    }
+
+    private static func hasTopLevelAlternation(_ characters: [Unicode.Scalar]) -> Bool {
+        var depth = 0, index = 0
+        while index < characters.count {
+            switch characters[index] {
+            case "\\": index += 1
+            case "[": skipClass(characters, &index); continue
+            case "(": depth += 1
+            case ")": depth -= 1
+            case "|" where depth == 0: return true
+            default: break
+            }
+            index += 1
+        }
+        return false
+    }
+
+    private static func skipClass(_ characters: [Unicode.Scalar], _ index: inout Int) {
+        index += 1
+        if index < characters.count, characters[index] == "^" { index += 1 }
+        if index < characters.count, characters[index] == "]" { index += 1 }
+        var depth = 1
+        while index < characters.count, depth > 0 {
+            switch characters[index] {
+            case "\\": index += 1
+            case "[": depth += 1
+            case "]": depth -= 1
+            default: break
+            }
+            index += 1
+        }
+    }
+
+    private static func skipQuantifier(_ characters: [Unicode.Scalar], _ index: inout Int) {
+        while index < characters.count {
+            switch characters[index] {
+            case "?", "*", "+": index += 1
+            case "{":
+                while index < characters.count, characters[index] != "}" { index += 1 }
+                index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Whether an escaped character stands for itself.
+    private static func isPunctuation(_ c: Unicode.Scalar) -> Bool {
+        c.isASCII && !isWordCharacter(c) && c != " "
+    }
+
+    static func isWordCharacter(_ c: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+    }
+
+    /// The lowercased words of a text, split at every other character; nil
+    /// when the text is not ASCII, since case-insensitive matching may then
+    /// equate characters the split cannot see.
+    static func words(of text: String) -> Set<String>? {
+        var words: Set<String> = []
+        var current = ""
+        for c in text.unicodeScalars {
+            guard c.isASCII else { return nil }
+            if isWordCharacter(c) {
+                current.unicodeScalars.append(("A"..."Z").contains(c) ? Unicode.Scalar(c.value + 32)! : c)
+            } else if !current.isEmpty {
+                words.insert(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.insert(current) }
+        return words
+    }
+}

@@ -1,0 +1,62 @@
+import Testing
+@testable import StoryKit
+
+@Suite struct PatternIndexTests {
+    @Test("Required words are literal words with a boundary on both sides", arguments: [
+        (".* I add (\\d+) (.*) to the basket", ["i", "add", "to", "the"]),
+        ("^I have (\\d+) items$", ["i", "have", "items"]),
+        ("I have", []),
+        ("^Given an empty basket$", ["given", "an", "empty", "basket"]),
+        ("colou?r of the (\\w+) car", ["of", "the"]),
+        ("a|b c d", []),
+        ("(?:the|a) red car", ["red", "car"]),
+        ("file\\.txt is open", ["file", "txt", "is"]),
+        ("items+ here", ["here"]),
+        ("[Tt]he total is (\\d+)", ["total", "is"]),
+        ("\\Qa b c\\E", []),
+        ("x{2} and y", ["and"]),
+        ("an? apple", []),
+        ("café au lait", ["au"]),
+    ])
+    func requiredWords(pattern: String, words: [String]) {
+        #expect(RequiredWords.of(regex: pattern) == words)
+    }
+
+    static let patterns = [
+        ".* I add (\\d+) (.*) to the basket", "^I have (\\d+) items$", "I have", "^Given an empty basket$",
+        "colou?r of the (\\w+) car", "a|b c d", "(?:the|a) red car", "file\\.txt is open", "items+ here",
+        "[Tt]he total is (\\d+)", "x{2} and y", "an? apple", "café au lait", "(?i)STRANGE", "^(?!not).*okay$",
+        "the kelvin", "^when", "basket$", "\\bdone\\b", "(\\d+) apples? and (\\d+) pears?", "",
+    ]
+    static let texts = [
+        "When I add 3 apples to the basket", "Given I have 3 items", "Given I HAVE 3 ITEMS", "Given an empty basket",
+        "Then the colour of the red car is red", "Then the color of the blue car", "Then a", "And b c d",
+        "Given the red car", "And file.txt is open", "And filextxt is open", "Then itemss here", "Then The total is 12",
+        "xx and y", "an apple", "a apple", "Café au lait", "CAFÉ AU LAIT", "strange things", "okay", "not okay",
+        "the \u{212A}elvin", "the kelvin", "When it rains", "Whenever", "the basket", "done", "undone", "3 apples and 4 pears",
+        "padd 3 x to the basket", "I add 3 apples to the baskets",
+    ]
+
+    @Test("The index gives exactly the answers of trying every definition in order")
+    func parity() throws {
+        let definitions = try Self.patterns.enumerated().map { id, pattern in
+            StepDefinition(
+                id: id, pattern: pattern, syntax: .regex, location: .init(file: "f", line: id), ownerName: "T",
+                parameterNames: [], matcher: try Pattern(regex: pattern), invoke: { _, _, _ in },
+                requiredWords: RequiredWords.of(regex: pattern))
+        }
+        let registry = StepRegistry(definitions: definitions)
+        for line in Self.texts {
+            let text = String(line.drop { $0 != " " }.dropFirst())
+            let indexed = registry.matches(line: line, text: text, attachment: nil).map(\.definition.id)
+            let all = registry.matchesWithoutIndex(line: line, text: text, attachment: nil).map(\.definition.id)
+            #expect(indexed == all, "\(line)")
+        }
+    }
+
+    @Test("Non-ASCII text bypasses the index")
+    func nonASCII() {
+        #expect(RequiredWords.words(of: "the \u{212A}elvin") == nil)
+        #expect(RequiredWords.words(of: "Then I-have 3") == ["then", "i", "have", "3"])
+    }
+}
