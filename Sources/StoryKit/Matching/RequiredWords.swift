@@ -25,6 +25,19 @@ enum RequiredWords {
             runStartsAtBoundary = false
         }
 
+        /// Adds a literal character to the run, unless a quantifier makes it
+        /// optional or repeated, which ends the run before it.
+        func appendLiteral(_ c: Unicode.Scalar) {
+            if index < characters.count, "?*+{".unicodeScalars.contains(characters[index]) {
+                endRun(boundaryAfter: false)
+                skipQuantifier(characters, &index)
+            } else if c.isASCII {
+                run.append(c)
+            } else {
+                endRun(boundaryAfter: false)
+            }
+        }
+
         while index < characters.count {
             let c = characters[index]
             if depth > 0 {
@@ -50,7 +63,7 @@ enum RequiredWords {
                 let escaped = characters[index + 1]
                 index += 2
                 if isPunctuation(escaped) {
-                    appendLiteral(escaped, characters, &index, &run, endRun: endRun)
+                    appendLiteral(escaped)
                 } else {
                     endRun(boundaryAfter: false)
                     skipQuantifier(characters, &index)
@@ -61,27 +74,11 @@ enum RequiredWords {
                 skipQuantifier(characters, &index)
             default:
                 index += 1
-                appendLiteral(c, characters, &index, &run, endRun: endRun)
+                appendLiteral(c)
             }
         }
         endRun(boundaryAfter: false)
         return words
-    }
-
-    /// Adds a literal character to the run, unless a quantifier makes it
-    /// optional or repeated, which ends the run before it.
-    private static func appendLiteral(
-        _ c: Unicode.Scalar, _ characters: [Unicode.Scalar], _ index: inout Int,
-        _ run: inout [Unicode.Scalar], endRun: (Bool) -> Void
-    ) {
-        if index < characters.count, "?*+{".unicodeScalars.contains(characters[index]) {
-            endRun(false)
-            skipQuantifier(characters, &index)
-        } else if c.isASCII {
-            run.append(c)
-        } else {
-            endRun(false)
-        }
     }
 
     private static func boundedWords(in run: [Unicode.Scalar], boundaryBefore: Bool, boundaryAfter: Bool) -> [String] {
