@@ -66,7 +66,7 @@ public enum StoryRun {
             return .inputError
         }
         let registry = builder.freeze()
-        let (stories, inputDiagnostics) = StoryLoader.load(paths: options.paths)
+        let (files, pathDiagnostics) = StoryLoader.files(at: options.paths)
 
         var reporters: [any Reporter] = options.reports.map {
             $0.format.makeReporter(ReporterContext(path: $0.path, style: style, isVerbose: options.isVerbose, output: output))
@@ -74,12 +74,21 @@ public enum StoryRun {
         func emit(_ event: RunEvent) {
             for index in reporters.indices { reporters[index].handle(event) }
         }
-        for diagnostic in inputDiagnostics { emit(.diagnostic(diagnostic)) }
+        var rejected = pathDiagnostics.count
+        for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
 
-        let runner = Runner(
+        // Files are read and run one at a time, so memory stays flat.
+        var runner = Runner(
             registry: registry,
             configuration: .init(isStrict: options.isStrict, isDryRun: options.isDryRun), now: clock)
-        let summary = await runner.run(stories, emit: emit)
+        emit(.runStarted(fileCount: files.count))
+        for file in files {
+            let (stories, diagnostics) = StoryLoader.parseFile(at: file)
+            for diagnostic in diagnostics { emit(.diagnostic(diagnostic)) }
+            rejected += diagnostics.filter(\.isError).count
+            for story in stories { await runner.run(story, emit: emit) }
+        }
+        let summary = runner.finish(emit: emit)
 
         var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
         for index in reporters.indices {
@@ -90,7 +99,6 @@ public enum StoryRun {
                 status = .inputError
             }
         }
-        let rejected = inputDiagnostics.filter(\.isError).count
         if rejected > 0 {
             output("storyrun: \(rejected) problem\(rejected == 1 ? "" : "s") in the input (above); the stories they are in did not run")
             status = .inputError

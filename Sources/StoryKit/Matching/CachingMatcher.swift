@@ -10,6 +10,10 @@ struct CachingMatcher {
         self.registry = registry
     }
 
+    /// The most step lines remembered; past it the cache starts afresh, so
+    /// memory stays flat however many distinct steps a run has.
+    static let capacity = 20_000
+
     private struct CacheKey: Hashable {
         var keyword: String
         var text: String
@@ -22,6 +26,7 @@ struct CachingMatcher {
         let key = CacheKey(keyword: step.keyword, text: step.text)
         if let cached = cache[key] { return cached }
         let result = record(registry.matches(step))
+        if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
         cache[key] = result
         return result
     }

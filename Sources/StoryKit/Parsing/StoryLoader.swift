@@ -8,16 +8,12 @@ enum StoryLoader {
     /// Loads every story under the paths: files as named, folders recursively
     /// (`*.stories` and `*.feature`, in sorted order).
     static func load(paths: [String]) -> (stories: [Story], diagnostics: [Diagnostic]) {
+        var (files, diagnostics) = files(at: paths)
         var stories: [Story] = []
-        var diagnostics: [Diagnostic] = []
-        for path in paths {
-            let (files, problem) = files(at: path)
-            if let problem { diagnostics.append(problem) }
-            for file in files {
-                let parsed = parseFile(at: file)
-                stories += parsed.stories
-                diagnostics += parsed.diagnostics
-            }
+        for file in files {
+            let parsed = parseFile(at: file)
+            stories += parsed.stories
+            diagnostics += parsed.diagnostics
         }
         return (stories, diagnostics)
     }
@@ -36,6 +32,19 @@ enum StoryLoader {
     /// Parses the text of a story file, choosing the format by the path's extension.
     static func parse(_ text: String, path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
         StoriesParser.parse(text, path: path)
+    }
+
+    /// The story files under the paths, with a diagnostic for each path
+    /// that does not exist.
+    static func files(at paths: [String]) -> (files: [String], diagnostics: [Diagnostic]) {
+        var files: [String] = []
+        var diagnostics: [Diagnostic] = []
+        for path in paths {
+            let (found, problem) = self.files(at: path)
+            files += found
+            if let problem { diagnostics.append(problem) }
+        }
+        return (files, diagnostics)
     }
 
     private static func files(at path: String) -> ([String], Diagnostic?) {

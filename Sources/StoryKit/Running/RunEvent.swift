@@ -1,7 +1,8 @@
 /// Something that happened during a run; reporters see nothing else.
 public enum RunEvent: Sendable, Codable {
-    /// The run begins with this many stories.
-    case runStarted(storyCount: Int)
+    /// The run begins with stories from this many files (stories are read
+    /// and run file by file, so their number is not known yet).
+    case runStarted(fileCount: Int)
     /// A story begins.
     case storyStarted(Story)
     /// A step of the story that is running has an outcome.

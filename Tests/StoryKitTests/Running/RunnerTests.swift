@@ -27,7 +27,7 @@ final class CountingSteps: StepDefinitions {
         builder.register([CountingSteps.self])
         let (stories, diagnostics) = StoriesParser.parse(source, path: "t.stories")
         #expect(diagnostics.isEmpty)
-        let runner = Runner(registry: builder.freeze(), configuration: .init(isStrict: strict, isDryRun: dryRun), now: { 0 })
+        var runner = Runner(registry: builder.freeze(), configuration: .init(isStrict: strict, isDryRun: dryRun), now: { 0 })
         var results: [StoryResult] = []
         let summary = await runner.run(stories) { event in
             if case .storyFinished(let result) = event { results.append(result) }
