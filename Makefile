@@ -25,3 +25,8 @@ goldens:
 
 clean:
 	rm -rf .build Examples/TicTacToe/.build
+
+# Benchmarks (not tests): storyrun side by side with behave and cucumber-ruby.
+bench:
+	cd Benchmarks && $(SWIFT) build -c release
+	python3 Benchmarks/bench.py

@@ -9,6 +9,9 @@ struct Pattern: @unchecked Sendable {
     /// The number of capture groups.
     let groupCount: Int
     private let regex: NSRegularExpression
+    /// For a pattern that starts with `^` and literal ASCII text, that text
+    /// lowercased: a text that does not start with it cannot match.
+    private let anchoredPrefix: [UInt8]?
 
     /// Compiles a regex pattern.
     /// - Throws: The compiler's message when the pattern is not a valid regex.
@@ -21,18 +24,51 @@ struct Pattern: @unchecked Sendable {
         }
         self.source = source
         groupCount = regex.numberOfCaptureGroups
+        anchoredPrefix = caseInsensitive ? Self.literalPrefix(ofAnchored: source) : nil
     }
 
     /// Returns the text of each capture group (nil for a group that took no
     /// part) when the pattern is found in `text`, or nil when it is not.
     func captures(in text: String) -> [String?]? {
+        if let prefix = anchoredPrefix, !Self.hasASCIIPrefix(text, prefix) { return nil }
         let ns = text as NSString
         guard let result = regex.firstMatch(in: text, range: NSRange(location: 0, length: ns.length))
         else { return nil }
         return (0..<groupCount).map { index in
             let range = result.range(at: index + 1)
-            return range.location == NSNotFound ? nil : ns.substring(with: range)
+            guard range.location != NSNotFound else { return nil }
+            if let swiftRange = Range(range, in: text) { return String(text[swiftRange]) }
+            return ns.substring(with: range)
         }
+    }
+
+    /// Whether the text starts with the lowercase ASCII prefix, ignoring the
+    /// case of ASCII letters. A non-ASCII character in the text's first
+    /// bytes answers yes, since case folding may then equate characters.
+    private static func hasASCIIPrefix(_ text: String, _ prefix: [UInt8]) -> Bool {
+        var utf8 = text.utf8.makeIterator()
+        for expected in prefix {
+            guard let byte = utf8.next() else { return false }
+            if byte >= 0x80 { return true }
+            let lowered = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
+            if lowered != expected { return false }
+        }
+        return true
+    }
+
+    /// The literal ASCII letters, digits and blanks right after a leading `^`.
+    private static func literalPrefix(ofAnchored source: String) -> [UInt8]? {
+        guard source.hasPrefix("^") else { return nil }
+        var prefix: [UInt8] = []
+        let bytes = Array(source.utf8.dropFirst())
+        for (offset, byte) in bytes.enumerated() {
+            let isLiteral = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x20
+            guard isLiteral else { break }
+            // A quantifier after the character makes it optional or repeated.
+            if offset + 1 < bytes.count, "?*+{".utf8.contains(bytes[offset + 1]) { break }
+            prefix.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
+        }
+        return prefix.isEmpty ? nil : prefix
     }
 
     private static func reason(for error: any Error) -> String {

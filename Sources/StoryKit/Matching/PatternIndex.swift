@@ -30,9 +30,15 @@ struct PatternIndex: Sendable {
 
     /// The ids of the definitions that may match a step line, in order.
     func candidates(forLine line: String) -> [Int] {
-        guard let words = RequiredWords.words(of: line) else { return Array(0..<count) }
         var ids = alwaysTried
-        for word in words { if let filed = byWord[word] { ids += filed } }
-        return ids.count > 1 ? ids.sorted() : ids
+        let isASCII = RequiredWords.forEachWord(of: line) { word in
+            if let filed = byWord[word] { ids += filed }
+        }
+        guard isASCII else { return Array(0..<count) }
+        if ids.count > 1 {
+            ids.sort()
+            ids = ids.enumerated().filter { $0.offset == 0 || ids[$0.offset - 1] != $0.element }.map(\.element)
+        }
+        return ids
     }
 }

@@ -151,22 +151,31 @@ enum RequiredWords {
         ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
     }
 
-    /// The lowercased words of a text, split at every other character; nil
-    /// when the text is not ASCII, since case-insensitive matching may then
-    /// equate characters the split cannot see.
-    static func words(of text: String) -> Set<String>? {
-        var words: Set<String> = []
-        var current = ""
-        for c in text.unicodeScalars {
-            guard c.isASCII else { return nil }
-            if isWordCharacter(c) {
-                current.unicodeScalars.append(("A"..."Z").contains(c) ? Unicode.Scalar(c.value + 32)! : c)
-            } else if !current.isEmpty {
-                words.insert(current)
-                current = ""
+    /// Calls `body` with each lowercased word of a text, split at every
+    /// other character; returns false, having called nothing, when the text
+    /// is not ASCII, since case-insensitive matching may then equate
+    /// characters the split cannot see.
+    static func forEachWord(of text: String, _ body: (String) -> Void) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+        var word: [UInt8] = []
+        word.reserveCapacity(32)
+        for byte in utf8 {
+            let lowered = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
+            if (lowered >= 0x61 && lowered <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
+                word.append(lowered)
+            } else if !word.isEmpty {
+                body(String(decoding: word, as: UTF8.self))
+                word.removeAll(keepingCapacity: true)
             }
         }
-        if !current.isEmpty { words.insert(current) }
-        return words
+        if !word.isEmpty { body(String(decoding: word, as: UTF8.self)) }
+        return true
+    }
+
+    /// The lowercased words of a text; nil when it is not ASCII.
+    static func words(of text: String) -> Set<String>? {
+        var words: Set<String> = []
+        return forEachWord(of: text) { words.insert($0) } ? words : nil
     }
 }

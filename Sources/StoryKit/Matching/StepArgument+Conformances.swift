@@ -22,7 +22,13 @@ extension Bool: StepArgument {
 /// Integers convert from decimal text with an optional sign.
 extension StepArgument where Self: FixedWidthInteger {
     public init?(stepArgument text: String) {
-        self.init(text.trimmingCharacters(in: .whitespaces), radix: 10)
+        if let value = Self(text, radix: 10) {
+            self = value
+        } else if let value = Self(text.trimmingCharacters(in: .whitespaces), radix: 10) {
+            self = value
+        } else {
+            return nil
+        }
     }
 }
 

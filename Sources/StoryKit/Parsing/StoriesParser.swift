@@ -69,7 +69,7 @@ struct StoriesParser {
         } else if let keyword = StepKeyword(line.firstWord) {
             readStep(keyword: keyword, line: line, location: location)
         } else {
-            reject(.unknownKeyword(line.firstWord), at: location, line: line)
+            reject(.unknownKeyword(String(line.firstWord)), at: location, line: line)
         }
     }
 
@@ -92,7 +92,7 @@ struct StoriesParser {
     private mutating func readStep(keyword: StepKeyword, line: StoryLine, location: SourceLocation) {
         finishTags()
         guard var story = pending else {
-            reject(.stepBeforeStory(line.text), at: location, line: line)
+            reject(.stepBeforeStory(String(line.text)), at: location, line: line)
             return
         }
         let kind = keyword.kind ?? story.lastKind ?? .context
@@ -105,7 +105,7 @@ struct StoriesParser {
         }
         story.lastKind = kind
         story.steps.append(
-            Step(keyword: line.firstWord, kind: kind, text: line.rest, location: location))
+            Step(keyword: String(line.firstWord), kind: kind, text: String(line.rest), location: location))
         pending = story
     }
 
@@ -139,6 +139,6 @@ struct StoriesParser {
         }
         pending?.isRejected = true
         diagnostics.append(
-            Diagnostic(at: location, problem: problem.message, help: problem.help, notes: notes, sourceLine: line?.original))
+            Diagnostic(at: location, problem: problem.message, help: problem.help, notes: notes, sourceLine: line.map { String($0.original) }))
     }
 }

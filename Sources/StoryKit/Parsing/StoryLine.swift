@@ -2,45 +2,42 @@
 /// the rest.
 struct StoryLine {
     /// The line as written, without its line end.
-    let original: String
+    let original: Substring
     /// The line without surrounding blanks and trailing punctuation.
-    let text: String
+    let text: Substring
     /// The column where the text starts, from 1.
     let column: Int
+    /// The first word, as written.
+    let firstWord: Substring
+    /// The text after the first word, without leading blanks.
+    let rest: Substring
 
     init(_ raw: Substring) {
         var line = raw
-        if line.hasSuffix("\r") { line = line.dropLast() }
-        original = String(line)
+        if line.utf8.last == 0x0D { line = line.dropLast() }
+        original = line
         let leading = line.prefix(while: \.isWhitespace)
         column = leading.count + 1
-        var trimmed = line.dropFirst(leading.count)
+        var trimmed = line[leading.endIndex...]
         while let last = trimmed.last, last.isWhitespace || ".,;:!?".contains(last) {
             trimmed = trimmed.dropLast()
         }
-        text = String(trimmed)
+        text = trimmed
+        firstWord = trimmed.prefix { !$0.isWhitespace }
+        rest = trimmed[firstWord.endIndex...].drop(while: \.isWhitespace)
     }
 
     var isBlank: Bool { text.isEmpty }
-    var isComment: Bool { text.hasPrefix("#") }
-    var isTagLine: Bool { text.hasPrefix("@") }
-
-    /// The first word, as written.
-    var firstWord: String { String(text.prefix { !$0.isWhitespace }) }
-
-    /// The text after the first word, trimmed.
-    var rest: String {
-        String(text.dropFirst(firstWord.count).drop(while: \.isWhitespace))
-    }
+    var isComment: Bool { text.utf8.first == UInt8(ascii: "#") }
+    var isTagLine: Bool { text.utf8.first == UInt8(ascii: "@") }
 
     /// The story's name when this is a `Story` line, else nil.
     var storyName: String? {
-        let lowered = text.lowercased()
-        if lowered.hasPrefix("story:") {
-            return String(text.dropFirst(6).drop(while: \.isWhitespace))
-        }
-        guard firstWord.lowercased() == "story" else { return nil }
-        return rest
+        guard firstWord.utf8.count >= 5, firstWord.prefix(5).lowercased() == "story" else { return nil }
+        if firstWord.utf8.count == 5 { return String(rest) }
+        // "Story:" followed by the name, with or without a blank.
+        guard firstWord.dropFirst(5).first == ":" else { return nil }
+        return String(text.dropFirst(6).drop(while: \.isWhitespace))
     }
 }
 
@@ -49,7 +46,8 @@ enum StepKeyword: String, CaseIterable {
     case `as`, given, when, then, and, but
 
     /// Reads a keyword in any case; nil for any other word.
-    init?(_ word: String) {
+    init?(_ word: Substring) {
+        guard word.utf8.count <= 5 else { return nil }
         self.init(rawValue: word.lowercased())
     }
 

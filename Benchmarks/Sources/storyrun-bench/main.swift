@@ -1,0 +1,17 @@
+import Foundation
+import StoryKit
+
+/// D step definitions registered in a loop, each with two integer captures
+/// and a no-op body; D comes from the environment (`BENCH_DEFINITIONS`).
+final class WidgetSteps: StepDefinitions {
+    required init() {}
+
+    static func define(_ step: StepMap<WidgetSteps>) {
+        let count = Int(ProcessInfo.processInfo.environment["BENCH_DEFINITIONS"] ?? "") ?? 10
+        for index in 0..<count {
+            step("^the widget\(index) has (\\d+) parts and (\\d+) bolts$") { (_: WidgetSteps, parts: Int, bolts: Int) in }
+        }
+    }
+}
+
+await StoryRun.main(steps: [WidgetSteps.self])

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""storyrun's benchmarks, side by side with peers in one run (ratios, since
+these machines are noisy). Not a test: `make bench` runs it.
+
+Matching: N stories x 5 steps against D regex definitions, every step matching
+exactly one definition with two integer captures converted to integers, no-op
+bodies; storyrun vs behave (PyPI) vs cucumber-ruby (Debian), wall time, us per
+step and peak RSS. Environment: BENCH_N (default 10000), BENCH_BIG_N (100000,
+storyrun only, for memory), BENCH_PEERS=0 to skip behave and cucumber.
+"""
+import os, random, shutil, subprocess, sys, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "out")
+STORYRUN = os.path.join(HERE, ".build", "release", "storyrun-bench")
+STEPS_PER_STORY = 5
+KEYWORDS = ["Given", "And", "When", "Then", "And"]
+STORIES_PER_FILE = 1000
+
+
+def steps_for(n, d, seed=7):
+    rng = random.Random(seed)
+    for story in range(n):
+        yield story, [(KEYWORDS[i], f"the widget{rng.randrange(d)} has {rng.randrange(100)} parts and {rng.randrange(100)} bolts")
+                      for i in range(STEPS_PER_STORY)]
+
+
+def write_corpus(folder, n, d, ext):
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    handle = None
+    for story, steps in steps_for(n, d):
+        if story % STORIES_PER_FILE == 0:
+            if handle: handle.close()
+            handle = open(os.path.join(folder, f"part{story // STORIES_PER_FILE:04}.{ext}"), "w")
+            if ext == "feature": handle.write(f"Feature: part {story // STORIES_PER_FILE}\n\n")
+        if ext == "feature":
+            handle.write(f"  Scenario: story {story}\n")
+            handle.writelines(f"    {k} {t}\n" for k, t in steps)
+        else:
+            handle.write(f"Story: story {story}\n")
+            handle.writelines(f"{k} {t}\n" for k, t in steps)
+        handle.write("\n")
+    if handle: handle.close()
+
+
+def write_behave_steps(folder, d):
+    os.makedirs(os.path.join(folder, "steps"), exist_ok=True)
+    with open(os.path.join(folder, "steps", "widget_steps.py"), "w") as f:
+        f.write(f"""from behave import step, use_step_matcher
+use_step_matcher("re")
+def make():
+    def run(context, parts, bolts):
+        int(parts); int(bolts)
+    return run
+for index in range({d}):
+    step(r"the widget%d has (?P<parts>\\d+) parts and (?P<bolts>\\d+) bolts" % index)(make())
+""")
+
+
+def write_cucumber_steps(folder, d):
+    os.makedirs(os.path.join(folder, "step_definitions"), exist_ok=True)
+    with open(os.path.join(folder, "step_definitions", "widget_steps.rb"), "w") as f:
+        f.write(f"(0...{d}).each {{ |i| Given(/^the widget#{{i}} has (\\d+) parts and (\\d+) bolts$/) {{ |a, b| a.to_i; b.to_i }} }}\n")
+
+
+def measure(command, env=None, cwd=None):
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               env={**os.environ, **(env or {})}, cwd=cwd)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        print(f"  ! {' '.join(command[:3])} exited {code}: {process.stderr.read().decode()[-400:]}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def row(name, n, d, wall, rss):
+    us = wall * 1e6 / (n * STEPS_PER_STORY)
+    print(f"  {name:<14} N={n:<7} D={d:<5} {wall:8.2f} s {us:9.1f} us/step {rss:7.1f} MB")
+    return wall
+
+
+def main():
+    n = int(os.environ.get("BENCH_N", "10000"))
+    big_n = int(os.environ.get("BENCH_BIG_N", "100000"))
+    peers = os.environ.get("BENCH_PEERS", "1") != "0"
+    has_behave = peers and shutil.which("behave")
+    has_cucumber = peers and shutil.which("cucumber")
+    print(f"Matching benchmark: N stories x {STEPS_PER_STORY} steps, D regex definitions, two Int captures per step")
+    results = {}
+    for d in (10, 1000):
+        stories = os.path.join(OUT, f"stories-{n}-{d}")
+        write_corpus(stories, n, d, "stories")
+        results[("storyrun", d)] = row("storyrun", n, d, *measure([STORYRUN, "--strict", "--format", "summary", stories], {"BENCH_DEFINITIONS": str(d)}))
+        features = os.path.join(OUT, f"features-{n}-{d}")
+        write_corpus(features, n, d, "feature")
+        if has_behave:
+            write_behave_steps(features, d)
+            results[("behave", d)] = row("behave", n, d, *measure(["behave", "--format", "null", "--no-capture", "--no-summary", features]))
+        if has_cucumber:
+            write_cucumber_steps(features, d)
+            results[("cucumber", d)] = row("cucumber-ruby", n, d, *measure(["cucumber", "--format", "progress", "--require", features, features]))
+    print("Ratios:")
+    print(f"  storyrun D=1000 / D=10: {results[('storyrun', 1000)] / results[('storyrun', 10)]:.2f}x (target <= 1.2x)")
+    for peer in ("behave", "cucumber"):
+        if (peer, 1000) in results:
+            print(f"  {peer} / storyrun at D=1000: {results[(peer, 1000)] / results[('storyrun', 1000)]:.0f}x faster" + (" (target >= 100x)" if peer == "behave" else ""))
+    big = os.path.join(OUT, f"stories-{big_n}-1000")
+    write_corpus(big, big_n, 1000, "stories")
+    wall, rss = measure([STORYRUN, "--strict", big], {"BENCH_DEFINITIONS": "1000"})
+    row("storyrun", big_n, 1000, wall, rss)
+    print(f"  peak RSS at N={big_n}: {rss:.1f} MB (target <= 64 MB)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
