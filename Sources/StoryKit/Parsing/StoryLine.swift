@@ -14,7 +14,33 @@ struct StoryLine {
 
     init(_ raw: Substring) {
         var line = raw
-        if line.utf8.last == 0x0D { line = line.dropLast() }
+        if line.utf8.last == 0x0D { line = Substring(line.utf8.dropLast()) }
+        if line.utf8.allSatisfy({ $0 < 0x80 }) {
+            self.init(ascii: line)
+        } else {
+            self.init(unicode: line)
+        }
+    }
+
+    /// Reads an ASCII line byte by byte, which is much faster than by
+    /// Characters.
+    private init(ascii line: Substring) {
+        original = line
+        let bytes = line.utf8
+        let start = bytes.firstIndex { !Self.isBlank($0) } ?? bytes.endIndex
+        column = bytes.distance(from: bytes.startIndex, to: start) + 1
+        var end = bytes.endIndex
+        while end > start, Self.isBlankOrPunctuation(bytes[bytes.index(before: end)]) {
+            end = bytes.index(before: end)
+        }
+        text = line[start..<end]
+        let wordEnd = bytes[start..<end].firstIndex(where: Self.isBlank) ?? end
+        firstWord = line[start..<wordEnd]
+        let restStart = bytes[wordEnd..<end].firstIndex { !Self.isBlank($0) } ?? end
+        rest = line[restStart..<end]
+    }
+
+    private init(unicode line: Substring) {
         original = line
         let leading = line.prefix(while: \.isWhitespace)
         column = leading.count + 1
@@ -25,6 +51,14 @@ struct StoryLine {
         text = trimmed
         firstWord = trimmed.prefix { !$0.isWhitespace }
         rest = trimmed[firstWord.endIndex...].drop(while: \.isWhitespace)
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (byte >= 0x09 && byte <= 0x0D)
+    }
+
+    private static func isBlankOrPunctuation(_ byte: UInt8) -> Bool {
+        isBlank(byte) || ".,;:!?".utf8.contains(byte)
     }
 
     var isBlank: Bool { text.isEmpty }
