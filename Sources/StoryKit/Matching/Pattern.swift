@@ -12,6 +12,8 @@ struct Pattern: @unchecked Sendable {
     /// For a pattern that starts with `^` and literal ASCII text, that text
     /// lowercased: a text that does not start with it cannot match.
     private let anchoredPrefix: [UInt8]?
+    /// The same pattern for the fast matcher, when it understands it.
+    private let simple: SimpleRegex?
 
     /// Compiles a regex pattern.
     /// - Throws: The compiler's message when the pattern is not a valid regex.
@@ -25,12 +27,21 @@ struct Pattern: @unchecked Sendable {
         self.source = source
         groupCount = regex.numberOfCaptureGroups
         anchoredPrefix = caseInsensitive ? Self.literalPrefix(ofAnchored: source) : nil
+        let groups = regex.numberOfCaptureGroups
+        simple = caseInsensitive ? SimpleRegex(source).flatMap { $0.groupCount == groups ? $0 : nil } : nil
     }
 
     /// Returns the text of each capture group (nil for a group that took no
     /// part) when the pattern is found in `text`, or nil when it is not.
     func captures(in text: String) -> [String?]? {
         if let prefix = anchoredPrefix, !Self.hasASCIIPrefix(text, prefix) { return nil }
+        if let simple, SimpleRegex.canMatch(text) { return simple.captures(in: text) }
+        return regexCaptures(in: text)
+    }
+
+    /// The captures NSRegularExpression finds; tests compare the fast
+    /// matcher with it.
+    func regexCaptures(in text: String) -> [String?]? {
         let ns = text as NSString
         guard let result = regex.firstMatch(in: text, range: NSRange(location: 0, length: ns.length))
         else { return nil }
@@ -41,6 +52,9 @@ struct Pattern: @unchecked Sendable {
             return ns.substring(with: range)
         }
     }
+
+    /// Whether the fast matcher answers for this pattern.
+    var isSimple: Bool { simple != nil }
 
     /// Whether the text starts with the lowercase ASCII prefix, ignoring the
     /// case of ASCII letters. A non-ASCII character in the text's first
