@@ -2,7 +2,8 @@
 /// step line and which definitions were used.
 struct CachingMatcher {
     let registry: StepRegistry
-    private var cache: [CacheKey: MatchResult] = [:]
+    /// Results by step line (keyword and text).
+    private var cache: [String: MatchResult] = [:]
     /// The ids of the definitions that won a match.
     private(set) var usedDefinitions: Set<Int> = []
 
@@ -14,16 +15,12 @@ struct CachingMatcher {
     /// memory stays flat however many distinct steps a run has.
     static let capacity = 20_000
 
-    private struct CacheKey: Hashable {
-        var keyword: String
-        var text: String
-    }
 
     /// Returns every definition that matches the step, in registration order.
     mutating func matches(_ step: Step) -> MatchResult {
         // A step with a doc string or table is not cached: its inputs carry it.
         guard step.attachment == nil else { return record(registry.matches(step)) }
-        let key = CacheKey(keyword: step.keyword, text: step.text)
+        let key = step.line
         if let cached = cache[key] { return cached }
         let result = record(registry.matches(step))
         if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }

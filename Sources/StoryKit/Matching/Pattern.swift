@@ -8,7 +8,7 @@ struct Pattern: @unchecked Sendable {
     let source: String
     /// The number of capture groups.
     let groupCount: Int
-    private let regex: NSRegularExpression
+    private let compiled: CompiledRegex
     /// For a pattern that starts with `^` and literal ASCII text, that text
     /// lowercased: a text that does not start with it cannot match.
     private let anchoredPrefix: [UInt8]?
@@ -18,17 +18,26 @@ struct Pattern: @unchecked Sendable {
     /// Compiles a regex pattern.
     /// - Throws: The compiler's message when the pattern is not a valid regex.
     init(regex source: String, caseInsensitive: Bool = true) throws(PatternError) {
+        let options: NSRegularExpression.Options = caseInsensitive ? [.caseInsensitive] : []
+        self.source = source
+        anchoredPrefix = caseInsensitive ? Self.literalPrefix(ofAnchored: source) : nil
+        if caseInsensitive, let simple = SimpleRegex(source) {
+            // Every pattern the fast matcher reads is a valid regex, so
+            // NSRegularExpression is compiled only if a text needs it.
+            self.simple = simple
+            groupCount = simple.groupCount
+            compiled = CompiledRegex(source: source, options: options, regex: nil)
+            return
+        }
+        let regex: NSRegularExpression
         do {
-            regex = try NSRegularExpression(
-                pattern: source, options: caseInsensitive ? [.caseInsensitive] : [])
+            regex = try NSRegularExpression(pattern: source, options: options)
         } catch {
             throw PatternError(message: Self.reason(for: error))
         }
-        self.source = source
+        simple = nil
         groupCount = regex.numberOfCaptureGroups
-        anchoredPrefix = caseInsensitive ? Self.literalPrefix(ofAnchored: source) : nil
-        let groups = regex.numberOfCaptureGroups
-        simple = caseInsensitive ? SimpleRegex(source).flatMap { $0.groupCount == groups ? $0 : nil } : nil
+        compiled = CompiledRegex(source: source, options: options, regex: regex)
     }
 
     /// Returns the text of each capture group (nil for a group that took no
@@ -43,7 +52,7 @@ struct Pattern: @unchecked Sendable {
     /// matcher with it.
     func regexCaptures(in text: String) -> [String?]? {
         let ns = text as NSString
-        guard let result = regex.firstMatch(in: text, range: NSRange(location: 0, length: ns.length))
+        guard let result = compiled.regex.firstMatch(in: text, range: NSRange(location: 0, length: ns.length))
         else { return nil }
         return (0..<groupCount).map { index in
             let range = result.range(at: index + 1)
@@ -96,4 +105,29 @@ struct Pattern: @unchecked Sendable {
 struct PatternError: Error {
     /// What the regex compiler said.
     var message: String
+}
+
+/// An NSRegularExpression compiled on first use.
+private final class CompiledRegex: @unchecked Sendable {
+    // Unchecked: `cached` is read and written only under `lock`.
+    private let source: String
+    private let options: NSRegularExpression.Options
+    private let lock = NSLock()
+    private var cached: NSRegularExpression?
+
+    init(source: String, options: NSRegularExpression.Options, regex: NSRegularExpression?) {
+        self.source = source
+        self.options = options
+        cached = regex
+    }
+
+    var regex: NSRegularExpression {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached { return cached }
+        // The pattern was checked when it was registered.
+        let made = try! NSRegularExpression(pattern: source, options: options)
+        cached = made
+        return made
+    }
 }

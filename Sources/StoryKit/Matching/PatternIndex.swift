@@ -6,7 +6,9 @@
 /// candidates for a step come back in registration order, so the first match
 /// and the ambiguity answers are those of trying every definition.
 struct PatternIndex: Sendable {
-    private let byWord: [String: [Int]]
+    /// Definitions by the hash of the word they are filed under; a hash
+    /// collision only adds candidates, never loses one.
+    private let byWord: [UInt64: [Int]]
     private let alwaysTried: [Int]
     private let count: Int
 
@@ -14,11 +16,11 @@ struct PatternIndex: Sendable {
         let required = definitions.map { $0.requiredWords }
         var frequency: [String: Int] = [:]
         for words in required { for word in Set(words) { frequency[word, default: 0] += 1 } }
-        var byWord: [String: [Int]] = [:]
+        var byWord: [UInt64: [Int]] = [:]
         var alwaysTried: [Int] = []
         for (id, words) in required.enumerated() {
             if let rarest = words.min(by: { (frequency[$0]!, $1.count) < (frequency[$1]!, $0.count) }) {
-                byWord[rarest, default: []].append(id)
+                byWord[RequiredWords.hash(rarest), default: []].append(id)
             } else {
                 alwaysTried.append(id)
             }
@@ -31,8 +33,8 @@ struct PatternIndex: Sendable {
     /// The ids of the definitions that may match a step line, in order.
     func candidates(forLine line: String) -> [Int] {
         var ids = alwaysTried
-        let isASCII = RequiredWords.forEachWord(of: line) { word in
-            if let filed = byWord[word] { ids += filed }
+        let isASCII = RequiredWords.forEachWordHash(of: line) { hash in
+            if let filed = byWord[hash] { ids += filed }
         }
         guard isASCII else { return Array(0..<count) }
         if ids.count > 1 {

@@ -151,31 +151,43 @@ enum RequiredWords {
         ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
     }
 
-    /// Calls `body` with each lowercased word of a text, split at every
-    /// other character; returns false, having called nothing, when the text
-    /// is not ASCII, since case-insensitive matching may then equate
-    /// characters the split cannot see.
-    static func forEachWord(of text: String, _ body: (String) -> Void) -> Bool {
+    /// Calls `body` with the hash of each lowercased word of a text, split
+    /// at every other character; returns false, having called nothing,
+    /// when the text is not ASCII, since case-insensitive matching may then
+    /// equate characters the split cannot see.
+    static func forEachWordHash(of text: String, _ body: (UInt64) -> Void) -> Bool {
         let utf8 = text.utf8
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
-        var word: [UInt8] = []
-        word.reserveCapacity(32)
+        var hash = fnvOffset
+        var isInWord = false
         for byte in utf8 {
             let lowered = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
             if (lowered >= 0x61 && lowered <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
-                word.append(lowered)
-            } else if !word.isEmpty {
-                body(String(decoding: word, as: UTF8.self))
-                word.removeAll(keepingCapacity: true)
+                hash = (hash ^ UInt64(lowered)) &* fnvPrime
+                isInWord = true
+            } else if isInWord {
+                body(hash)
+                hash = fnvOffset
+                isInWord = false
             }
         }
-        if !word.isEmpty { body(String(decoding: word, as: UTF8.self)) }
+        if isInWord { body(hash) }
         return true
     }
 
+    /// The hash of a lowercase ASCII word, as ``forEachWordHash(of:_:)``
+    /// computes it (FNV-1a).
+    static func hash(_ word: String) -> UInt64 {
+        word.utf8.reduce(fnvOffset) { ($0 ^ UInt64($1)) &* fnvPrime }
+    }
+
+    private static let fnvOffset: UInt64 = 0xCBF2_9CE4_8422_2325
+    private static let fnvPrime: UInt64 = 0x100_0000_01B3
+
     /// The lowercased words of a text; nil when it is not ASCII.
     static func words(of text: String) -> Set<String>? {
-        var words: Set<String> = []
-        return forEachWord(of: text) { words.insert($0) } ? words : nil
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        let separators = text.unicodeScalars.filter { !isWordCharacter($0) }
+        return Set(text.lowercased().unicodeScalars.split(whereSeparator: { separators.contains($0) }).map { String(String.UnicodeScalarView($0)) })
     }
 }
