@@ -1,5 +1,7 @@
 /// A pattern registered with the closure that runs the steps it matches.
-public struct StepDefinition: Sendable, Identifiable {
+///
+/// A class, so matches share one definition instead of copying its fields.
+public final class StepDefinition: Sendable, Identifiable {
     /// The definition's position in registration order, from 0.
     public let id: Int
     /// The pattern as written.
@@ -17,6 +19,21 @@ public struct StepDefinition: Sendable, Identifiable {
     let invoke: Invocation
     /// Words any text the pattern matches holds, for the index.
     let requiredWords: [String]
+
+    init(
+        id: Int, pattern: String, syntax: Syntax, location: SourceLocation, ownerName: String,
+        parameterNames: [String], matcher: Pattern, invoke: @escaping Invocation, requiredWords: [String]
+    ) {
+        self.id = id
+        self.pattern = pattern
+        self.syntax = syntax
+        self.location = location
+        self.ownerName = ownerName
+        self.parameterNames = parameterNames
+        self.matcher = matcher
+        self.invoke = invoke
+        self.requiredWords = requiredWords
+    }
 
     /// The syntax of a pattern.
     public enum Syntax: String, Sendable, Codable {
