@@ -6,6 +6,7 @@ import StoryKit
 final class StoryrunDriverSteps: StepDefinitions {
     var files: [String] = []
     var options: [String] = []
+    var stepLines: [String] = []
     var output: [String] = []
     var status: ExitStatus?
     lazy var reportFolder: String = {
@@ -35,6 +36,15 @@ final class StoryrunDriverSteps: StepDefinitions {
             steps.status = await StoryRun.run(
                 arguments: steps.options + steps.files, steps: StoryrunSteps.fixtures,
                 clock: { 0 }, output: { lines.append($0) })
+            steps.output = lines
+        }
+        step("^the step line \"(.*)\"$") { (steps: StoryrunDriverSteps, line: String) in
+            steps.stepLines.append(line)
+        }
+        step("^storyrun explains it$") { steps in
+            var lines: [String] = []
+            steps.status = await StoryRun.run(
+                arguments: ["explain"] + steps.stepLines, steps: StoryrunSteps.fixtures, clock: { 0 }, output: { lines.append($0) })
             steps.output = lines
         }
         step("^the exit status is (\\d)$") { (steps: StoryrunDriverSteps, code: Int32) in

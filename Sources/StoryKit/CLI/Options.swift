@@ -9,6 +9,11 @@ struct Options: Equatable {
         case help
         /// Print the version.
         case version
+        /// Match every step without running any; list undefined and
+        /// ambiguous steps and unused definitions.
+        case check
+        /// Show every definition that matches each step line given.
+        case explain
     }
 
     var command: Command = .run
@@ -24,9 +29,15 @@ struct Options: Equatable {
     /// - Throws: A ``Diagnostic`` for an unknown option or a missing value.
     init(arguments: [String]) throws(Diagnostic) {
         var remaining = arguments[...]
+        switch remaining.first {
+        case "check", "lint": command = .check; remaining.removeFirst()
+        case "explain": command = .explain; remaining.removeFirst()
+        default: break
+        }
         while let argument = remaining.popFirst() {
             switch argument {
             case "-h", "--help": command = .help
+            case "--check": command = .check
             case "--version": command = .version
             case "--format", "-f":
                 let name = try Self.value(for: argument, from: &remaining)
@@ -52,14 +63,17 @@ struct Options: Equatable {
         if !reports.contains(where: { !$0.format.isFile }) {
             reports.insert(ReportRequest(format: .summary), at: 0)
         }
-        if command == .run && paths.isEmpty {
+        if command == .explain && paths.isEmpty {
+            throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write storyrun explain \"When I add 3 apples to the basket\"")
+        }
+        if (command == .run || command == .check) && paths.isEmpty {
             throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `storyrun Stories/`, or see `storyrun --help`")
         }
     }
 
     init() {}
 
-    private static let known = ["--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color"]
+    private static let known = ["--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check"]
         + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
 
     private static var terminalFormats: String {
@@ -92,6 +106,9 @@ struct Options: Equatable {
 
     private static let usageHead = """
         USAGE: storyrun [options] PATH...
+               storyrun check PATH...             (or --check) match, run nothing; list problems
+               storyrun explain "STEP LINE"...    which definitions match a step line, and why
+               storyrun match --regex PATTERN TEXT | --expression EXPRESSION TEXT
 
         Runs the stories in .stories and .feature files (folders are searched
         recursively) and reports, story by story, what passed and what failed.

@@ -49,23 +49,28 @@ public enum StoryRun {
         case .version:
             output("storyrun \(version)")
             return .success
-        case .run:
-            return await runStories(options, steps: steps, style: options.isColorDisabled ? .plain : style, clock: clock, output: output)
+        case .run, .check, .explain:
+            let style = options.isColorDisabled ? .plain : style
+            let builder = RegistryBuilder()
+            builder.register(steps)
+            guard builder.diagnostics.isEmpty else {
+                for diagnostic in builder.diagnostics { output(diagnostic.rendered(style: style)) }
+                output("storyrun: no story was run: \(builder.diagnostics.count) step definition\(builder.diagnostics.count == 1 ? " was" : "s were") rejected")
+                return .inputError
+            }
+            let registry = builder.freeze()
+            switch options.command {
+            case .check: return CheckCommand.run(paths: options.paths, registry: registry, style: style, output: output)
+            case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
+            default: return await runStories(options, registry: registry, style: style, clock: clock, output: output)
+            }
         }
     }
 
     private static func runStories(
-        _ options: Options, steps: [any StepDefinitions.Type], style: TextStyle,
+        _ options: Options, registry: StepRegistry, style: TextStyle,
         clock: @escaping @Sendable () -> UInt64, output: @escaping (String) -> Void
     ) async -> ExitStatus {
-        let builder = RegistryBuilder()
-        builder.register(steps)
-        guard builder.diagnostics.isEmpty else {
-            for diagnostic in builder.diagnostics { output(diagnostic.rendered(style: style)) }
-            output("storyrun: no story was run: \(builder.diagnostics.count) step definition\(builder.diagnostics.count == 1 ? " was" : "s were") rejected")
-            return .inputError
-        }
-        let registry = builder.freeze()
         let (files, pathDiagnostics) = StoryLoader.files(at: options.paths)
 
         var reporters: [any Reporter] = options.reports.map {

@@ -35,9 +35,9 @@ enum AmbiguityDiagnostic {
         if !unfixable.isEmpty {
             let winner = anchored(result.matches[0].definition.pattern)
             let hint = winner != result.matches[0].definition.pattern && !matches(winner, step)
-                ? "; or, if \(unfixable.joined(separator: ", ")) should win, anchor the first as \"\(winner)\""
+                ? "; if it should win instead, anchor the first: \"\(winner)\""
                 : "; make the patterns differ in their literal text"
-            advice.append("anchoring \(unfixable.joined(separator: ", ")) does not stop it matching the whole step\(hint)")
+            advice.append("anchoring \(unfixable.joined(separator: ", ")) would not stop it matching\(hint)")
         }
         return advice.joined(separator: "; ")
     }

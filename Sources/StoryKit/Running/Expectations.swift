@@ -29,14 +29,20 @@ private func failure(_ what: String, _ message: String, _ file: String, _ line: 
 public func expect(
     _ condition: Bool, _ message: @autoclosure () -> String = "", file: String = #filePath, line: Int = #line
 ) throws {
-    if !condition { throw failure("expected true, got false", message(), file, line) }
+    if !condition {
+        let message = message()
+        throw ExpectationFailure(message.isEmpty ? "expected true, got false" : message, location: SourceLocation(file: file, line: line))
+    }
 }
 
 /// Fails the step unless a condition is false.
 public func expectFalse(
     _ condition: Bool, _ message: @autoclosure () -> String = "", file: String = #filePath, line: Int = #line
 ) throws {
-    if condition { throw failure("expected false, got true", message(), file, line) }
+    if condition {
+        let message = message()
+        throw ExpectationFailure(message.isEmpty ? "expected false, got true" : message, location: SourceLocation(file: file, line: line))
+    }
 }
 
 /// Fails the step unless two values are equal.
