@@ -1,3 +1,5 @@
+import Foundation
+
 /// The command line of `storyrun` (and of every user executable that hands
 /// its step classes to ``StoryRun``), parsed.
 struct Options: Equatable {
@@ -24,6 +26,23 @@ struct Options: Equatable {
     var isStrict = false
     var isVerbose = false
     var isColorDisabled = false
+    var isFailFast = false
+    var namePattern: String?
+    var tagExpression: String?
+    var shard: (index: Int, count: Int)?
+    var order: StoryOrder = .defined
+    var retries = 0
+    /// The most seconds a step may run.
+    var stepTimeout: Double = 300
+
+    static func == (lhs: Options, rhs: Options) -> Bool {
+        lhs.command == rhs.command && lhs.paths == rhs.paths && lhs.reports == rhs.reports
+            && lhs.isDryRun == rhs.isDryRun && lhs.isStrict == rhs.isStrict && lhs.isVerbose == rhs.isVerbose
+            && lhs.isColorDisabled == rhs.isColorDisabled && lhs.isFailFast == rhs.isFailFast
+            && lhs.namePattern == rhs.namePattern && lhs.tagExpression == rhs.tagExpression
+            && lhs.shard?.index == rhs.shard?.index && lhs.shard?.count == rhs.shard?.count
+            && lhs.order == rhs.order && lhs.retries == rhs.retries && lhs.stepTimeout == rhs.stepTimeout
+    }
 
     /// Parses the arguments after the executable's name.
     /// - Throws: A ``Diagnostic`` for an unknown option or a missing value.
@@ -49,12 +68,42 @@ struct Options: Equatable {
             case "--strict": isStrict = true
             case "-v", "--verbose": isVerbose = true
             case "--no-color": isColorDisabled = true
+            case "--fail-fast": isFailFast = true
+            case "--name": namePattern = try Self.value(for: argument, from: &remaining)
+            case "--tags", "-t": tagExpression = try Self.value(for: argument, from: &remaining)
+            case "--shard":
+                let value = try Self.value(for: argument, from: &remaining)
+                let parts = value.split(separator: "/").compactMap { Int($0) }
+                guard parts.count == 2, parts[1] > 0, (1...parts[1]).contains(parts[0]) else {
+                    throw Diagnostic(at: nil, problem: "--shard \(value) is not I/N with 1 ≤ I ≤ N", help: "write --shard 2/4 for the second of four shards")
+                }
+                shard = (parts[0], parts[1])
+            case "--order":
+                let value = try Self.value(for: argument, from: &remaining)
+                guard let order = StoryOrder(value) else {
+                    throw Diagnostic(at: nil, problem: "--order \(value) is not an order", help: "write --order defined, --order random or --order random:SEED")
+                }
+                self.order = order
+            case "--retry":
+                let value = try Self.value(for: argument, from: &remaining)
+                guard let count = Int(value), count >= 0 else {
+                    throw Diagnostic(at: nil, problem: "--retry \(value) is not a number of retries", help: "write --retry 2")
+                }
+                retries = count
+            case "--step-timeout":
+                let value = try Self.value(for: argument, from: &remaining)
+                guard let seconds = Double(value), seconds > 0 else {
+                    throw Diagnostic(at: nil, problem: "--step-timeout \(value) is not a number of seconds", help: "write --step-timeout 30")
+                }
+                stepTimeout = seconds
             case "--": paths += remaining; remaining = []
             default:
                 if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
                     reports.append(ReportRequest(format: format, path: try Self.value(for: argument, from: &remaining)))
                 } else if argument.hasPrefix("-") && argument.count > 1 {
                     throw Self.unknown(argument)
+                } else if argument.hasPrefix("@") && argument.count > 1 {
+                    paths += try Self.rerunList(String(argument.dropFirst()))
                 } else {
                     paths.append(argument)
                 }
@@ -73,11 +122,22 @@ struct Options: Equatable {
 
     init() {}
 
-    private static let known = ["--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check"]
+    private static let known = [
+        "--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check",
+        "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout",
+    ]
         + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
 
     private static var terminalFormats: String {
         ReportFormat.allCases.filter { !$0.isFile }.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// Reads a rerun file: one `PATH:LINE` a line, as `--rerun` writes.
+    private static func rerunList(_ path: String) throws(Diagnostic) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Diagnostic(at: nil, problem: "cannot read the rerun file \(path)", help: "write it with --rerun \(path) in an earlier run")
+        }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
     }
 
     private static func value(for option: String, from remaining: inout ArraySlice<String>) throws(Diagnostic) -> String {
@@ -119,6 +179,15 @@ struct Options: Equatable {
 
     private static let usageTail = """
           --dry-run       match every step, run none; report undefined and ambiguous steps
+          PATH:LINE       run only the story at (or around) that line
+          @FILE           run the PATH:LINE list a --rerun report wrote
+          --name REGEX    run only stories whose name matches
+          -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
+          --shard I/N     run the I-th of N stable shards (for CI matrices)
+          --order ORDER   defined (default), random or random:SEED
+          --fail-fast     stop after the first failing story
+          --retry N       run a failing story up to N more times; passing late is "flaky"
+          --step-timeout S  fail a step that runs longer than S seconds (default 300)
           --strict        fail ambiguous steps, and exit 1 when a story is undefined
           -v, --verbose   list every step with the definition it matched
           --no-color      no colour (also when NO_COLOR is set or output is not a terminal)

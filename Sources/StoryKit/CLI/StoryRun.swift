@@ -71,7 +71,17 @@ public enum StoryRun {
         _ options: Options, registry: StepRegistry, style: TextStyle,
         clock: @escaping @Sendable () -> UInt64, output: @escaping (String) -> Void
     ) async -> ExitStatus {
-        let (files, pathDiagnostics) = StoryLoader.files(at: options.paths)
+        let (paths, lines) = StoryFilter.splitLines(options.paths)
+        let (files, pathDiagnostics) = StoryLoader.files(at: paths)
+        var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
+        if let expression = options.tagExpression {
+            do {
+                filter.tags = try TagFilter.predicate(expression)
+            } catch {
+                output(Diagnostic(at: nil, problem: "--tags \"\(expression)\" is not a tag expression: \(error)", help: "write e.g. --tags \"@smoke and not (@wip or @slow)\"").rendered(style: style))
+                return .inputError
+            }
+        }
 
         var reporters: [any Reporter] = options.reports.map {
             $0.format.makeReporter(ReporterContext(path: $0.path, style: style, isVerbose: options.isVerbose, output: output))
@@ -82,18 +92,33 @@ public enum StoryRun {
         var rejected = pathDiagnostics.count
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
 
-        // Files are read and run one at a time, so memory stays flat.
         var runner = Runner(
             registry: registry,
-            configuration: .init(isStrict: options.isStrict, isDryRun: options.isDryRun), now: clock)
+            configuration: .init(
+                isStrict: options.isStrict, isDryRun: options.isDryRun, isFailFast: options.isFailFast,
+                retries: options.retries, stepTimeout: options.stepTimeout),
+            now: clock)
+        if case .random(let seed) = options.order {
+            output("Running stories in random order with seed \(seed) (repeat it with --order random:\(seed))")
+        }
         emit(.runStarted(fileCount: files.count))
-        for file in files {
+        await runner.begin(emit: emit)
+        // Files are read and run one at a time, so memory stays flat; a
+        // random order needs every story first.
+        var shuffled: [Story] = []
+        for file in files where !runner.isStopped {
             let (stories, diagnostics) = StoryLoader.parseFile(at: file)
             for diagnostic in diagnostics { emit(.diagnostic(diagnostic)) }
             rejected += diagnostics.filter(\.isError).count
-            for story in stories { await runner.run(story, emit: emit) }
+            let chosen = stories.filter(filter.includes)
+            if options.order == .defined {
+                for story in chosen { await runner.run(story, emit: emit) }
+            } else {
+                shuffled += chosen
+            }
         }
-        let summary = runner.finish(emit: emit)
+        for story in options.order.apply(to: shuffled) { await runner.run(story, emit: emit) }
+        let summary = await runner.finish(emit: emit)
 
         var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
         for index in reporters.indices {

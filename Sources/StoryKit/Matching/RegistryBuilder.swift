@@ -3,12 +3,18 @@
 final class RegistryBuilder {
     private(set) var definitions: [StepDefinition] = []
     private(set) var diagnostics: [Diagnostic] = []
+    private(set) var hooks: [Hook] = []
 
     /// Why a definition was rejected at registration.
     enum Problem {
         case invalidRegex(pattern: String, reason: String)
         case groupCountMismatch(pattern: String, groups: Int, parameters: Int)
         case invalidExpression(pattern: String, reason: String)
+        case invalidTagExpression(String, reason: String)
+    }
+
+    func addHook(_ hook: Hook) {
+        hooks.append(hook)
     }
 
     /// Registers every definition of each step class, in order.
@@ -36,7 +42,7 @@ final class RegistryBuilder {
     }
 
     /// The registered definitions, frozen.
-    func freeze() -> StepRegistry { StepRegistry(definitions: definitions) }
+    func freeze() -> StepRegistry { StepRegistry(definitions: definitions, hooks: hooks) }
 }
 
 extension RegistryBuilder.Problem {
@@ -46,6 +52,8 @@ extension RegistryBuilder.Problem {
             "step pattern \"\(pattern)\" does not compile: \(reason)"
         case .invalidExpression(let pattern, let reason):
             "Cucumber Expression \"\(pattern)\" is not valid: \(reason)"
+        case .invalidTagExpression(let expression, let reason):
+            "hook tag expression \"\(expression)\" is not valid: \(reason)"
         case .groupCountMismatch(let pattern, let groups, let parameters):
             "step pattern \"\(pattern)\" has \(groups) capture group\(groups == 1 ? "" : "s") but its closure takes \(parameters) argument\(parameters == 1 ? "" : "s") after the step class"
         }
@@ -54,7 +62,7 @@ extension RegistryBuilder.Problem {
     var help: String? {
         switch self {
         case .invalidRegex: "fix the regular expression; test it with `storyrun match --regex PATTERN TEXT`"
-        case .invalidExpression: nil
+        case .invalidExpression, .invalidTagExpression: nil
         case .groupCountMismatch:
             "give the closure one parameter per capture group, or make a group non-capturing with (?:…)"
         }

@@ -6,7 +6,7 @@
 /// (see ``StepArgument``). The last parameter may be a ``DataTable`` or
 /// ``DocString`` instead, which receives the block written under the step.
 public final class StepMap<Steps: StepDefinitions> {
-    private var builder: RegistryBuilder
+    let builder: RegistryBuilder
 
     init(builder: RegistryBuilder) {
         self.builder = builder

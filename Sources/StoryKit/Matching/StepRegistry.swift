@@ -4,10 +4,13 @@ import Foundation
 public struct StepRegistry: Sendable {
     /// The definitions in registration order.
     public let definitions: [StepDefinition]
+    /// The hooks, in registration order.
+    let hooks: [Hook]
     private let index: PatternIndex
 
-    init(definitions: [StepDefinition]) {
+    init(definitions: [StepDefinition], hooks: [Hook] = []) {
         self.definitions = definitions
+        self.hooks = hooks
         index = PatternIndex(definitions: definitions)
     }
 

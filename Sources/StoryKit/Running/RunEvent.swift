@@ -25,16 +25,21 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var duration: UInt64 = 0
     /// Step definitions that no story used.
     public var unusedDefinitions: [UnusedDefinition] = []
+    /// Stories that passed only when run again (`--retry`).
+    public var flaky: Int = 0
+    /// Before-run and after-run hooks that failed.
+    public var failedHooks: Int = 0
 
     /// Adds a story's outcome to the totals.
     mutating func add(_ result: StoryResult) {
         stories[result.status, default: 0] += 1
+        if result.isFlaky { flaky += 1 }
         for step in result.steps { steps[step.status, default: 0] += 1 }
     }
 
     /// Whether any story failed, or was undefined or ambiguous under `strict`.
     func hasFailures(strict: Bool) -> Bool {
-        stories[.failed, default: 0] > 0 || (strict && stories[.undefined, default: 0] > 0)
+        stories[.failed, default: 0] > 0 || failedHooks > 0 || (strict && stories[.undefined, default: 0] > 0)
     }
 }
 

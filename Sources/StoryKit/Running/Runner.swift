@@ -1,18 +1,11 @@
 /// Runs stories one after another and reports what happens as events.
 ///
 /// Per story the runner makes a ``StoryContext`` (step class instances and
-/// the store), matches every step, and runs them in order: a story with an
-/// undefined step runs no step; after a failing step the rest are skipped.
-/// Stories are handed to it one at a time, so a run never holds them all.
+/// the store), matches every step, runs the before hooks, the steps in
+/// order and the after hooks: a story with an undefined step runs no step;
+/// after a failing step the rest are skipped. Stories are handed to it one
+/// at a time, so a run never holds them all.
 struct Runner {
-    /// How to run.
-    struct Configuration {
-        /// Whether an ambiguous step fails (Cucumber's `--strict`).
-        var isStrict = false
-        /// Whether to match every step and run none.
-        var isDryRun = false
-    }
-
     let registry: StepRegistry
     let configuration: Configuration
     /// The current time in nanoseconds; injected so golden reports are stable.
@@ -22,6 +15,8 @@ struct Runner {
     private var reportedAmbiguities: Set<[Int]> = []
     /// The totals so far.
     private(set) var summary = RunSummary()
+    /// Whether `--fail-fast` has stopped the run.
+    private(set) var isStopped = false
 
     init(registry: StepRegistry, configuration: Configuration, now: @escaping @Sendable () -> UInt64) {
         self.registry = registry
@@ -34,12 +29,21 @@ struct Runner {
     /// Runs a list of stories from start to finish: the whole run.
     mutating func run(_ stories: [Story], emit: (RunEvent) -> Void) async -> RunSummary {
         emit(.runStarted(fileCount: Set(stories.map(\.location.file)).count))
+        await begin(emit: emit)
         for story in stories { await run(story, emit: emit) }
-        return finish(emit: emit)
+        return await finish(emit: emit)
     }
 
-    /// Runs one story and adds it to the totals.
+    /// Runs the before-run hooks; a failure is reported as a diagnostic and
+    /// fails the run.
+    mutating func begin(emit: (RunEvent) -> Void) async {
+        await runRunHooks(.beforeRun, emit: emit)
+    }
+
+    /// Runs one story (again, up to `retries` times, while it fails) and
+    /// adds it to the totals.
     mutating func run(_ story: Story, emit: (RunEvent) -> Void) async {
+        guard !isStopped else { return }
         emit(.storyStarted(story))
         let matches = story.steps.map { matcher.matches($0) }
         for (step, result) in zip(story.steps, matches) where result.isAmbiguous {
@@ -47,13 +51,25 @@ struct Runner {
                 emit(.diagnostic(AmbiguityDiagnostic.make(step: step, result: result, isStrict: configuration.isStrict)))
             }
         }
-        let result = await run(story, matches: matches, emit: emit)
+        var attempt = 1
+        var events: [RunEvent] = []
+        var result = await StoryExecution(runner: self, story: story, matches: matches).run { events.append($0) }
+        while result.status == .failed && attempt <= configuration.retries {
+            attempt += 1
+            events = []
+            result = await StoryExecution(runner: self, story: story, matches: matches).run { events.append($0) }
+        }
+        result.attempts = attempt
+        events.forEach(emit)
         summary.add(result)
         emit(.storyFinished(result))
+        if configuration.isFailFast && result.status == .failed { isStopped = true }
     }
 
-    /// Ends the run: lists the definitions no story used and emits the totals.
-    mutating func finish(emit: (RunEvent) -> Void) -> RunSummary {
+    /// Ends the run: runs the after-run hooks, lists the definitions no
+    /// story used and emits the totals.
+    mutating func finish(emit: (RunEvent) -> Void) async -> RunSummary {
+        await runRunHooks(.afterRun, emit: emit)
         summary.unusedDefinitions = registry.definitions
             .filter { !matcher.usedDefinitions.contains($0.id) }
             .map { UnusedDefinition(pattern: $0.pattern, location: $0.location) }
@@ -62,50 +78,30 @@ struct Runner {
         return summary
     }
 
-    private func run(_ story: Story, matches: [MatchResult], emit: (RunEvent) -> Void) async -> StoryResult {
-        let start = now()
-        var results: [StepResult] = []
-        let isUndefined = matches.contains { $0.isUndefined }
-        var hasFailed = false
-        let context = StoryContext()
-        await StoryStore.$currentStore.withValue(context.store) {
-            for (step, match) in zip(story.steps, matches) {
-                var result = StepResult(
-                    step: step, status: .skipped, duration: 0, error: nil,
-                    match: match.winner.map(MatchInfo.init),
-                    alsoMatched: match.matches.dropFirst().map(MatchInfo.init))
-                if match.isUndefined {
-                    result.status = .undefined
-                } else if isUndefined || hasFailed || configuration.isDryRun {
-                    result.status = .skipped
-                } else if match.isAmbiguous && configuration.isStrict {
-                    result.status = .ambiguous
-                    result.error = StepError(
-                        message: "\(match.matches.count) step definitions match this step and --strict is on")
-                    hasFailed = true
-                } else if let winner = match.winner {
-                    let stepStart = now()
-                    do {
-                        try await winner.definition.invoke(
-                            context, winner.inputs,
-                            ArgumentSite(line: step.line, location: step.location, definitionLocation: winner.definition.location))
-                        result.status = .passed
-                    } catch {
-                        result.status = .failed
-                        result.error = StepError(error)
-                        hasFailed = true
-                    }
-                    result.duration = now() &- stepStart
-                }
-                emit(.stepFinished(result))
-                results.append(result)
+    private mutating func runRunHooks(_ kind: Hook.Kind, emit: (RunEvent) -> Void) async {
+        for hook in registry.hooks where hook.kind == kind {
+            do {
+                try await hook.body(nil)
+            } catch {
+                summary.failedHooks += 1
+                emit(.diagnostic(Diagnostic(at: hook.location, problem: "the \(kind.rawValue) hook failed: \(StepError(error).message)")))
             }
         }
-        let status: StoryStatus =
-            if isUndefined { .undefined }
-            else if hasFailed { .failed }
-            else if configuration.isDryRun { .skipped }
-            else { .passed }
-        return StoryResult(story: story, status: status, steps: results, duration: now() &- start)
+    }
+}
+
+extension Runner {
+    /// How to run.
+    struct Configuration {
+        /// Whether an ambiguous step fails (Cucumber's `--strict`).
+        var isStrict = false
+        /// Whether to match every step and run none.
+        var isDryRun = false
+        /// Whether to stop after the first failing story.
+        var isFailFast = false
+        /// How many more times to run a failing story.
+        var retries = 0
+        /// The most seconds a step may run.
+        var stepTimeout: Double = 300
     }
 }

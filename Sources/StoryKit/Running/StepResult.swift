@@ -65,4 +65,21 @@ public struct StoryResult: Sendable, Codable {
     public var steps: [StepResult]
     /// How long the story ran, in nanoseconds.
     public var duration: UInt64
+    /// The hooks that ran around the story and its steps.
+    public var hooks: [HookResult] = []
+    /// How many times the story ran: more than 1 with `--retry`.
+    public var attempts: Int = 1
+
+    /// Whether the story passed only when it was run again (`--retry`).
+    public var isFlaky: Bool { status == .passed && attempts > 1 }
+
+    /// Creates a story result.
+    public init(story: Story, status: StoryStatus, steps: [StepResult], duration: UInt64, hooks: [HookResult] = [], attempts: Int = 1) {
+        self.story = story
+        self.status = status
+        self.steps = steps
+        self.duration = duration
+        self.hooks = hooks
+        self.attempts = attempts
+    }
 }
