@@ -33,7 +33,12 @@ public struct TextReporter: Reporter {
 
     private mutating func report(_ result: StoryResult) {
         let label = style.paint(result.status.rawValue.uppercased(), TextStyle.color(for: result.status))
-        write("\(label)  \(result.story.name)  \(style.paint(result.story.location.displayFileAndLine, .gray))")
+        let flaky = result.isFlaky ? "  " + style.paint("(flaky: passed on attempt \(result.attempts))", .yellow) : ""
+        write("\(label)  \(result.story.name)  \(style.paint(result.story.location.displayFileAndLine, .gray))\(flaky)")
+        for hook in result.hooks where hook.status == .failed {
+            write("    \(style.paint("failed:", .red)) \(hook.error?.message ?? hook.kind)")
+            if let place = hook.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
+        }
         for step in result.steps {
             switch step.status {
             case .failed, .ambiguous:
@@ -76,7 +81,8 @@ public struct TextReporter: Reporter {
             }
         }
         write("")
-        write("Stories: " + Self.counts(summary.stories, order: StoryStatus.allCases))
+        let flaky = summary.flaky > 0 ? " (\(summary.flaky) flaky)" : ""
+        write("Stories: " + Self.counts(summary.stories, order: StoryStatus.allCases) + flaky)
         write("Steps: " + Self.counts(summary.steps, order: StepStatus.allCases))
     }
 

@@ -47,10 +47,13 @@ enum StepTimeout {
 }
 
 /// A step that ran past its time limit.
-public struct StepTimeoutError: Error, CustomStringConvertible {
+public struct StepTimeoutError: LocatedError, CustomStringConvertible {
     /// The limit, in seconds.
     public var seconds: Double
     var step: Step
+
+    /// Where the step is written.
+    public var location: SourceLocation? { step.location }
 
     public var description: String {
         let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
