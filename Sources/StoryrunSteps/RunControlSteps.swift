@@ -38,6 +38,12 @@ final class RunControlSteps: StepDefinitions {
             let start = Date()
             try await waitUntil(timeout: 2, interval: 0.01) { Date().timeIntervalSince(start) * 1000 >= Double(milliseconds) }
         }
+        step("^the process crashes$") { _ in
+            fatalError("a fixture step crashed the process on purpose")
+        }
+        step("^a step that blocks for (\\d+) s$") { (_: RunControlSteps, seconds: Int) in
+            usleep(UInt32(seconds) * 1_000_000)  // blocks the thread: ignores cancellation
+        }
         step("^the flag never rises$") { _ in
             try await waitUntil(timeout: 0.05, interval: 0.01, "the flag") { false }
         }

@@ -32,6 +32,9 @@ final class StoryrunDriverSteps: StepDefinitions {
             }
         }
         step("^storyrun runs(?: (?:it|them))?$") { steps in
+            // Worker processes (--jobs, --isolate) are this executable again:
+            // tell them to register the fixture steps (see main.swift).
+            setenv("STORYRUN_FIXTURE_STEPS", "1", 1)
             var lines: [String] = []
             steps.status = await StoryRun.run(
                 arguments: steps.options + steps.files, steps: StoryrunSteps.fixtures,
@@ -65,6 +68,16 @@ final class StoryrunDriverSteps: StepDefinitions {
             let path = steps.reportFolder + "/" + name
             let report = try expectNotNil(FileManager.default.contents(atPath: path), "\(name) was not written")
             try expect(String(decoding: report, as: UTF8.self).contains(expected), "\"\(expected)\" not in \(name)")
+        }
+        step("^the stories reported are the same as in a run without workers$") { steps in
+            var serial: [String] = []
+            _ = await StoryRun.run(
+                arguments: steps.files, steps: StoryrunSteps.fixtures, clock: { 0 }, output: { serial.append($0) })
+            func verdicts(_ lines: [String]) -> [String] {
+                lines.filter { $0.hasPrefix("PASSED") || $0.hasPrefix("FAILED") || $0.hasPrefix("UNDEFINED") }.sorted()
+            }
+            try expectEqual(verdicts(steps.output), verdicts(serial))
+            try expectEqual(steps.output.last, serial.last)
         }
         step("^no temporary file is left beside the reports$") { steps in
             let left = try FileManager.default.contentsOfDirectory(atPath: steps.reportFolder)

@@ -16,6 +16,8 @@ struct Options: Equatable {
         case check
         /// Show every definition that matches each step line given.
         case explain
+        /// Run stories a parent process names on standard input.
+        case worker
     }
 
     var command: Command = .run
@@ -32,6 +34,8 @@ struct Options: Equatable {
     var shard: (index: Int, count: Int)?
     var order: StoryOrder = .defined
     var retries = 0
+    /// How many worker processes run stories; 0 runs them in this process.
+    var jobs = 0
     /// The most seconds a step may run.
     var stepTimeout: Double = 300
 
@@ -42,6 +46,7 @@ struct Options: Equatable {
             && lhs.namePattern == rhs.namePattern && lhs.tagExpression == rhs.tagExpression
             && lhs.shard?.index == rhs.shard?.index && lhs.shard?.count == rhs.shard?.count
             && lhs.order == rhs.order && lhs.retries == rhs.retries && lhs.stepTimeout == rhs.stepTimeout
+            && lhs.jobs == rhs.jobs
     }
 
     /// Parses the arguments after the executable's name.
@@ -57,6 +62,14 @@ struct Options: Equatable {
             switch argument {
             case "-h", "--help": command = .help
             case "--check": command = .check
+            case "--worker": command = .worker
+            case "--isolate": jobs = max(jobs, 1)
+            case "--jobs", "-j":
+                let value = try Self.value(for: argument, from: &remaining)
+                guard let count = Int(value), count >= 1 else {
+                    throw Diagnostic(at: nil, problem: "--jobs \(value) is not a number of workers", help: "write --jobs 4")
+                }
+                jobs = count == 1 && jobs == 0 ? 0 : count
             case "--version": command = .version
             case "--format", "-f":
                 let name = try Self.value(for: argument, from: &remaining)
@@ -115,7 +128,7 @@ struct Options: Equatable {
         if command == .explain && paths.isEmpty {
             throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write storyrun explain \"When I add 3 apples to the basket\"")
         }
-        if (command == .run || command == .check) && paths.isEmpty {
+        if (command == .run || command == .check) && paths.isEmpty && command != .worker {
             throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `storyrun Stories/`, or see `storyrun --help`")
         }
     }
@@ -124,12 +137,20 @@ struct Options: Equatable {
 
     private static let known = [
         "--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check",
-        "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout",
+        "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout", "--jobs", "--isolate",
     ]
         + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
 
     private static var terminalFormats: String {
         ReportFormat.allCases.filter { !$0.isFile }.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// The options a worker process needs to run stories as this run would.
+    var workerArguments: [String] {
+        var arguments = ["--step-timeout", String(stepTimeout), "--retry", String(retries)]
+        if isStrict { arguments.append("--strict") }
+        if isDryRun { arguments.append("--dry-run") }
+        return arguments
     }
 
     /// Reads a rerun file: one `PATH:LINE` a line, as `--rerun` writes.
@@ -185,6 +206,8 @@ struct Options: Equatable {
           -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
           --shard I/N     run the I-th of N stable shards (for CI matrices)
           --order ORDER   defined (default), random or random:SEED
+          -j, --jobs N    run stories in N worker processes (a crash or hang costs one story)
+          --isolate       run stories in a worker process, replaced when a step crashes or hangs
           --fail-fast     stop after the first failing story
           --retry N       run a failing story up to N more times; passing late is "flaky"
           --step-timeout S  fail a step that runs longer than S seconds (default 300)

@@ -49,7 +49,7 @@ public enum StoryRun {
         case .version:
             output("storyrun \(version)")
             return .success
-        case .run, .check, .explain:
+        case .run, .check, .explain, .worker:
             let style = options.isColorDisabled ? .plain : style
             let builder = RegistryBuilder()
             builder.register(steps)
@@ -62,15 +62,23 @@ public enum StoryRun {
             switch options.command {
             case .check: return CheckCommand.run(paths: options.paths, registry: registry, style: style, output: output)
             case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
+            case .worker: return await Worker.run(registry: registry, configuration: runnerConfiguration(options), clock: clock)
             default: return await runStories(options, registry: registry, style: style, clock: clock, output: output)
             }
         }
+    }
+
+    private static func runnerConfiguration(_ options: Options) -> Runner.Configuration {
+        Runner.Configuration(
+            isStrict: options.isStrict, isDryRun: options.isDryRun, isFailFast: options.isFailFast,
+            retries: options.retries, stepTimeout: options.stepTimeout)
     }
 
     private static func runStories(
         _ options: Options, registry: StepRegistry, style: TextStyle,
         clock: @escaping @Sendable () -> UInt64, output: @escaping (String) -> Void
     ) async -> ExitStatus {
+        let start = clock()
         let (paths, lines) = StoryFilter.splitLines(options.paths)
         let (files, pathDiagnostics) = StoryLoader.files(at: paths)
         var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
@@ -92,17 +100,13 @@ public enum StoryRun {
         var rejected = pathDiagnostics.count
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
 
-        var runner = Runner(
-            registry: registry,
-            configuration: .init(
-                isStrict: options.isStrict, isDryRun: options.isDryRun, isFailFast: options.isFailFast,
-                retries: options.retries, stepTimeout: options.stepTimeout),
-            now: clock)
+        var runner = Runner(registry: registry, configuration: runnerConfiguration(options), now: clock)
         if case .random(let seed) = options.order {
             output("Running stories in random order with seed \(seed) (repeat it with --order random:\(seed))")
         }
         emit(.runStarted(fileCount: files.count))
-        await runner.begin(emit: emit)
+        let usesWorkers = options.jobs > 0
+        if !usesWorkers { await runner.begin(emit: emit) }
         // Files are read and run one at a time, so memory stays flat; a
         // random order needs every story first.
         var shuffled: [Story] = []
@@ -111,14 +115,25 @@ public enum StoryRun {
             for diagnostic in diagnostics { emit(.diagnostic(diagnostic)) }
             rejected += diagnostics.filter(\.isError).count
             let chosen = stories.filter(filter.includes)
-            if options.order == .defined {
+            if options.order == .defined && !usesWorkers {
                 for story in chosen { await runner.run(story, emit: emit) }
             } else {
                 shuffled += chosen
             }
         }
-        for story in options.order.apply(to: shuffled) { await runner.run(story, emit: emit) }
-        let summary = await runner.finish(emit: emit)
+        let summary: RunSummary
+        if usesWorkers {
+            let pool = WorkerPool(
+                size: options.jobs, workerArguments: options.workerArguments, stepTimeout: options.stepTimeout,
+                isFailFast: options.isFailFast, now: clock)
+            var totals = await pool.run(options.order.apply(to: shuffled), emit: emit, output: output)
+            totals.duration = clock() &- start
+            emit(.runFinished(totals))
+            summary = totals
+        } else {
+            for story in options.order.apply(to: shuffled) { await runner.run(story, emit: emit) }
+            summary = await runner.finish(emit: emit)
+        }
 
         var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
         for index in reporters.indices {

@@ -27,7 +27,7 @@ public struct HTMLReporter: Reporter {
             diagnostics.append(diagnostic)
         case .runFinished(let summary):
             self.summary = summary
-        case .runStarted, .storyStarted, .stepFinished:
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished:
             break
         }
     }

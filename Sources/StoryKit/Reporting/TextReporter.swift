@@ -26,7 +26,7 @@ public struct TextReporter: Reporter {
             report(result)
         case .runFinished(let summary):
             reportEnd(summary)
-        case .runStarted, .storyStarted, .stepFinished:
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished:
             break
         }
     }

@@ -5,6 +5,9 @@ public enum RunEvent: Sendable, Codable {
     case runStarted(fileCount: Int)
     /// A story begins.
     case storyStarted(Story)
+    /// A step of the story that is running is about to run (so a parent
+    /// process knows where a worker that dies was).
+    case stepStarted(Step)
     /// A step of the story that is running has an outcome.
     case stepFinished(StepResult)
     /// A story has an outcome.

@@ -53,11 +53,16 @@ struct Runner {
         }
         var attempt = 1
         var events: [RunEvent] = []
-        var result = await StoryExecution(runner: self, story: story, matches: matches).run { events.append($0) }
+        // Step results are held until the last attempt; a step's start goes
+        // out at once, so a parent process knows where a worker died.
+        func record(_ event: RunEvent) {
+            if case .stepStarted = event { emit(event) } else { events.append(event) }
+        }
+        var result = await StoryExecution(runner: self, story: story, matches: matches).run(emit: record)
         while result.status == .failed && attempt <= configuration.retries {
             attempt += 1
             events = []
-            result = await StoryExecution(runner: self, story: story, matches: matches).run { events.append($0) }
+            result = await StoryExecution(runner: self, story: story, matches: matches).run(emit: record)
         }
         result.attempts = attempt
         events.forEach(emit)

@@ -52,8 +52,8 @@ public struct StepTimeoutError: LocatedError, CustomStringConvertible {
     public var seconds: Double
     var step: Step
 
-    /// Where the step is written.
-    public var location: SourceLocation? { step.location }
+    /// Nil: the message names the step and its place already.
+    public var location: SourceLocation? { nil }
 
     public var description: String {
         let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)

@@ -22,7 +22,7 @@ struct StoryExecution {
                 }
             }
             for (step, match) in zip(story.steps, matches) {
-                let result = await run(step, match: match, isUndefined: isUndefined, context: context, state: &state)
+                let result = await run(step, match: match, isUndefined: isUndefined, context: context, state: &state, emit: emit)
                 emit(.stepFinished(result))
                 state.steps.append(result)
             }
@@ -47,7 +47,10 @@ struct StoryExecution {
         var hasFailed = false
     }
 
-    private func run(_ step: Step, match: MatchResult, isUndefined: Bool, context: StoryContext, state: inout State) async -> StepResult {
+    private func run(
+        _ step: Step, match: MatchResult, isUndefined: Bool, context: StoryContext, state: inout State,
+        emit: (RunEvent) -> Void
+    ) async -> StepResult {
         var result = StepResult(
             step: step, status: .skipped, duration: 0, error: nil,
             match: match.winner.map(MatchInfo.init),
@@ -61,6 +64,7 @@ struct StoryExecution {
             result.error = StepError(message: "\(match.matches.count) step definitions match this step and --strict is on")
             state.hasFailed = true
         } else if let winner = match.winner {
+            emit(.stepStarted(step))
             let stepStart = now()
             for hook in hooks(.beforeStep) where !state.hasFailed {
                 await runHook(hook, context: context, state: &state)
