@@ -8,15 +8,17 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "StoryKit", targets: ["StoryKit"]),
+        .library(name: "StoryKitTesting", targets: ["StoryKitTesting"]),
         .executable(name: "storyrun", targets: ["storyrun"]),
     ],
     targets: [
         .target(name: "StoryKit", swiftSettings: settings),
+        .target(name: "StoryKitTesting", dependencies: ["StoryKit"], swiftSettings: settings),
         .target(name: "StoryrunSteps", dependencies: ["StoryKit"], swiftSettings: settings),
         .executableTarget(
             name: "storyrun", dependencies: ["StoryKit", "StoryrunSteps"], swiftSettings: settings),
         .testTarget(
-            name: "StoryKitTests", dependencies: ["StoryKit", "StoryrunSteps"],
+            name: "StoryKitTests", dependencies: ["StoryKit", "StoryKitTesting", "StoryrunSteps"],
             swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]
