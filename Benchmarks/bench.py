@@ -114,5 +114,26 @@ def main():
     print(f"  peak RSS at N={big_n}: {rss:.1f} MB (target <= 64 MB)")
 
 
+def parallel():
+    """--jobs 2 against --jobs 1 on I/O-bound stories, and --isolate's cost."""
+    print("Parallel benchmark: I/O-bound stories (one 50 ms wait each)")
+    folder = os.path.join(OUT, "io-bound")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    with open(os.path.join(folder, "io.stories"), "w") as f:
+        for story in range(60):
+            f.write(f"Story: call {story}\nGiven the service answers in 50 ms\nThen the widget0 has 1 parts and 2 bolts\n\n")
+    env = {"BENCH_DEFINITIONS": "10"}
+    one, _ = measure([STORYRUN, "--jobs", "1", folder], env)
+    two, _ = measure([STORYRUN, "--jobs", "2", folder], env)
+    print(f"  --jobs 1: {one:.2f} s   --jobs 2: {two:.2f} s   speed-up {one / two:.2f}x (target >= 1.8x)")
+    trivial = os.path.join(OUT, "trivial")
+    write_corpus(trivial, 500, 10, "stories")
+    plain, _ = measure([STORYRUN, trivial], env)
+    isolated, _ = measure([STORYRUN, "--isolate", trivial], env)
+    print(f"  500 trivial stories: in process {plain:.2f} s, --isolate {isolated:.2f} s: {(isolated - plain) * 1e6 / 500:.0f} us per story")
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
+    parallel()
