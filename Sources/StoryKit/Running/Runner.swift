@@ -17,6 +17,8 @@ struct Runner {
     private(set) var summary = RunSummary()
     /// Whether `--fail-fast` has stopped the run.
     private(set) var isStopped = false
+    /// Cancels a step that overruns its time limit.
+    let watchdog = StepWatchdog()
 
     init(registry: StepRegistry, configuration: Configuration, now: @escaping @Sendable () -> UInt64) {
         self.registry = registry
@@ -37,6 +39,7 @@ struct Runner {
     /// Runs the before-run hooks; a failure is reported as a diagnostic and
     /// fails the run.
     mutating func begin(emit: (RunEvent) -> Void) async {
+        watchdog.start()
         await runRunHooks(.beforeRun, emit: emit)
     }
 
@@ -51,20 +54,20 @@ struct Runner {
                 emit(.diagnostic(AmbiguityDiagnostic.make(step: step, result: result, isStrict: configuration.isStrict)))
             }
         }
-        var attempt = 1
+        var attempts = 1
         var events: [RunEvent] = []
         // Step results are held until the last attempt; a step's start goes
         // out at once, so a parent process knows where a worker died.
         func record(_ event: RunEvent) {
             if case .stepStarted = event { emit(event) } else { events.append(event) }
         }
-        var result = await StoryExecution(runner: self, story: story, matches: matches).run(emit: record)
-        while result.status == .failed && attempt <= configuration.retries {
-            attempt += 1
+        var result = await attempt(story, matches: matches, emit: record)
+        while result.status == .failed && attempts <= configuration.retries {
+            attempts += 1
             events = []
-            result = await StoryExecution(runner: self, story: story, matches: matches).run(emit: record)
+            result = await self.attempt(story, matches: matches, emit: record)
         }
-        result.attempts = attempt
+        result.attempts = attempts
         events.forEach(emit)
         summary.add(result)
         emit(.storyFinished(result))
@@ -75,12 +78,27 @@ struct Runner {
     /// story used and emits the totals.
     mutating func finish(emit: (RunEvent) -> Void) async -> RunSummary {
         await runRunHooks(.afterRun, emit: emit)
+        watchdog.stop()
         summary.unusedDefinitions = registry.definitions
             .filter { !matcher.usedDefinitions.contains($0.id) }
             .map { UnusedDefinition(pattern: $0.pattern, location: $0.location) }
         summary.duration = now() &- start
         emit(.runFinished(summary))
         return summary
+    }
+
+    /// Runs one attempt at a story in the current task, or, once a step that
+    /// overran its limit has cancelled the current task, in a task of its
+    /// own, so that cancellation reaches nothing after that step.
+    private func attempt(_ story: Story, matches: [MatchResult], emit: (RunEvent) -> Void) async -> StoryResult {
+        let execution = StoryExecution(runner: self, story: story, matches: matches)
+        guard Task.isCancelled else { return await execution.run(emit: emit) }
+        return await withoutActuallyEscaping(emit) { emit in
+            // The caller waits for the task at once: nothing is used by two
+            // tasks at the same time.
+            let work = UncheckedBox((execution, emit))
+            return await Task.detached { UncheckedBox(await work.value.0.run(emit: work.value.1)) }.value.value
+        }
     }
 
     private mutating func runRunHooks(_ kind: Hook.Kind, emit: (RunEvent) -> Void) async {
@@ -109,4 +127,11 @@ extension Runner {
         /// The most seconds a step may run.
         var stepTimeout: Double = 300
     }
+}
+
+/// Carries a value into a child task that its parent awaits at once, so the
+/// value is never used by two tasks at the same time.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -1,48 +1,71 @@
 import Foundation
 
-/// Runs a step's body under a time limit.
-enum StepTimeout {
-    /// Runs `body`; throws ``StepTimeoutError`` when it has not finished
-    /// after `seconds`. A body that ignores cancellation keeps running in the
-    /// background (only `--isolate` can stop it), but the story moves on.
-    static func run(
-        seconds: Double, step: Step,
-        _ body: @escaping @Sendable () async throws -> Void
-    ) async throws {
-        let gate = Gate()
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let work = Task {
-                do {
-                    try await body()
-                    gate.finish(continuation, with: .success(()))
-                } catch {
-                    gate.finish(continuation, with: .failure(error))
-                }
-            }
-            Task {
-                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-                if gate.finish(continuation, with: .failure(StepTimeoutError(seconds: seconds, step: step))) {
-                    work.cancel()
-                }
+/// Watches the running step and cancels its task when it overruns its time
+/// limit, so a step that awaits (a sleep, a network call) stops and fails.
+///
+/// One watchdog serves a whole run: arming it for a step costs a lock, not a
+/// task. A step that ignores cancellation (say, one blocked in a system call)
+/// runs to its end in this process; `--isolate` and `--jobs` stop it by
+/// stopping its worker process.
+final class StepWatchdog: @unchecked Sendable {
+    // Unchecked: every field is read and written only under `lock`; the
+    // task handle is used only while its step runs (between arm and disarm).
+    private let lock = NSLock()
+    private var deadline: UInt64 = .max
+    private var task: UnsafeCurrentTask?
+    private var didFire = false
+    private var ticker: Task<Void, Never>?
+
+    /// Starts watching, if it has not started; the ticker checks the
+    /// deadline every 20 ms.
+    func start() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard ticker == nil else { return }
+        ticker = Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 20_000_000)
+                self?.check()
             }
         }
     }
 
-    /// Resumes a continuation once, whichever side comes first.
-    private final class Gate: @unchecked Sendable {
-        // Unchecked: `isFinished` is read and written only under `lock`.
-        private let lock = NSLock()
-        private var isFinished = false
+    /// Stops watching.
+    func stop() {
+        lock.lock()
+        ticker?.cancel()
+        ticker = nil
+        lock.unlock()
+    }
 
-        @discardableResult
-        func finish(_ continuation: CheckedContinuation<Void, any Error>, with result: Result<Void, any Error>) -> Bool {
+    /// Watches the current task until ``disarm()``.
+    func arm(seconds: Double) {
+        start()
+        withUnsafeCurrentTask { current in
             lock.lock()
-            let first = !isFinished
-            isFinished = true
+            task = current
+            deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(seconds * 1_000_000_000)
+            didFire = false
             lock.unlock()
-            if first { continuation.resume(with: result) }
-            return first
         }
+    }
+
+    /// Stops watching the current task; returns whether its time ran out.
+    func disarm() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        task = nil
+        deadline = .max
+        return didFire
+    }
+
+    private func check() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let task, DispatchTime.now().uptimeNanoseconds > deadline else { return }
+        task.cancel()
+        didFire = true
+        self.task = nil
     }
 }
 

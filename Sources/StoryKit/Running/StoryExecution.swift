@@ -92,10 +92,15 @@ struct StoryExecution {
 
     private func invoke(_ winner: Match, step: Step, context: StoryContext) async throws {
         let site = ArgumentSite(line: step.line, location: step.location, definitionLocation: winner.definition.location)
-        let box = UncheckedBox(context)
-        try await StepTimeout.run(seconds: configuration.stepTimeout, step: step) {
-            try await winner.definition.invoke(box.value, winner.inputs, site)
+        let watchdog = runner.watchdog
+        watchdog.arm(seconds: configuration.stepTimeout)
+        do {
+            try await winner.definition.invoke(context, winner.inputs, site)
+        } catch {
+            if watchdog.disarm() { throw StepTimeoutError(seconds: configuration.stepTimeout, step: step) }
+            throw error
         }
+        if watchdog.disarm() { throw StepTimeoutError(seconds: configuration.stepTimeout, step: step) }
     }
 
     private func hooks(_ kind: Hook.Kind) -> [Hook] {
@@ -118,11 +123,4 @@ struct StoryExecution {
         result.duration = now() &- start
         state.hooks.append(result)
     }
-}
-
-/// Carries a story's context into the task that runs a step under its time
-/// limit; the context never leaves that story's steps, one at a time.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

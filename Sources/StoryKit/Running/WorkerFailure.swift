@@ -15,7 +15,9 @@ enum WorkerFailure {
             message = "the worker process crashed with signal \(signal) (\(name(of: signal))) in this step" + (detail.map { "\n\($0)" } ?? "")
         case .exit(let code, let detail):
             message = "the worker process exited with status \(code) in this step" + (detail.map { "\n\($0)" } ?? "")
-        case .timedOut(let limit): message = "the step ran past its \(limit) s limit and its worker process was stopped"
+        case .timedOut(let limit):
+            let seconds = limit == limit.rounded() ? String(Int(limit)) : String(limit)
+            message = "the step ran past its \(seconds) s limit (--step-timeout) and did not stop, so its worker process was stopped"
         }
         let failedIndex = story.steps.firstIndex { $0 == failedStep } ?? 0
         let steps = story.steps.enumerated().map { index, step in

@@ -51,7 +51,7 @@ struct WorkerPool {
         for await message in messages {
             switch message {
             case .tick:
-                for worker in workers.values where worker.isSilent(for: stepTimeout + 5) {
+                for worker in workers.values where worker.isSilent(for: stepTimeout + 2) {
                     worker.kill(timedOut: true)
                 }
             case .line(let id, let text):
