@@ -13,7 +13,7 @@
 /// ```
 public struct CucumberExpression: Sendable {
     /// The expression as written.
-    public var source: String
+    public private(set) var source: String
     /// The regular expression the expression turns into, `^…$`, exactly as
     /// the official implementations write it.
     public var regexPattern: String { regex.pattern }

@@ -18,6 +18,11 @@ public struct CucumberExpressionError: Error, Sendable, CustomStringConvertible 
     public var message: String
     /// The 1-based column (in code points) of the problem, when it has one.
     public var column: Int?
+    /// What is wrong, in one sentence without the final period, when the
+    /// error is about a place in an expression.
+    public var problem: String?
+    /// What to do about it, when the error is about a place in an expression.
+    public var help: String?
     /// The name of the parameter type the expression used but nobody defined.
     ///
     /// A runner can offer a snippet that defines it.
@@ -44,6 +49,8 @@ public struct CucumberExpressionError: Error, Sendable, CustomStringConvertible 
             \(problem.solution)
             """
         column = start + 1
+        self.problem = problem.summary
+        help = problem.solution
         if case .undefinedParameterType(_, let name) = reason {
             undefinedParameterTypeName = name
         }

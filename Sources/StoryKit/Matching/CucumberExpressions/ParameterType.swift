@@ -22,8 +22,9 @@ public struct ParameterType: Sendable {
     /// Whether this type wins when several types share a regular expression
     /// that a regex step pattern uses as a capture group.
     public var preferForRegexpMatch: Bool
-    /// The conversion, from the texts of the capture groups to a value.
-    let transform: @Sendable ([String?]) throws -> any Sendable
+    /// The conversion, from the texts of the capture groups to a value, or
+    /// `nil` when it returned an empty optional.
+    let transform: @Sendable ([String?]) throws -> (any Sendable)?
 
     /// Creates a parameter type.
     ///
@@ -48,7 +49,11 @@ public struct ParameterType: Sendable {
         self.typeName = String(describing: type)
         self.useForSnippets = useForSnippets
         self.preferForRegexpMatch = preferForRegexpMatch
-        self.transform = { groups in try transform(groups) }
+        self.transform = { groups in
+            let value = try transform(groups)
+            if let optional = value as? any OptionalValue, optional.isNone { return nil }
+            return value
+        }
     }
 
     /// Whether the type is the anonymous one, `{}`.
@@ -62,4 +67,15 @@ public struct ParameterType: Sendable {
         }
         return lhs.name < rhs.name
     }
+}
+
+/// An optional, seen without its wrapped type, so that an empty optional
+/// returned by a conversion becomes a plain `nil` argument value.
+private protocol OptionalValue {
+    /// Whether the optional is empty.
+    var isNone: Bool { get }
+}
+
+extension Optional: OptionalValue {
+    fileprivate var isNone: Bool { self == nil }
 }

@@ -18,6 +18,7 @@ import Testing
         #expect(arguments.map(\.parameterTypeName) == ["int", ""])
         #expect(arguments[0].value as? Int == 12)
         #expect(arguments[1].value as? String == "x")
+        #expect(CucumberArgument.jsonArray(arguments) == #"[12,"x"]"#)
     }
 
     @Test("A group claimed by several types, none preferred, is an error")
@@ -31,5 +32,24 @@ import Testing
         #expect(throws: CucumberExpressionError.self) {
             try RegularExpression(pattern, parameterTypes: registry).match("1")
         }
+    }
+}
+
+extension RegularExpressionTests {
+    @Test("A group with no part in the match, or whose first inner group has none, is nil")
+    func absentGroups() throws {
+        let arguments = try #require(try RegularExpression("^(a(b)?)(c)?$").match("a"))
+        #expect(arguments.count == 2)
+        #expect(arguments[0].text == "a")
+        #expect(arguments[0].value == nil)
+        #expect(arguments[1].text == nil)
+        #expect(arguments[1].value == nil)
+        #expect(CucumberArgument.jsonArray(arguments) == "[null,null]")
+    }
+
+    @Test("A regular expression is searched for in the text, as in JavaScript")
+    func search() throws {
+        let arguments = try #require(try RegularExpression(#"(\d+) cukes"#).match("I have 42 cukes today"))
+        #expect(arguments.first?.value as? Int == 42)
     }
 }
