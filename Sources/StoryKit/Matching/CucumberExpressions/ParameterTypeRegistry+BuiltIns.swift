@@ -63,13 +63,26 @@ extension ParameterTypeRegistry {
 
     /// Converts the first group's text to a number.
     ///
+    /// `\d` matches any decimal digit, such as `٣`; like the official Python
+    /// implementation, such digits count as their ASCII equivalents.
+    ///
     /// - Throws: ``CucumberExpressionError`` when the text doesn't fit the
     ///   type, such as `300` for a byte.
     private static func number<T: LosslessStringConvertible>(
         _ groups: [String?], as type: T.Type, _ name: String
     ) throws(CucumberExpressionError) -> T {
         let text = groups.first.flatMap { $0 } ?? ""
-        guard let value = T(text) else {
+        var ascii = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if !scalar.isASCII, scalar.properties.numericType == .decimal,
+                let digit = scalar.properties.numericValue, let asciiDigit = Unicode.Scalar(48 + Int(digit))
+            {
+                ascii.append(asciiDigit)
+            } else {
+                ascii.append(scalar)
+            }
+        }
+        guard let value = T(String(ascii)) else {
             throw CucumberExpressionError(
                 message: "Can't convert '\(text)' to \(T.self) for parameter type {\(name)}")
         }

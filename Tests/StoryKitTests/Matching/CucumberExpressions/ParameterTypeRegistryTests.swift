@@ -89,3 +89,13 @@ import Testing
         }
     }
 }
+
+extension ParameterTypeRegistryTests {
+    @Test("Decimal digits of any script convert, as in the official Python implementation")
+    func unicodeDigits() throws {
+        let arguments = try #require(try CucumberExpression("{int} {biginteger}").match("٣٤ -٥"))
+        #expect(arguments[0].value as? Int == 34)
+        #expect(arguments[1].value as? BigNumber == BigNumber("-5"))
+        #expect(arguments[0].text == "٣٤")
+    }
+}
