@@ -46,7 +46,9 @@ struct CucumberExpressionCompiler {
             return "(?:" + (try rewrite(node.nodes)) + ")?"
         case .alternation:
             for alternative in node.nodes {
-                guard !alternative.nodes.isEmpty else { throw error(.emptyAlternative(alternative)) }
+                guard !alternative.nodes.isEmpty else {
+                    throw error(.emptyAlternative(alternative))
+                }
                 guard alternative.nodes.contains(where: { $0.kind == .text }) else {
                     throw error(.alternativeOfOptionalsOnly(alternative))
                 }

@@ -41,7 +41,8 @@ extension CucumberExpressionError {
             case .cannotEscape(let index):
                 Problem(
                     start: index, end: nil,
-                    summary: #"Only the characters '{', '}', '(', ')', '\', '/' and whitespace can be escaped"#,
+                    summary:
+                        #"Only the characters '{', '}', '(', ')', '\', '/' and whitespace can be escaped"#,
                     solution: #"If you did mean to use an '\' you can use '\\' to escape it"#)
             case .endOfLineCannotBeEscaped(let index):
                 Problem(
@@ -51,12 +52,16 @@ extension CucumberExpressionError {
                 Problem(
                     start: token.start, end: token.end,
                     summary: "The '\(begin.symbol)' does not have a matching '\(end.symbol)'",
-                    solution: "If you did not intend to use \(begin.purpose) you can use '\\\(begin.symbol)' to escape the \(begin.purpose)")
+                    solution:
+                        "If you did not intend to use \(begin.purpose) you can use '\\\(begin.symbol)' to escape the \(begin.purpose)"
+                )
             case .alternationInOptional(let token):
                 Problem(
                     start: token.start, end: token.end,
                     summary: "An alternation can not be used inside an optional",
-                    solution: #"If you did not mean to use an alternation you can use '\/' to escape the '/'. Otherwise rephrase your expression or consider using a regular expression instead."#)
+                    solution:
+                        #"If you did not mean to use an alternation you can use '\/' to escape the '/'. Otherwise rephrase your expression or consider using a regular expression instead."#
+                )
             case .invalidParameterName(let token):
                 Problem(
                     start: token.start, end: token.end,
@@ -65,26 +70,36 @@ extension CucumberExpressionError {
             case .emptyOptional(let node):
                 Problem(
                     start: node.start, end: node.end, summary: "An optional must contain some text",
-                    solution: #"If you did not mean to use an optional you can use '\(' to escape the '('"#)
+                    solution:
+                        #"If you did not mean to use an optional you can use '\(' to escape the '('"#
+                )
             case .parameterInOptional(let node):
                 Problem(
                     start: node.start, end: node.end,
                     summary: "An optional may not contain a parameter type",
-                    solution: #"If you did not mean to use an parameter type you can use '\{' to escape the '{'"#)
+                    solution:
+                        #"If you did not mean to use an parameter type you can use '\{' to escape the '{'"#
+                )
             case .optionalInOptional(let node):
                 Problem(
                     start: node.start, end: node.end,
                     summary: "An optional may not contain an other optional",
-                    solution: #"If you did not mean to use an optional type you can use '\(' to escape the '('. For more complicated expressions consider using a regular expression instead."#)
+                    solution:
+                        #"If you did not mean to use an optional type you can use '\(' to escape the '('. For more complicated expressions consider using a regular expression instead."#
+                )
             case .emptyAlternative(let node):
                 Problem(
                     start: node.start, end: node.end, summary: "Alternative may not be empty",
-                    solution: #"If you did not mean to use an alternative you can use '\/' to escape the '/'"#)
+                    solution:
+                        #"If you did not mean to use an alternative you can use '\/' to escape the '/'"#
+                )
             case .alternativeOfOptionalsOnly(let node):
                 Problem(
                     start: node.start, end: node.end,
                     summary: "An alternative may not exclusively contain optionals",
-                    solution: #"If you did not mean to use an optional you can use '\(' to escape the '('"#)
+                    solution:
+                        #"If you did not mean to use an optional you can use '\(' to escape the '('"#
+                )
             case .undefinedParameterType(let node, let name):
                 Problem(
                     start: node.start, end: node.end,

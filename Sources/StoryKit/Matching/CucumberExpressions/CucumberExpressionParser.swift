@@ -50,7 +50,8 @@ struct CucumberExpressionParser {
     mutating func parse() throws(CucumberExpressionError) -> Node {
         tokens = try CucumberExpressionTokenizer(expression: expression).tokenize()
         let parsed = try parseBetween(
-            .expression, .startOfLine, .endOfLine, rules: [.alternation, .optional, .parameter, .text],
+            .expression, .startOfLine, .endOfLine,
+            rules: [.alternation, .optional, .parameter, .text],
             at: 0)
         return parsed.nodes[0]
     }
@@ -112,8 +113,11 @@ struct CucumberExpressionParser {
         // The right boundary token is not consumed.
         return Parsed(
             consumed: parsed.consumed,
-            nodes: [Node(.alternation, splitAlternatives(parsed.nodes, start: start, end: end),
-                start: start, end: end)])
+            nodes: [
+                Node(
+                    .alternation, splitAlternatives(parsed.nodes, start: start, end: end),
+                    start: start, end: end)
+            ])
     }
 
     private func parseBetween(
@@ -128,8 +132,11 @@ struct CucumberExpressionParser {
         }
         return Parsed(
             consumed: subCurrent + 1 - current,
-            nodes: [Node(kind, parsed.nodes, start: tokens[current].start,
-                end: tokens[subCurrent].end)])
+            nodes: [
+                Node(
+                    kind, parsed.nodes, start: tokens[current].start,
+                    end: tokens[subCurrent].end)
+            ])
     }
 
     private func parseUntil(_ endKinds: [Token.Kind], rules: [Rule], at startAt: Int)

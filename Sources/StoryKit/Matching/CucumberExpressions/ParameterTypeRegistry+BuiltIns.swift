@@ -75,7 +75,8 @@ extension ParameterTypeRegistry {
         var ascii = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if !scalar.isASCII, scalar.properties.numericType == .decimal,
-                let digit = scalar.properties.numericValue, let asciiDigit = Unicode.Scalar(48 + Int(digit))
+                let digit = scalar.properties.numericValue,
+                let asciiDigit = Unicode.Scalar(48 + Int(digit))
             {
                 ascii.append(asciiDigit)
             } else {

@@ -19,7 +19,9 @@ struct TreeRegex: Sendable {
     ///     `pattern` only in anchoring.
     ///   - isWholeTextMatch: Whether a match must cover the whole text.
     /// - Throws: ``CucumberExpressionError`` when the pattern doesn't compile.
-    init(_ pattern: String, compiling compiledPattern: String? = nil, isWholeTextMatch: Bool = false)
+    init(
+        _ pattern: String, compiling compiledPattern: String? = nil, isWholeTextMatch: Bool = false
+    )
         throws(CucumberExpressionError)
     {
         self.pattern = pattern

@@ -39,7 +39,8 @@ import Testing
         #expect(BigNumber("000")?.jsonText == "0")
     }
 
-    @Test("Big numbers accept decimal text only", arguments: ["", "-", ".", "1.", "1e", "x1", "1 "])
+    @Test(
+        "Big numbers accept decimal text only", arguments: ["", "-", ".", "1.", "1e", "x1", "1 "])
     func bigNumberRejects(text: String) {
         #expect(BigNumber(text) == nil)
     }

@@ -69,7 +69,8 @@ import Testing
             #expect(arguments == nil, sourceLocation: sourceLocation)
             return
         }
-        let arguments = try #require(arguments as [CucumberArgument]?, sourceLocation: sourceLocation)
+        let arguments = try #require(
+            arguments as [CucumberArgument]?, sourceLocation: sourceLocation)
         #expect(arguments.count == expected.count, sourceLocation: sourceLocation)
         for (argument, value) in zip(arguments, expected) {
             #expect(

@@ -16,7 +16,8 @@ import Testing
     @Test("Built-in types convert to their Swift types")
     func builtInValues() throws {
         let expression = try CucumberExpression(
-            "{int} {float} {double} {byte} {short} {long} {biginteger} {bigdecimal} {word} {string} {}")
+            "{int} {float} {double} {byte} {short} {long} {biginteger} {bigdecimal} {word} {string} {}"
+        )
         let arguments = try #require(
             try expression.match(#"1 2.5 3.5 4 5 6 7 8.5 nine "ten" eleven"#))
         #expect(arguments[0].value as? Int == 1)
@@ -79,7 +80,8 @@ import Testing
         var registry = ParameterTypeRegistry()
         do {
             try registry.define(
-                ParameterType(name: "number", regexps: [#"\d+"#], preferForRegexpMatch: true) { $0 })
+                ParameterType(name: "number", regexps: [#"\d+"#], preferForRegexpMatch: true) { $0 }
+            )
             Issue.record("Expected an error")
         } catch {
             #expect(

@@ -14,7 +14,8 @@ import Testing
 
     @Test("A group with a parameter type's regular expression is converted by that type")
     func typedGroup() throws {
-        let arguments = try #require(try RegularExpression(#"^I have (-?\d+) "(.*)"$"#).match(#"I have 12 "x""#))
+        let arguments = try #require(
+            try RegularExpression(#"^I have (-?\d+) "(.*)"$"#).match(#"I have 12 "x""#))
         #expect(arguments.map(\.parameterTypeName) == ["int", ""])
         #expect(arguments[0].value as? Int == 12)
         #expect(arguments[1].value as? String == "x")
@@ -49,7 +50,8 @@ extension RegularExpressionTests {
 
     @Test("A regular expression is searched for in the text, as in JavaScript")
     func search() throws {
-        let arguments = try #require(try RegularExpression(#"(\d+) cukes"#).match("I have 42 cukes today"))
+        let arguments = try #require(
+            try RegularExpression(#"(\d+) cukes"#).match("I have 42 cukes today"))
         #expect(arguments.first?.value as? Int == 42)
     }
 }
