@@ -17,8 +17,9 @@ public struct CucumberExpression: Sendable {
     /// The regular expression the expression turns into, `^…$`, exactly as
     /// the official implementations write it.
     public var regexPattern: String { regex.pattern }
-    /// The parameter types of the expression's parameters, in order.
-    let parameterTypes: [ParameterType]
+    /// The parameter types of the expression's parameters, in order: one per
+    /// argument of a match.
+    public private(set) var parameterTypes: [ParameterType]
     /// The syntax tree of the expression.
     let syntaxTree: CucumberExpressionNode
     private let regex: TreeRegex
