@@ -86,3 +86,7 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
         }
     }
 }
+
+/// The suites of Cucumber expressions, grouped so that
+/// `swift test --filter CucumberExpression` runs them all.
+@Suite enum CucumberExpressionsTests {}
