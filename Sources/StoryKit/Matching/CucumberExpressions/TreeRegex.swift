@@ -1,0 +1,57 @@
+import Foundation
+
+/// A compiled regular expression that reports its match as a tree of
+/// capture groups; the only Cucumber-expression file that touches
+/// `NSRegularExpression`.
+struct TreeRegex: Sendable {
+    /// The pattern as written.
+    let pattern: String
+    /// The nesting of the pattern's capture groups.
+    let shape: GroupShape
+    private let regex: NSRegularExpression
+    private let isWholeTextMatch: Bool
+
+    /// Compiles a pattern.
+    ///
+    /// - Parameters:
+    ///   - pattern: The regular expression, in ICU syntax.
+    ///   - compiledPattern: What to compile instead, when it differs from
+    ///     `pattern` only in anchoring.
+    ///   - isWholeTextMatch: Whether a match must cover the whole text.
+    /// - Throws: ``CucumberExpressionError`` when the pattern doesn't compile.
+    init(
+        _ pattern: String, compiling compiledPattern: String? = nil, isWholeTextMatch: Bool = false
+    )
+        throws(CucumberExpressionError)
+    {
+        self.pattern = pattern
+        self.shape = GroupShape(pattern: pattern)
+        self.isWholeTextMatch = isWholeTextMatch
+        do {
+            regex = try NSRegularExpression(pattern: compiledPattern ?? pattern)
+        } catch {
+            throw CucumberExpressionError(
+                message: "The regular expression /\(pattern)/ does not compile: \(error)")
+        }
+    }
+
+    /// Matches text, returning the root group (the whole match) with the
+    /// capture groups as its children, or `nil` when the text doesn't match.
+    func match(_ text: String) -> RegexGroup? {
+        let whole = NSRange(text.startIndex..., in: text)
+        guard let result = regex.firstMatch(in: text, range: whole) else { return nil }
+        if isWholeTextMatch && result.range != whole { return nil }
+        var next = 0
+        func build(_ shape: GroupShape) -> RegexGroup {
+            let index = next
+            next += 1
+            let children = shape.children.map(build)
+            var value: String?
+            if index < result.numberOfRanges, let range = Range(result.range(at: index), in: text) {
+                value = String(text[range])
+            }
+            return RegexGroup(value: value, children: children)
+        }
+        return build(shape)
+    }
+}
