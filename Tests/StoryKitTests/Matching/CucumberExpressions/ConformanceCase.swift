@@ -2,14 +2,14 @@ import Foundation
 import Testing
 
 /// A JSON value of a conformance fixture.
-enum JSONValue: Decodable, Equatable, Sendable {
+enum FixtureJSON: Decodable, Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
     case double(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([FixtureJSON])
+    case object([String: FixtureJSON])
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -23,15 +23,15 @@ enum JSONValue: Decodable, Equatable, Sendable {
             self = .double(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
+        } else if let value = try? container.decode([FixtureJSON].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .object(try container.decode([String: FixtureJSON].self))
         }
     }
 
     /// The object's value for a key, `nil` when absent or not an object.
-    subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> FixtureJSON? {
         if case .object(let object) = self { return object[key] }
         return nil
     }
@@ -43,7 +43,7 @@ enum JSONValue: Decodable, Equatable, Sendable {
     }
 
     /// The elements, when the value is an array.
-    var array: [JSONValue]? {
+    var array: [FixtureJSON]? {
         if case .array(let array) = self { return array }
         return nil
     }
@@ -55,7 +55,7 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
     /// The fixture's base name, a kebab-case sentence.
     var id: String
     /// The fixture's content.
-    var json: JSONValue
+    var json: FixtureJSON
 
     var testDescription: String { id }
 
@@ -81,7 +81,7 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
             (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().map { name in
             let data = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
-            let json = (try? JSONDecoder().decode(JSONValue.self, from: data)) ?? .null
+            let json = (try? JSONDecoder().decode(FixtureJSON.self, from: data)) ?? .null
             return ConformanceCase(id: String(name.dropLast(".json".count)), json: json)
         }
     }

@@ -22,8 +22,8 @@ extension CucumberExpressionsTests {
             #expect(Self.json(try parser.parse()) == expected)
         }
 
-        static func json(_ node: CucumberExpressionNode) -> JSONValue {
-            var object: [String: JSONValue] = [
+        static func json(_ node: CucumberExpressionNode) -> FixtureJSON {
+            var object: [String: FixtureJSON] = [
                 "type": .string(node.kind.rawValue), "start": .int(Int64(node.start)),
                 "end": .int(Int64(node.end)),
             ]

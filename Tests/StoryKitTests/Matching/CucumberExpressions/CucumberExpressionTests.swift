@@ -63,7 +63,7 @@ extension CucumberExpressionsTests {
         /// Compares arguments with the fixture's `expected_args`, by the value's
         /// Swift type.
         static func expect(
-            _ arguments: [CucumberArgument]?, equal expected: JSONValue?,
+            _ arguments: [CucumberArgument]?, equal expected: FixtureJSON?,
             sourceLocation: Testing.SourceLocation = #_sourceLocation
         ) throws {
             guard let expected = expected?.array else {
@@ -81,7 +81,7 @@ extension CucumberExpressionsTests {
             }
         }
 
-        static func matches(_ actual: (any Sendable)?, _ expected: JSONValue) -> Bool {
+        static func matches(_ actual: (any Sendable)?, _ expected: FixtureJSON) -> Bool {
             switch (actual, expected) {
             case (nil, .null): true
             case (let value as String, .string(let string)): value == string

@@ -23,7 +23,7 @@ extension CucumberExpressionsTests {
             #expect(tokens.map(Self.json) == expected)
         }
 
-        static func json(_ token: CucumberExpressionToken) -> JSONValue {
+        static func json(_ token: CucumberExpressionToken) -> FixtureJSON {
             .object([
                 "type": .string(token.kind.rawValue), "start": .int(Int64(token.start)),
                 "end": .int(Int64(token.end)), "text": .string(token.text),
