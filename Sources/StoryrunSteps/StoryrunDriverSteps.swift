@@ -41,6 +41,9 @@ final class StoryrunDriverSteps: StepDefinitions {
                 clock: { 0 }, output: { lines.append($0) })
             steps.output = lines
         }
+        step("^the (regex|expression) \"(.*)\" and the text \"(.*)\"$") { (steps: StoryrunDriverSteps, syntax: String, pattern: String, text: String) in
+            steps.options = ["match", "--\(syntax)", pattern, text]
+        }
         step("^the step line \"(.*)\"$") { (steps: StoryrunDriverSteps, line: String) in
             steps.stepLines.append(line)
         }

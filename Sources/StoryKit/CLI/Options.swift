@@ -18,6 +18,8 @@ struct Options: Equatable {
         case explain
         /// Run stories a parent process names on standard input.
         case worker
+        /// Try a regex or Cucumber Expression on a step text.
+        case match(MatchCommand.Syntax, pattern: String, text: String)
     }
 
     var command: Command = .run
@@ -56,6 +58,10 @@ struct Options: Equatable {
         switch remaining.first {
         case "check", "lint": command = .check; remaining.removeFirst()
         case "explain": command = .explain; remaining.removeFirst()
+        case "match":
+            let (syntax, pattern, text) = try MatchCommand.parse(remaining.dropFirst())
+            command = .match(syntax, pattern: pattern, text: text)
+            return
         default: break
         }
         while let argument = remaining.popFirst() {

@@ -49,6 +49,8 @@ public enum StoryRun {
         case .version:
             output("storyrun \(version)")
             return .success
+        case .match(let syntax, let pattern, let text):
+            return MatchCommand.run(syntax, pattern: pattern, text: text, output: output)
         case .run, .check, .explain, .worker:
             let style = options.isColorDisabled ? .plain : style
             let builder = RegistryBuilder()
@@ -63,7 +65,8 @@ public enum StoryRun {
             case .check: return CheckCommand.run(paths: options.paths, registry: registry, style: style, output: output)
             case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
             case .worker: return await Worker.run(registry: registry, configuration: runnerConfiguration(options), clock: clock)
-            default: return await runStories(options, registry: registry, style: style, clock: clock, output: output)
+            case .help, .version, .match: return .success
+            case .run: return await runStories(options, registry: registry, style: style, clock: clock, output: output)
             }
         }
     }

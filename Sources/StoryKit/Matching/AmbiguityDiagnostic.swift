@@ -22,7 +22,7 @@ enum AmbiguityDiagnostic {
         for loser in result.matches.dropFirst() {
             let pattern = loser.definition.pattern
             let candidate = anchored(pattern)
-            if candidate != pattern, !matches(candidate, step) {
+            if loser.definition.syntax == .regex, candidate != pattern, !matches(candidate, step) {
                 fixes.append("\"\(candidate)\" (\(loser.definition.location.displayFileAndLine))")
             } else {
                 unfixable.append("\"\(pattern)\"")
@@ -33,8 +33,9 @@ enum AmbiguityDiagnostic {
             advice.append("if the first should win alone, anchor the other: \(fixes.joined(separator: ", "))")
         }
         if !unfixable.isEmpty {
-            let winner = anchored(result.matches[0].definition.pattern)
-            let hint = winner != result.matches[0].definition.pattern && !matches(winner, step)
+            let first = result.matches[0].definition
+            let winner = anchored(first.pattern)
+            let hint = first.syntax == .regex && winner != first.pattern && !matches(winner, step)
                 ? "; if it should win instead, anchor the first: \"\(winner)\""
                 : "; make the patterns differ in their literal text"
             advice.append("anchoring \(unfixable.joined(separator: ", ")) would not stop it matching\(hint)")

@@ -4,6 +4,9 @@ final class RegistryBuilder {
     private(set) var definitions: [StepDefinition] = []
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var hooks: [Hook] = []
+    /// The parameter types Cucumber Expressions may use: the built-ins and
+    /// those the step classes define.
+    var parameterTypes = ParameterTypeRegistry()
 
     /// Why a definition was rejected at registration.
     enum Problem {
@@ -11,6 +14,8 @@ final class RegistryBuilder {
         case groupCountMismatch(pattern: String, groups: Int, parameters: Int)
         case invalidExpression(pattern: String, reason: String)
         case invalidTagExpression(String, reason: String)
+        case expressionParameterMismatch(pattern: String, parameters: Int, closure: Int)
+        case invalidParameterType(name: String, reason: String)
     }
 
     func addHook(_ hook: Hook) {
@@ -28,13 +33,13 @@ final class RegistryBuilder {
 
     func add(
         pattern: String, syntax: StepDefinition.Syntax, location: SourceLocation, owner: String,
-        parameterNames: [String], matcher: Pattern, invoke: @escaping StepDefinition.Invocation
+        parameterNames: [String], matcher: StepMatcher, invoke: @escaping StepDefinition.Invocation
     ) {
         definitions.append(
             StepDefinition(
                 id: definitions.count, pattern: pattern, syntax: syntax, location: location,
                 ownerName: owner, parameterNames: parameterNames, matcher: matcher, invoke: invoke,
-                requiredWords: RequiredWords.of(regex: pattern)))
+                requiredWords: matcher.requiredWords))
     }
 
     func reject(_ problem: Problem, at location: SourceLocation) {
@@ -52,6 +57,10 @@ extension RegistryBuilder.Problem {
             "step pattern \"\(pattern)\" does not compile: \(reason)"
         case .invalidExpression(let pattern, let reason):
             "Cucumber Expression \"\(pattern)\" is not valid: \(reason)"
+        case .expressionParameterMismatch(let pattern, let parameters, let closure):
+            "Cucumber Expression \"\(pattern)\" has \(parameters) parameter\(parameters == 1 ? "" : "s") but its closure takes \(closure) argument\(closure == 1 ? "" : "s") after the step class"
+        case .invalidParameterType(let name, let reason):
+            "parameter type {\(name)} cannot be defined: \(reason)"
         case .invalidTagExpression(let expression, let reason):
             "hook tag expression \"\(expression)\" is not valid: \(reason)"
         case .groupCountMismatch(let pattern, let groups, let parameters):
@@ -62,7 +71,9 @@ extension RegistryBuilder.Problem {
     var help: String? {
         switch self {
         case .invalidRegex: "fix the regular expression; test it with `storyrun match --regex PATTERN TEXT`"
-        case .invalidExpression, .invalidTagExpression: nil
+        case .invalidExpression, .invalidTagExpression, .invalidParameterType: nil
+        case .expressionParameterMismatch:
+            "give the closure one parameter per {parameter} in the expression"
         case .groupCountMismatch:
             "give the closure one parameter per capture group, or make a group non-capturing with (?:…)"
         }

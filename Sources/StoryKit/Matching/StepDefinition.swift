@@ -15,14 +15,14 @@ public final class StepDefinition: Sendable, Identifiable {
     /// The parameter types of the closure, after the step class.
     public let parameterNames: [String]
 
-    let matcher: Pattern
+    let matcher: StepMatcher
     let invoke: Invocation
     /// Words any text the pattern matches holds, for the index.
     let requiredWords: [String]
 
     init(
         id: Int, pattern: String, syntax: Syntax, location: SourceLocation, ownerName: String,
-        parameterNames: [String], matcher: Pattern, invoke: @escaping Invocation, requiredWords: [String]
+        parameterNames: [String], matcher: StepMatcher, invoke: @escaping Invocation, requiredWords: [String]
     ) {
         self.id = id
         self.pattern = pattern

@@ -24,22 +24,80 @@ public final class StepMap<Steps: StepDefinitions> {
     ) {
         let location = SourceLocation(file: file, line: line)
         let types = Self.parameterTypes(repeat (each Arg).self)
-        let matcher: Pattern
+        let compiled: Pattern
         do {
-            matcher = try Pattern(regex: pattern)
+            compiled = try Pattern(regex: pattern)
         } catch {
             builder.reject(.invalidRegex(pattern: pattern, reason: error.message), at: location)
             return
         }
         let captureCount = types.count - (types.last?.takesAttachment == true ? 1 : 0)
-        guard captureCount == matcher.groupCount else {
+        guard captureCount == compiled.groupCount else {
             builder.reject(
-                .groupCountMismatch(pattern: pattern, groups: matcher.groupCount, parameters: captureCount),
+                .groupCountMismatch(pattern: pattern, groups: compiled.groupCount, parameters: captureCount),
                 at: location)
             return
         }
+        add(pattern, syntax: .regex, matcher: .regex(compiled), location: location, types: types, body)
+    }
+
+    /// Registers a Cucumber Expression such as `I have {int} cucumber(s)`,
+    /// matched case-sensitively against the whole text after the keyword.
+    /// - Parameters:
+    ///   - expression: The expression, with one parameter per closure
+    ///     parameter after the step class.
+    ///   - body: The closure to run for each matching step.
+    public func expression<each Arg: StepArgument>(
+        _ expression: String, file: String = #filePath, line: Int = #line,
+        _ body: @escaping @Sendable (Steps, repeat each Arg) async throws -> Void
+    ) {
+        let location = SourceLocation(file: file, line: line)
+        let types = Self.parameterTypes(repeat (each Arg).self)
+        let compiled: CucumberExpression
+        let fallback: Pattern
+        do {
+            compiled = try CucumberExpression(expression, parameterTypes: builder.parameterTypes)
+            fallback = try Pattern(regex: compiled.regexPattern, caseInsensitive: false)
+        } catch let error as CucumberExpressionError {
+            builder.reject(.invalidExpression(pattern: expression, reason: error.message), at: location)
+            return
+        } catch {
+            builder.reject(.invalidExpression(pattern: expression, reason: "\(error)"), at: location)
+            return
+        }
+        let parameterCount = types.count - (types.last?.takesAttachment == true ? 1 : 0)
+        guard parameterCount == compiled.parameterTypes.count else {
+            builder.reject(
+                .expressionParameterMismatch(pattern: expression, parameters: compiled.parameterTypes.count, closure: parameterCount),
+                at: location)
+            return
+        }
+        add(expression, syntax: .expression, matcher: .expression(compiled, fallback: fallback), location: location, types: types, body)
+    }
+
+    /// Defines a parameter type that the Cucumber Expressions registered
+    /// after it may use as `{name}`.
+    /// - Parameters:
+    ///   - name: The name inside the braces.
+    ///   - regexps: The regexes a value matches.
+    ///   - transform: Makes the value from the groups' texts.
+    public func parameterType<T: Sendable>(
+        _ name: String, regexps: [String], file: String = #filePath, line: Int = #line,
+        transform: @escaping @Sendable ([String?]) throws -> T
+    ) {
+        do {
+            try builder.parameterTypes.define(ParameterType(name: name, regexps: regexps, type: T.self, transform: transform))
+        } catch {
+            builder.reject(.invalidParameterType(name: name, reason: error.message), at: SourceLocation(file: file, line: line))
+        }
+    }
+
+    private func add<each Arg: StepArgument>(
+        _ pattern: String, syntax: StepDefinition.Syntax, matcher: StepMatcher, location: SourceLocation,
+        types: [any StepArgument.Type], _ body: @escaping @Sendable (Steps, repeat each Arg) async throws -> Void
+    ) {
         builder.add(
-            pattern: pattern, syntax: .regex, location: location, owner: "\(Steps.self)",
+            pattern: pattern, syntax: syntax, location: location, owner: "\(Steps.self)",
             parameterNames: types.map { $0.stepArgumentName }, matcher: matcher
         ) { context, inputs, site in
             let cursor = ArgumentCursor(inputs: inputs, site: site)

@@ -33,8 +33,7 @@ public struct StepRegistry: Sendable {
     }
 
     private func match(_ definition: StepDefinition, line: String, text: String, attachment: StepAttachment?) -> Match? {
-        guard let captures = definition.matcher.captures(in: line) ?? definition.matcher.captures(in: text)
-        else { return nil }
-        return Match(definition: definition, inputs: captures.map { .text($0) } + [.attachment(attachment)])
+        definition.matcher.inputs(line: line, text: text, attachment: attachment)
+            .map { Match(definition: definition, inputs: $0) }
     }
 }

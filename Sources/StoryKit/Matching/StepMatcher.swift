@@ -1,0 +1,40 @@
+/// How a step definition recognises its steps: a regex (Simon's rule) or a
+/// Cucumber Expression (Cucumber's rule).
+enum StepMatcher: Sendable {
+    /// A case-insensitive search in the step line, keyword included, then in
+    /// the text after the keyword.
+    case regex(Pattern)
+    /// A case-sensitive match of the whole text after the keyword; values
+    /// come from the parameter types. `fallback` finds the raw texts of the
+    /// groups when a value does not convert.
+    case expression(CucumberExpression, fallback: Pattern)
+
+    /// The inputs for the closure when the step matches, or nil.
+    func inputs(line: String, text: String, attachment: StepAttachment?) -> [StepArgumentInput]? {
+        switch self {
+        case .regex(let pattern):
+            guard let captures = pattern.captures(in: line) ?? pattern.captures(in: text) else { return nil }
+            return captures.map { .text($0) } + [.attachment(attachment)]
+        case .expression(let expression, let fallback):
+            do {
+                guard let arguments = try expression.match(text) else { return nil }
+                return arguments.map { argument in
+                    argument.value.map { .value($0, text: argument.text) } ?? .text(argument.text)
+                } + [.attachment(attachment)]
+            } catch {
+                // A value that does not convert (300 for {byte}): the step
+                // matches, and its conversion error names the argument.
+                guard let captures = fallback.captures(in: text) else { return nil }
+                return captures.map { .text($0) } + [.attachment(attachment)]
+            }
+        }
+    }
+
+    /// Words any text this matcher accepts holds, for the index.
+    var requiredWords: [String] {
+        switch self {
+        case .regex(let pattern): RequiredWords.of(regex: pattern.source)
+        case .expression(let expression, _): RequiredWords.of(regex: expression.regexPattern)
+        }
+    }
+}
