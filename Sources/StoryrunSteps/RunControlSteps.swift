@@ -18,6 +18,7 @@ final class RunControlSteps: StepDefinitions {
         step.after { steps in
             if steps.isAfterHookSabotaged { throw HookSabotage() }
         }
+        step.before(tags: "@broken and not @mended") { _ in throw HookSabotage() }
         step("^the hooks have run (\\d+) times? around steps$") { (steps: RunControlSteps, count: Int) in
             // This step's own before-step hook has run; its after-step hook has not yet.
             try expectEqual(steps.events.filter { $0 == "before step" }.count, count)

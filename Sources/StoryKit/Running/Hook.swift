@@ -82,10 +82,14 @@ extension StepMap {
         _ body: @escaping @Sendable (Steps) async throws -> Void
     ) {
         let location = SourceLocation(file: file, line: line)
-        let appliesTo: @Sendable ([String]) -> Bool = { _ in true }
+        var appliesTo: @Sendable ([String]) -> Bool = { _ in true }
         if let tags {
-            builder.reject(.invalidTagExpression(tags, reason: "tag-limited hooks are not supported yet"), at: location)
-            return
+            do {
+                appliesTo = try TagFilter.predicate(tags)
+            } catch {
+                builder.reject(.invalidTagExpression(tags, reason: "\(error)"), at: location)
+                return
+            }
         }
         builder.addHook(Hook(kind: kind, tags: tags, appliesTo: appliesTo, location: location) { context in
             guard let context else { return }
