@@ -28,5 +28,5 @@ clean:
 
 # Benchmarks (not tests): storyrun side by side with behave and cucumber-ruby.
 bench:
-	cd Benchmarks && $(SWIFT) build -c release
+	$(SWIFT) build -c release --product storyrun-bench
 	python3 Benchmarks/bench.py

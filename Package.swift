@@ -17,6 +17,10 @@ let package = Package(
         .target(name: "StoryrunSteps", dependencies: ["StoryKit"], swiftSettings: settings),
         .executableTarget(
             name: "storyrun", dependencies: ["StoryKit", "StoryrunSteps"], swiftSettings: settings),
+        // A user's executable for `make bench`, which times it against peers.
+        .executableTarget(
+            name: "storyrun-bench", dependencies: ["StoryKit"], path: "Benchmarks/Sources/storyrun-bench",
+            swiftSettings: settings),
         .testTarget(
             name: "StoryKitTests", dependencies: ["StoryKit", "StoryKitTesting", "StoryrunSteps"],
             swiftSettings: settings),

@@ -12,7 +12,7 @@ import os, random, shutil, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "out")
-STORYRUN = os.path.join(HERE, ".build", "release", "storyrun-bench")
+STORYRUN = os.path.join(os.path.dirname(HERE), ".build", "release", "storyrun-bench")
 STEPS_PER_STORY = 5
 KEYWORDS = ["Given", "And", "When", "Then", "And"]
 STORIES_PER_FILE = 1000

@@ -19,12 +19,12 @@ struct CachingMatcher {
     /// Returns every definition that matches the step, in registration order.
     mutating func matches(_ step: Step) -> MatchResult {
         // A step with a doc string or table is not cached: its inputs carry it.
-        guard step.attachment == nil else { return record(registry.matches(step)) }
-        let key = step.line
-        if let cached = cache[key] { return cached }
-        let result = record(registry.matches(step))
+        let line = step.line
+        guard step.attachment == nil else { return record(registry.matches(step, line: line)) }
+        if let cached = cache[line] { return cached }
+        let result = record(registry.matches(step, line: line))
         if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
-        cache[key] = result
+        cache[line] = result
         return result
     }
 

@@ -19,7 +19,12 @@ public struct StepRegistry: Sendable {
     /// A regex is searched in the whole line, keyword included, then in the
     /// text after the keyword.
     public func matches(_ step: Step) -> MatchResult {
-        MatchResult(matches: matches(line: step.line, text: step.text, attachment: step.attachment))
+        matches(step, line: step.line)
+    }
+
+    /// Returns every definition that matches the step, whose line is given.
+    func matches(_ step: Step, line: String) -> MatchResult {
+        MatchResult(matches: matches(line: line, text: step.text, attachment: step.attachment))
     }
 
     func matches(line: String, text: String, attachment: StepAttachment?) -> [Match] {
