@@ -2,7 +2,7 @@
 SWIFT ?= swift
 STORYRUN = .build/debug/storyrun
 
-.PHONY: build test unit stories example conformance goldens bench clean
+.PHONY: build test unit stories example conformance goldens bench fuzz clean
 
 build:
 	$(SWIFT) build
@@ -30,3 +30,17 @@ clean:
 bench:
 	$(SWIFT) build -c release --product storyrun-bench
 	python3 Benchmarks/bench.py
+
+# Fuzz the parsers with libFuzzer for FUZZ_SECONDS (default 600), seeded from Fixtures.
+FUZZ_SECONDS ?= 600
+fuzz:
+	mkdir -p .fuzz/corpus .fuzz/artifacts
+	cp Fixtures/stories/*/*.stories .fuzz/corpus/ 2>/dev/null || true
+	cp Fixtures/gherkin/good/*.feature Fixtures/gherkin/bad/*.feature .fuzz/corpus/ 2>/dev/null || true
+	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name StoryKitFuzz \
+		$$(ls Sources/StoryKit/Parsing/*.swift Sources/StoryKit/Parsing/Gherkin/*.swift 2>/dev/null) \
+		Sources/StoryKit/Diagnostics/*.swift Sources/StoryKit/Reporting/TextStyle.swift Sources/StoryKit/Running/Status.swift \
+		$$(test -d Sources/StoryKit/Parsing/Gherkin && echo -DFUZZ_FEATURES) \
+		Tests/Fuzz/ParserFuzzer.swift -o .fuzz/parser-fuzzer
+	.fuzz/parser-fuzzer -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 \
+		-artifact_prefix=.fuzz/artifacts/ .fuzz/corpus
