@@ -43,6 +43,7 @@ struct WorkerPool {
         func dispatch(to worker: WorkerProcess) {
             if !isStopping, let story = queue.popFirst() {
                 worker.send(story)
+                emit(.storyStarted(story))
             } else {
                 worker.closeInput()
             }
@@ -70,6 +71,7 @@ struct WorkerPool {
                         worker.current = nil
                         summary.add(result)
                         if isFailFast && result.status == .failed { isStopping = true }
+                        for step in result.steps { emit(.stepFinished(step)) }
                         emit(event)
                     case .diagnostic(let diagnostic):
                         if seenDiagnostics.insert(diagnostic).inserted { emit(event) }
@@ -85,6 +87,7 @@ struct WorkerPool {
                     let result = WorkerFailure.result(for: story, at: worker.currentStep, reason: worker.didTimeOut ? .timedOut(stepTimeout) : reason, elapsed: now() &- worker.storyStart)
                     summary.add(result)
                     if isFailFast { isStopping = true }
+                    for step in result.steps { emit(.stepFinished(step)) }
                     emit(.storyFinished(result))
                 }
                 if !queue.isEmpty && !isStopping { startWorker() }
