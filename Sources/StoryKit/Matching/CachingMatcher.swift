@@ -1,11 +1,19 @@
 /// Matches steps against a registry, remembering the answer for each distinct
 /// step line and which definitions were used.
+///
+/// Suites repeat their step lines, and a cached answer skips the index and
+/// the regexes. When a run's lines almost never repeat (every step carries
+/// new numbers, say), hashing and storing them is pure cost, so the cache
+/// steps aside after a sample shows too few hits.
 struct CachingMatcher {
     let registry: StepRegistry
     /// Results by step line (keyword and text).
     private var cache: [String: MatchResult] = [:]
     /// The ids of the definitions that won a match.
     private(set) var usedDefinitions: Set<Int> = []
+    private var lookups = 0
+    private var hits = 0
+    private(set) var isCaching = true
 
     init(registry: StepRegistry) {
         self.registry = registry
@@ -14,15 +22,27 @@ struct CachingMatcher {
     /// The most step lines remembered; past it the cache starts afresh, so
     /// memory stays flat however many distinct steps a run has.
     static let capacity = 20_000
-
+    /// How many lookups make the sample that decides whether caching pays.
+    static let sampleSize = 2_000
+    /// Below this share of hits in the sample, the cache steps aside.
+    static let minimumHitRate = 0.05
 
     /// Returns every definition that matches the step, in registration order.
     mutating func matches(_ step: Step) -> MatchResult {
-        // A step with a doc string or table is not cached: its inputs carry it.
         let line = step.line
-        guard step.attachment == nil else { return record(registry.matches(step, line: line)) }
-        if let cached = cache[line] { return cached }
+        // A step with a doc string or table is not cached: its inputs carry it.
+        guard isCaching, step.attachment == nil else { return record(registry.matches(step, line: line)) }
+        lookups += 1
+        if let cached = cache[line] {
+            hits += 1
+            return cached
+        }
+        if lookups == Self.sampleSize, Double(hits) < Double(lookups) * Self.minimumHitRate {
+            isCaching = false
+            cache = [:]
+        }
         let result = record(registry.matches(step, line: line))
+        guard isCaching else { return result }
         if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
         cache[line] = result
         return result

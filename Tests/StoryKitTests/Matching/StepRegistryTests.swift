@@ -90,4 +90,18 @@ final class BadSteps: StepDefinitions {
         }
         #expect(matcher.usedDefinitions == [0, 1])
     }
+
+    @Test("The cache steps aside when lines never repeat, and the answers stay the same")
+    func cacheStepsAside() {
+        let (registry, _) = Self.registry([RegistrySteps.self])
+        var matcher = CachingMatcher(registry: registry)
+        for count in 0..<(CachingMatcher.sampleSize + 10) {
+            let step = Self.step("Given", "I have \(count) items")
+            #expect(matcher.matches(step).winner?.capturedTexts == ["\(count)"])
+        }
+        #expect(!matcher.isCaching)
+        var repeating = CachingMatcher(registry: registry)
+        for count in 0..<(CachingMatcher.sampleSize + 10) { _ = repeating.matches(Self.step("Given", "I have \(count % 10) items")) }
+        #expect(repeating.isCaching)
+    }
 }
