@@ -111,8 +111,8 @@ public enum StoryRun {
         let usesWorkers = options.jobs > 0
         if !usesWorkers { await runner.begin(emit: emit) }
         // Files are read and run one at a time, so memory stays flat; a
-        // random order needs every story first.
-        var shuffled: [Story] = []
+        // random order and worker processes need every story first (held).
+        var held: [Story] = []
         for file in files where !runner.isStopped {
             let (stories, diagnostics) = StoryLoader.parseFile(at: file)
             for diagnostic in diagnostics { emit(.diagnostic(diagnostic)) }
@@ -121,7 +121,7 @@ public enum StoryRun {
             if options.order == .defined && !usesWorkers {
                 for story in chosen { await runner.run(story, emit: emit) }
             } else {
-                shuffled += chosen
+                held += chosen
             }
         }
         let summary: RunSummary
@@ -129,12 +129,12 @@ public enum StoryRun {
             let pool = WorkerPool(
                 size: options.jobs, workerArguments: options.workerArguments, stepTimeout: options.stepTimeout,
                 isFailFast: options.isFailFast, now: clock)
-            var totals = await pool.run(options.order.apply(to: shuffled), emit: emit, output: output)
+            var totals = await pool.run(options.order.apply(to: held), emit: emit, output: output)
             totals.duration = clock() &- start
             emit(.runFinished(totals))
             summary = totals
         } else {
-            for story in options.order.apply(to: shuffled) { await runner.run(story, emit: emit) }
+            for story in options.order.apply(to: held) { await runner.run(story, emit: emit) }
             summary = await runner.finish(emit: emit)
         }
 
