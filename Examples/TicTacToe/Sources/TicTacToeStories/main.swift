@@ -1,0 +1,3 @@
+import StoryKit
+
+await StoryRun.main(steps: [BoardSteps.self])
