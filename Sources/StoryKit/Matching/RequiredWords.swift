@@ -152,27 +152,30 @@ enum RequiredWords {
     }
 
     /// Calls `body` with the hash of each lowercased word of a text, split
-    /// at every other character; returns false, having called nothing,
-    /// when the text is not ASCII, since case-insensitive matching may then
-    /// equate characters the split cannot see.
+    /// at every other character; returns false when the text is not ASCII,
+    /// since case-insensitive matching may then equate characters the split
+    /// cannot see (the caller then ignores what `body` was given).
     static func forEachWordHash(of text: String, _ body: (UInt64) -> Void) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
-        var hash = fnvOffset
-        var isInWord = false
-        for byte in utf8 {
-            let lowered = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
-            if (lowered >= 0x61 && lowered <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
-                hash = (hash ^ UInt64(lowered)) &* fnvPrime
-                isInWord = true
-            } else if isInWord {
-                body(hash)
-                hash = fnvOffset
-                isInWord = false
+        var text = text
+        return text.withUTF8 { bytes in
+            var hash = fnvOffset
+            var isInWord = false
+            for byte in bytes {
+                // Callers try every definition when the text is not ASCII.
+                guard byte < 0x80 else { return false }
+                let lowered = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
+                if (lowered >= 0x61 && lowered <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
+                    hash = (hash ^ UInt64(lowered)) &* fnvPrime
+                    isInWord = true
+                } else if isInWord {
+                    body(hash)
+                    hash = fnvOffset
+                    isInWord = false
+                }
             }
+            if isInWord { body(hash) }
+            return true
         }
-        if isInWord { body(hash) }
-        return true
     }
 
     /// The hash of a lowercase ASCII word, as ``forEachWordHash(of:_:)``

@@ -103,18 +103,20 @@ struct SimpleRegex: Sendable {
 
     /// The captured texts of the first match in the text, or nil.
     func captures(in text: String) -> [String?]? {
-        let bytes = Array(text.utf8)
-        var ranges = [Range<Int>](repeating: 0..<0, count: groupCount)
-        let lastStart = isAnchoredAtStart ? 0 : bytes.count
-        for start in 0...lastStart {
-            if match(bytes, elementIndex: 0, position: start, groupIndex: 0, ranges: &ranges) {
-                return ranges.map { String(decoding: bytes[$0], as: UTF8.self) }
+        var text = text
+        return text.withUTF8 { bytes in
+            var ranges = [Range<Int>](repeating: 0..<0, count: groupCount)
+            let lastStart = isAnchoredAtStart ? 0 : bytes.count
+            for start in 0...lastStart {
+                if match(bytes, elementIndex: 0, position: start, groupIndex: 0, ranges: &ranges) {
+                    return ranges.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+                }
             }
+            return nil
         }
-        return nil
     }
 
-    private func match(_ bytes: [UInt8], elementIndex: Int, position: Int, groupIndex: Int, ranges: inout [Range<Int>]) -> Bool {
+    private func match(_ bytes: UnsafeBufferPointer<UInt8>, elementIndex: Int, position: Int, groupIndex: Int, ranges: inout [Range<Int>]) -> Bool {
         guard elementIndex < elements.count else {
             return !isAnchoredAtEnd || position == bytes.count
         }

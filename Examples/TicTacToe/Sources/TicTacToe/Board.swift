@@ -1,10 +1,13 @@
 /// A player, and the mark that player writes on the board.
-public enum Player: String, Sendable, CaseIterable {
+public enum Player: String, Sendable, CaseIterable, CustomStringConvertible {
     case x = "X"
     case o = "O"
 
     /// The other player.
     public var opponent: Player { self == .x ? .o : .x }
+
+    /// The mark: `X` or `O`.
+    public var description: String { rawValue }
 }
 
 /// Why a move was refused.
