@@ -30,26 +30,44 @@ public struct StoryCase: Sendable, CustomTestStringConvertible {
 
     /// Runs the story with the step classes and records a Swift Testing
     /// issue at the story's file and line for every step that failed or is
-    /// undefined, and for every problem in the story files.
+    /// undefined, for every hook that failed, and for every step definition
+    /// that was rejected.
     public func run(steps: [any StepDefinitions.Type], strict: Bool = false) async {
+        for problem in await problems(steps: steps, strict: strict) {
+            Issue.record(Comment(rawValue: problem.message), sourceLocation: sourceLocation(problem.location))
+        }
+    }
+
+    /// A problem to report as an issue, with where it is.
+    struct Problem: Equatable {
+        var message: String
+        var location: StoryKit.SourceLocation
+    }
+
+    /// Runs the story and lists what went wrong.
+    func problems(steps: [any StepDefinitions.Type], strict: Bool) async -> [Problem] {
         switch await StoryRun.run(story, steps: steps, strict: strict) {
         case .failure(let error):
-            for diagnostic in error.diagnostics {
-                Issue.record(Comment(rawValue: diagnostic.rendered()), sourceLocation: sourceLocation(diagnostic.location ?? story.location))
-            }
+            return error.diagnostics.map { Problem(message: $0.rendered(), location: $0.location ?? story.location) }
         case .success(let result):
-            for step in result.steps where step.status == .failed || step.status == .ambiguous {
-                let place = step.error?.location.map { "\n  at \($0.displayFileAndLine)" } ?? ""
-                Issue.record(
-                    Comment(rawValue: "\(step.step.line): \(step.error?.message ?? step.status.rawValue)\(place)"),
-                    sourceLocation: sourceLocation(step.step.location))
+            var problems: [Problem] = []
+            for step in result.steps {
+                switch step.status {
+                case .failed, .ambiguous:
+                    let place = step.error?.location.map { "\n  at \($0.displayFileAndLine)" } ?? ""
+                    problems.append(Problem(
+                        message: "\(step.step.line): \(step.error?.message ?? step.status.rawValue)\(place)",
+                        location: step.step.location))
+                case .undefined:
+                    problems.append(Problem(message: "undefined step: \(step.step.line)", location: step.step.location))
+                case .passed, .skipped:
+                    break
+                }
             }
             for hook in result.hooks where hook.status == .failed {
-                Issue.record(Comment(rawValue: hook.error?.message ?? "a hook failed"), sourceLocation: sourceLocation(story.location))
+                problems.append(Problem(message: hook.error?.message ?? "a hook failed", location: story.location))
             }
-            for step in result.steps where step.status == .undefined {
-                Issue.record(Comment(rawValue: "undefined step: \(step.step.line)"), sourceLocation: sourceLocation(step.step.location))
-            }
+            return problems
         }
     }
 

@@ -1,6 +1,6 @@
 import Testing
 import StoryKit
-import StoryKitTesting
+@testable import StoryKitTesting
 import StoryrunSteps
 
 /// storyrun's own fixture stories that pass, run as Swift Testing test
@@ -18,13 +18,19 @@ import StoryrunSteps
         #expect(cases.count == 3)
     }
 
-    @Test("A failing story records an issue at the failing step's line")
+    @Test("A failing story reports its failing step at the step's line")
     func failingStory() async throws {
         let failing = try #require(StoryCase.all(in: "Fixtures/stories/good/failing.stories").first { $0.story.name == "Counting wrong" })
-        await withKnownIssue {
-            await failing.run(steps: StoryrunSteps.fixtures)
-        } matching: { issue in
-            issue.sourceLocation?.line == 9 && issue.comments.first?.rawValue.contains("expected 3, got 2") == true
-        }
+        let problems = await failing.problems(steps: StoryrunSteps.fixtures, strict: false)
+        #expect(problems.count == 1)
+        #expect(problems.first?.location.line == 9)
+        #expect(problems.first?.message.contains("Then the basket holds 3 apples: number of apples: expected 3, got 2") == true)
+    }
+
+    @Test("An undefined story reports each undefined step")
+    func undefinedStory() async throws {
+        let undefined = try #require(StoryCase.all(in: "Fixtures/stories/good/undefined.stories").first)
+        let problems = await undefined.problems(steps: StoryrunSteps.fixtures, strict: false)
+        #expect(problems.map(\.location.line) == [3, 4])
     }
 }
