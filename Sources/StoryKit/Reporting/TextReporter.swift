@@ -53,6 +53,9 @@ public struct TextReporter: Reporter {
                 }
             case .undefined:
                 write("    \(style.paint("undefined:", .yellow)) \(step.step.line)  \(step.step.location.displayFileAndLine)")
+                if let guess = step.didYouMean {
+                    write("      did you mean \"\(guess.pattern)\"  \(style.paint(guess.location.displayFileAndLine, .gray))?")
+                }
                 let snippet = Snippet(for: step.step)
                 if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }
             case .passed, .skipped:

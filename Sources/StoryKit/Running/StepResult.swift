@@ -12,6 +12,8 @@ public struct StepResult: Sendable, Codable {
     public var match: MatchInfo?
     /// Other definitions that matched too, in registration order.
     public var alsoMatched: [MatchInfo]
+    /// For an undefined step, the definition it was probably meant for.
+    public var didYouMean: MatchInfo? = nil
 }
 
 /// A step definition that matched a step, as reports show it.
@@ -27,6 +29,12 @@ public struct MatchInfo: Sendable, Codable, Hashable {
         pattern = match.definition.pattern
         location = match.definition.location
         arguments = match.capturedTexts
+    }
+
+    init(_ definition: StepDefinition) {
+        pattern = definition.pattern
+        location = definition.location
+        arguments = []
     }
 }
 

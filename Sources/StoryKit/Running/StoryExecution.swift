@@ -57,6 +57,7 @@ struct StoryExecution {
             alsoMatched: match.matches.dropFirst().map(MatchInfo.init))
         if match.isUndefined {
             result.status = .undefined
+            result.didYouMean = Suggestion.closest(to: step, in: runner.registry.definitions).map(MatchInfo.init)
         } else if isUndefined || state.hasFailed || configuration.isDryRun {
             result.status = .skipped
         } else if match.isAmbiguous && configuration.isStrict {

@@ -1,0 +1,36 @@
+/// Finds the step definition an undefined step probably meant: the one
+/// whose literal text is closest to the step's, by edit distance.
+enum Suggestion {
+    /// The closest definition, when it is close enough to be worth naming.
+    static func closest(to step: Step, in definitions: [StepDefinition]) -> StepDefinition? {
+        let text = step.text.lowercased()
+        var best: (definition: StepDefinition, distance: Int)?
+        for definition in definitions.prefix(5_000) {
+            let skeleton = Self.skeleton(of: definition.pattern)
+            // Lengths alone rule most definitions out cheaply.
+            guard abs(skeleton.count - text.count) <= max(text.count / 3, 2) else { continue }
+            let distance = text.editDistance(to: skeleton)
+            if distance < (best?.distance ?? Int.max) { best = (definition, distance) }
+        }
+        guard let best, best.distance <= max(text.count / 4, 2) else { return nil }
+        return best.definition
+    }
+
+    /// The pattern's text with anchors, groups and escapes reduced to what a
+    /// matching step would roughly contain.
+    static func skeleton(of pattern: String) -> String {
+        var out = ""
+        var depth = 0
+        var iterator = pattern.makeIterator()
+        while let character = iterator.next() {
+            switch character {
+            case "\\": _ = iterator.next()
+            case "(", "{": if depth == 0 { out.append("x") }; depth += 1
+            case ")", "}": depth = max(0, depth - 1)
+            case "^", "$", "?", "*", "+", ".": break
+            default: if depth == 0 { out.append(character) }
+            }
+        }
+        return out.lowercased()
+    }
+}
