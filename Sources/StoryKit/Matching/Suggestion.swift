@@ -3,16 +3,19 @@
 enum Suggestion {
     /// The closest definition, when it is close enough to be worth naming.
     static func closest(to step: Step, in definitions: [StepDefinition]) -> StepDefinition? {
-        let text = step.text.lowercased()
-        var best: (definition: StepDefinition, distance: Int)?
+        // A pattern may include the keyword (Simon) or not (Cucumber).
+        let texts = [step.text.lowercased(), step.line.lowercased()]
+        var best: (definition: StepDefinition, distance: Int, length: Int)?
         for definition in definitions.prefix(5_000) {
             let skeleton = Self.skeleton(of: definition.pattern)
-            // Lengths alone rule most definitions out cheaply.
-            guard abs(skeleton.count - text.count) <= max(text.count / 3, 2) else { continue }
-            let distance = text.editDistance(to: skeleton)
-            if distance < (best?.distance ?? Int.max) { best = (definition, distance) }
+            for text in texts {
+                // Lengths alone rule most definitions out cheaply.
+                guard abs(skeleton.count - text.count) <= max(text.count / 3, 2) else { continue }
+                let distance = text.editDistance(to: skeleton)
+                if distance < (best?.distance ?? Int.max) { best = (definition, distance, text.count) }
+            }
         }
-        guard let best, best.distance <= max(text.count / 4, 2) else { return nil }
+        guard let best, best.distance <= max(best.length / 4, 2) else { return nil }
         return best.definition
     }
 
