@@ -33,7 +33,7 @@ struct Options: Equatable {
     var isFailFast = false
     var namePattern: String?
     var tagExpression: String?
-    var shard: (index: Int, count: Int)?
+    var shard: Shard?
     var order: StoryOrder = .defined
     var retries = 0
     /// How many worker processes run stories; 0 runs them in this process.
@@ -41,15 +41,6 @@ struct Options: Equatable {
     /// The most seconds a step may run.
     var stepTimeout: Double = 300
 
-    static func == (lhs: Options, rhs: Options) -> Bool {
-        lhs.command == rhs.command && lhs.paths == rhs.paths && lhs.reports == rhs.reports
-            && lhs.isDryRun == rhs.isDryRun && lhs.isStrict == rhs.isStrict && lhs.isVerbose == rhs.isVerbose
-            && lhs.isColorDisabled == rhs.isColorDisabled && lhs.isFailFast == rhs.isFailFast
-            && lhs.namePattern == rhs.namePattern && lhs.tagExpression == rhs.tagExpression
-            && lhs.shard?.index == rhs.shard?.index && lhs.shard?.count == rhs.shard?.count
-            && lhs.order == rhs.order && lhs.retries == rhs.retries && lhs.stepTimeout == rhs.stepTimeout
-            && lhs.jobs == rhs.jobs
-    }
 
     /// Parses the arguments after the executable's name.
     /// - Throws: A ``Diagnostic`` for an unknown option or a missing value.
@@ -96,7 +87,7 @@ struct Options: Equatable {
                 guard parts.count == 2, parts[1] > 0, (1...parts[1]).contains(parts[0]) else {
                     throw Diagnostic(at: nil, problem: "--shard \(value) is not I/N with 1 ≤ I ≤ N", help: "write --shard 2/4 for the second of four shards")
                 }
-                shard = (parts[0], parts[1])
+                shard = Shard(index: parts[0], count: parts[1])
             case "--order":
                 let value = try Self.value(for: argument, from: &remaining)
                 guard let order = StoryOrder(value) else {

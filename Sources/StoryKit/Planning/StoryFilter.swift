@@ -10,7 +10,7 @@ struct StoryFilter: Sendable {
     /// `--tags EXPRESSION`, as a predicate on a story's tags.
     var tags: (@Sendable ([String]) -> Bool)?
     /// `--shard I/N`: run the I-th of N shards (I counted from 1).
-    var shard: (index: Int, count: Int)?
+    var shard: Shard?
 
     /// Whether the story is run.
     func includes(_ story: Story) -> Bool {
@@ -56,4 +56,12 @@ struct StoryFilter: Sendable {
         }
         return (paths, lines)
     }
+}
+
+/// One of N stable parts of a suite (`--shard I/N`), for CI matrices.
+struct Shard: Equatable, Sendable {
+    /// Which part, counted from 1.
+    var index: Int
+    /// How many parts.
+    var count: Int
 }
