@@ -167,7 +167,8 @@ struct Options: Equatable {
 
     private static func unknown(_ option: String) -> Diagnostic {
         let guess = known.min { option.editDistance(to: $0) < option.editDistance(to: $1) }
-        let suggestion = guess.flatMap { option.editDistance(to: $0) <= 3 ? "did you mean \($0)? " : nil } ?? ""
+        let limit = max(1, option.count / 4)
+        let suggestion = guess.flatMap { option.editDistance(to: $0) <= limit ? "did you mean \($0)? " : nil } ?? ""
         return Diagnostic(at: nil, problem: "unknown option \(option)", help: "\(suggestion)see `storyrun --help`")
     }
 
@@ -179,8 +180,14 @@ struct Options: Equatable {
         let terminal = ReportFormat.allCases.filter { !$0.isFile }.map {
             "      \($0.rawValue)".padding(toLength: 18, withPad: " ", startingAt: 0) + $0.summary
         }
-        return usageHead + files.joined(separator: "\n") + "\n  -f, --format NAME  the terminal report, one of:\n" + terminal.joined(separator: "\n") + "\n" + usageTail
+        return usageHead.replacingOccurrences(of: "storyrun", with: executableName) + files.joined(separator: "\n") + "\n  -f, --format NAME  the terminal report, one of:\n" + terminal.joined(separator: "\n") + "\n" + usageTail
     }
+
+    /// The name the user runs: `storyrun`, or their own executable's name.
+    static let executableName: String = {
+        let name = CommandLine.arguments.first.map { ($0 as NSString).lastPathComponent } ?? "storyrun"
+        return name.hasSuffix("xctest") || name.hasPrefix("swift") || name.isEmpty ? "storyrun" : name
+    }()
 
     private static let usageHead = """
         USAGE: storyrun [options] PATH...

@@ -6,6 +6,7 @@ public struct TextReporter: Reporter {
     private let write: (String) -> Void
     private var snippets: [Snippet] = []
     private var seenSnippets: Set<Snippet> = []
+    private var ambiguousSteps = 0
 
     /// Creates a text reporter.
     /// - Parameters:
@@ -23,6 +24,7 @@ public struct TextReporter: Reporter {
         case .diagnostic(let diagnostic):
             write(diagnostic.rendered(style: style))
         case .storyFinished(let result):
+            ambiguousSteps += result.steps.filter { !$0.alsoMatched.isEmpty && $0.status != .ambiguous }.count
             report(result)
         case .runFinished(let summary):
             reportEnd(summary)
@@ -76,18 +78,28 @@ public struct TextReporter: Reporter {
                 write(snippet.code().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             }
         }
-        if !summary.unusedDefinitions.isEmpty {
+        let storyCount = summary.stories.values.reduce(0, +)
+        if !summary.unusedDefinitions.isEmpty && storyCount > 0 {
             write("")
             write("Step definitions no story used:")
-            for unused in summary.unusedDefinitions {
+            for unused in summary.unusedDefinitions.prefix(Self.unusedListLimit) {
                 write("    \"\(unused.pattern)\"  \(style.paint(unused.location.displayFileAndLine, .gray))")
+            }
+            if summary.unusedDefinitions.count > Self.unusedListLimit {
+                write("    … and \(summary.unusedDefinitions.count - Self.unusedListLimit) more (`check` lists them all)")
             }
         }
         write("")
         let flaky = summary.flaky > 0 ? " (\(summary.flaky) flaky)" : ""
         write("Stories: " + Self.counts(summary.stories, order: StoryStatus.allCases) + flaky)
         write("Steps: " + Self.counts(summary.steps, order: StepStatus.allCases))
+        if ambiguousSteps > 0 {
+            write(style.paint("Warning: \(ambiguousSteps) step\(ambiguousSteps == 1 ? "" : "s") matched more than one definition (see above); --strict fails them", .yellow))
+        }
     }
+
+    /// How many unused definitions the end of a run lists.
+    static let unusedListLimit = 20
 
     /// `N passed, N failed`, then the other statuses that are not zero.
     static func counts<S: RawRepresentable<String> & Hashable>(_ counts: [S: Int], order: [S]) -> String {

@@ -76,6 +76,10 @@ public func fail(_ message: String, file: String = #filePath, line: Int = #line)
     throw ExpectationFailure(message, location: SourceLocation(file: file, line: line))
 }
 
+/// A value as a failure message shows it: strings quoted, enums with raw
+/// values by their raw value (`X`, not `x`).
 private func describe<T>(_ value: T) -> String {
-    value is any StringProtocol ? "\"\(value)\"" : String(describing: value)
+    if value is any StringProtocol { return "\"\(value)\"" }
+    if let raw = value as? any RawRepresentable { return String(describing: raw.rawValue) }
+    return String(describing: value)
 }
