@@ -14,7 +14,7 @@ stories: build
 	$(STORYRUN) --strict Stories/
 
 example:
-	cd Examples/TicTacToe && $(SWIFT) build && .build/debug/tictactoe --strict Stories/
+	cd Examples/TicTacToe && $(SWIFT) build && .build/debug/tictactoe --strict Stories/ && $(SWIFT) test
 
 # The tests, storyrun's own stories and the example package: what CI runs.
 test: unit stories example

@@ -22,6 +22,11 @@ let package = Package(
             name: "TicTacToeStories",
             dependencies: ["TicTacToe", .product(name: "StoryKit", package: "storyrun")],
             swiftSettings: settings),
+        // The same stories inside `swift test`: one Swift Testing case each.
+        .testTarget(
+            name: "TicTacToeStoryTests",
+            dependencies: ["TicTacToeStories", .product(name: "StoryKitTesting", package: "storyrun")],
+            swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]
 )
