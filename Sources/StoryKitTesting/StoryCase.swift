@@ -18,7 +18,7 @@ public struct StoryCase: Sendable, CustomTestStringConvertible {
     public let story: Story
 
     /// The story's name, as Swift Testing shows it.
-    public var testDescription: String { "\(story.name) (\(story.location.fileAndLine))" }
+    public var testDescription: String { "\(story.name) (\(story.location.displayFileAndLine))" }
 
     /// Every story under the paths, relative to the package root (found
     /// from `#filePath` of the calling test file).
