@@ -24,32 +24,6 @@ final class ArgumentCursor {
     }
 }
 
-/// A captured argument that does not convert to its parameter's type.
-public struct ArgumentConversionError: LocatedError, CustomStringConvertible {
-    /// The argument's position, from 1.
-    public var position: Int
-    /// The captured text, if any.
-    public var text: String?
-    /// The type the parameter wanted.
-    public var typeName: String
-    var takesAttachment: Bool
-    var site: ArgumentSite
-
-    /// Where the step definition whose parameter it is was registered.
-    public var location: SourceLocation? { site.definitionLocation }
-
-    public var description: String {
-        let step = "of \"\(site.line)\" (\(site.location.fileAndLine))"
-        if takesAttachment {
-            return "argument \(position) \(step) wants a \(typeName), but the step has none written under it"
-        }
-        guard let text else {
-            return "argument \(position) \(step) is missing: its group took no part in the match; make the parameter Optional"
-        }
-        return "argument \(position) \"\(text)\" \(step) is not \(typeName.withIndefiniteArticle)"
-    }
-}
-
 extension String {
     /// The word with `a` or `an` before it.
     var withIndefiniteArticle: String {

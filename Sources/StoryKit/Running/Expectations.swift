@@ -1,10 +1,3 @@
-/// An error that knows where in Swift it was raised, so reports can name
-/// both the story line and the Swift line.
-public protocol LocatedError: Error {
-    /// Where the error was raised, if known.
-    var location: SourceLocation? { get }
-}
-
 /// A failed expectation in a step.
 public struct ExpectationFailure: LocatedError, CustomStringConvertible {
     /// What was expected and what happened.
