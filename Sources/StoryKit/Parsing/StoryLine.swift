@@ -67,7 +67,9 @@ struct StoryLine {
 
     /// The story's name when this is a `Story` line, else nil.
     var storyName: String? {
-        guard firstWord.utf8.count >= 5, firstWord.prefix(5).lowercased() == "story" else { return nil }
+        guard firstWord.utf8.count >= 5,
+            StepKeyword.equalIgnoringASCIICase(Substring(firstWord.utf8.prefix(5)).utf8, "story".utf8)
+        else { return nil }
         if firstWord.utf8.count == 5 { return String(rest) }
         // "Story:" followed by the name, with or without a blank.
         guard firstWord.dropFirst(5).first == ":" else { return nil }
@@ -81,8 +83,16 @@ enum StepKeyword: String, CaseIterable {
 
     /// Reads a keyword in any case; nil for any other word.
     init?(_ word: Substring) {
-        guard word.utf8.count <= 5 else { return nil }
-        self.init(rawValue: word.lowercased())
+        guard word.utf8.count <= 5,
+            let keyword = Self.allCases.first(where: { Self.equalIgnoringASCIICase(word.utf8, $0.rawValue.utf8) })
+        else { return nil }
+        self = keyword
+    }
+
+    /// Compares without allocating: ASCII letters in any case.
+    static func equalIgnoringASCIICase(_ word: Substring.UTF8View, _ lowercase: String.UTF8View) -> Bool {
+        word.count == lowercase.count
+            && zip(word, lowercase).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0) == $1 }
     }
 
     /// The kind of step the keyword starts; nil for `And` and `But`, which
