@@ -134,6 +134,66 @@ def parallel():
     print(f"  500 trivial stories: in process {plain:.2f} s, --isolate {isolated:.2f} s: {(isolated - plain) * 1e6 / 500:.0f} us per story")
 
 
+GHERKIN_SCRIPT = """
+import sys, os
+from gherkin.parser import Parser
+from gherkin.pickles.compiler import Compiler
+from gherkin.token_scanner import TokenScanner
+parser = Parser()
+pickles = 0
+for folder in sys.argv[1:]:
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            document = parser.parse(TokenScanner(f.read()))
+        document["uri"] = name
+        pickles += len(Compiler().compile(document))
+print(pickles, "pickles")
+"""
+
+
+def write_features(folder, megabytes):
+    """Gherkin features with every construct: background, rules, outlines
+    with examples, tags, doc strings and tables."""
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    rng = random.Random(11)
+    size, index = 0, 0
+    while size < megabytes * 1_000_000:
+        lines = [f"@area{index % 7}", f"Feature: widgets {index}", "  Widgets are counted.", "",
+                 "  Background:", "    Given an empty store", ""]
+        for scenario in range(20):
+            lines += [f"  @tag{scenario % 5}", f"  Scenario: widget {index}-{scenario}",
+                      f"    Given the widget{rng.randrange(1000)} has {rng.randrange(100)} parts and {rng.randrange(100)} bolts",
+                      "    When the parts are counted", "      | part | count |", "      | bolt | 3     |", "      | nut  | 4     |",
+                      "    Then the report says:", '      """', "      all parts counted", '      """', ""]
+        lines += ["  Scenario Outline: outline <n>", "    Given the widget<n> has <p> parts and 1 bolts", "    Then it is ok",
+                  "    Examples:", "      | n | p |"] + [f"      | {n} | {n * 2} |" for n in range(10)] + [""]
+        text = "\n".join(lines) + "\n"
+        with open(os.path.join(folder, f"f{index:05}.feature"), "w") as f:
+            f.write(text)
+        size += len(text.encode())
+        index += 1
+    return size
+
+
+def gherkin():
+    print("Gherkin parse throughput: parse and compile to pickles, whole process")
+    folder = os.path.join(OUT, "gherkin")
+    size = write_features(folder, float(os.environ.get("BENCH_GHERKIN_MB", "12")))
+    ours, rss = measure([STORYRUN, "parse", folder])
+    print(f"  storyrun         {size / 1e6:6.1f} MB {ours:7.2f} s {size / 1e6 / ours:8.1f} MB/s {rss:7.1f} MB")
+    try:
+        import gherkin  # noqa: F401
+    except ImportError:
+        print("  gherkin-official is not installed (pip install gherkin-official): no comparison")
+        return
+    theirs, rss = measure([sys.executable, "-c", GHERKIN_SCRIPT, folder])
+    print(f"  gherkin-official {size / 1e6:6.1f} MB {theirs:7.2f} s {size / 1e6 / theirs:8.1f} MB/s {rss:7.1f} MB")
+    print(f"  storyrun / gherkin-official: {theirs / ours:.0f}x (target >= 30x)")
+
+
 if __name__ == "__main__":
-    main()
-    parallel()
+    only = sys.argv[1:] or ["matching", "parallel", "gherkin"]
+    if "matching" in only: main()
+    if "parallel" in only: parallel()
+    if "gherkin" in only: gherkin()
