@@ -12,7 +12,9 @@ let package = Package(
         .executable(name: "storyrun", targets: ["storyrun"]),
     ],
     targets: [
-        .target(name: "StoryKit", swiftSettings: settings),
+        .target(
+            name: "StoryKit", exclude: ["Parsing/Gherkin/generate-languages.py"],
+            swiftSettings: settings),
         .target(name: "StoryKitTesting", dependencies: ["StoryKit"], swiftSettings: settings),
         .target(name: "StoryrunSteps", dependencies: ["StoryKit"], swiftSettings: settings),
         .executableTarget(

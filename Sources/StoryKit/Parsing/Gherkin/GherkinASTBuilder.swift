@@ -1,0 +1,175 @@
+/// Builds the syntax tree while the parser walks the grammar: the parser
+/// opens and closes rules, and each rule becomes a node when it closes.
+///
+/// Ids are handed out as nodes close — rows, steps, tags, then their
+/// scenario — so they come out as the official parser's do.
+struct GherkinASTBuilder {
+    /// A rule of the grammar that becomes (part of) a node.
+    enum Rule: Sendable {
+        case document, feature, featureHeader, rule, ruleHeader, background
+        case scenarioDefinition, scenario, examplesDefinition, examples, examplesTable
+        case step, dataTable, docString, tags, description
+    }
+
+    /// An open rule and what has been gathered for it so far.
+    private struct Frame {
+        let rule: Rule
+        var keywordLine: GherkinToken?
+        var lines: [GherkinToken] = []
+        var tagLines: [GherkinToken] = []
+        var description = ""
+        var steps: [GherkinStep] = []
+        var dataTable: GherkinStep.DataTable?
+        var docString: GherkinStep.DocString?
+        var children: [GherkinFeature.Child] = []
+        var examples: [GherkinExamples] = []
+        var tableRows: [GherkinTableRow]?
+        var feature: GherkinFeature?
+    }
+
+    private var stack: [Frame] = [Frame(rule: .document)]
+    /// The comments seen so far.
+    private(set) var comments: [GherkinDocument.Comment] = []
+    /// The next id to hand out; the pickle compiler goes on from it.
+    private(set) var nextID = 0
+    /// The errors found so far, without duplicates, in the order found.
+    private(set) var errors: [GherkinError] = []
+    /// Whether so many errors were found that parsing stops (more than 10).
+    private(set) var isStopped = false
+    private var errorMessages: Set<String> = []
+
+    /// Records an error unless the same one was already recorded.
+    mutating func record(_ error: GherkinError) {
+        guard !isStopped, errorMessages.insert(error.fullMessage).inserted else { return }
+        errors.append(error)
+        if errors.count > 10 { isStopped = true }
+    }
+
+    /// Records a comment line.
+    mutating func addComment(_ token: GherkinToken) {
+        comments.append(.init(location: token.location, text: token.text))
+    }
+
+    /// Opens a rule inside the current one.
+    mutating func open(_ rule: Rule) { stack.append(Frame(rule: rule)) }
+
+    /// Sets the keyword line (or opening fence) of the current rule.
+    mutating func setKeywordLine(_ token: GherkinToken) { stack[stack.count - 1].keywordLine = token }
+
+    /// Adds a line (row, tag line, description or doc string line) to the current rule.
+    mutating func add(_ token: GherkinToken) { stack[stack.count - 1].lines.append(token) }
+
+    /// Closes rules until the current one is one of `rules` (or the document).
+    mutating func close(until rules: Rule...) {
+        while let top = stack.last, top.rule != .document, !rules.contains(top.rule) { close() }
+    }
+
+    /// Closes every open rule and returns the document.
+    mutating func finish() -> GherkinDocument {
+        close(until: .document)
+        return GherkinDocument(feature: stack.first?.feature, comments: comments)
+    }
+
+    private mutating func makeID() -> String {
+        defer { nextID += 1 }
+        return String(nextID)
+    }
+
+    private mutating func makeTags(_ lines: [GherkinToken]) -> [GherkinTag] {
+        var tags: [GherkinTag] = []
+        for line in lines {
+            for item in line.items {
+                tags.append(GherkinTag(
+                    id: makeID(), location: GherkinLocation(line: line.line, column: item.column), name: item.text))
+            }
+        }
+        return tags
+    }
+
+    /// Makes table rows (with ids), or records an error when rows differ in length.
+    private mutating func makeRows(_ lines: [GherkinToken]) -> [GherkinTableRow]? {
+        var rows: [GherkinTableRow] = []
+        rows.reserveCapacity(lines.count)
+        for line in lines {
+            let cells = line.items.map {
+                GherkinTableRow.Cell(location: GherkinLocation(line: line.line, column: $0.column), value: $0.text)
+            }
+            rows.append(GherkinTableRow(id: makeID(), location: line.location, cells: cells))
+        }
+        if let first = rows.first, let bad = rows.first(where: { $0.cells.count != first.cells.count }) {
+            record(GherkinError(
+                line: bad.location.line, column: bad.location.column,
+                message: "inconsistent cell count within the table"))
+            return nil
+        }
+        return rows
+    }
+
+    /// Closes the current rule and hands what it built to its parent.
+    private mutating func close() {
+        let frame = stack.removeLast()
+        let parent = stack.count - 1
+        switch frame.rule {
+        case .document:
+            stack.append(frame)
+        case .tags:
+            stack[parent].tagLines = frame.lines
+        case .description:
+            var lines = frame.lines[...]
+            while let last = lines.last, last.text.isEmpty { lines = lines.dropLast() }
+            stack[parent].description = lines.map(\.text).joined(separator: "\n")
+        case .dataTable:
+            if let rows = makeRows(frame.lines), let first = rows.first {
+                stack[parent].dataTable = GherkinStep.DataTable(location: first.location, rows: rows)
+            }
+        case .docString:
+            guard let fence = frame.keywordLine else { return }
+            stack[parent].docString = GherkinStep.DocString(
+                location: fence.location, content: frame.lines.map(\.text).joined(separator: "\n"),
+                delimiter: fence.keyword, mediaType: fence.text.isEmpty ? nil : fence.text)
+        case .step:
+            guard let line = frame.keywordLine else { return }
+            stack[parent].steps.append(GherkinStep(
+                id: makeID(), location: line.location, keyword: line.keyword, keywordType: line.keywordType,
+                text: line.text, dataTable: frame.dataTable, docString: frame.docString))
+        case .background:
+            guard let line = frame.keywordLine else { return }
+            stack[parent].children.append(.background(GherkinBackground(
+                id: makeID(), location: line.location, keyword: line.keyword, name: line.text,
+                description: frame.description, steps: frame.steps)))
+        case .examplesTable:
+            stack[parent].tableRows = makeRows(frame.lines)
+        case .examples, .scenario, .featureHeader, .ruleHeader:
+            stack[parent].keywordLine = frame.keywordLine
+            stack[parent].description = frame.description
+            stack[parent].tableRows = frame.tableRows
+            stack[parent].steps = frame.steps
+            stack[parent].examples = frame.examples
+            if frame.rule == .featureHeader || frame.rule == .ruleHeader { stack[parent].tagLines = frame.tagLines }
+        case .examplesDefinition:
+            guard let line = frame.keywordLine else { return }
+            let tags = makeTags(frame.tagLines)
+            let rows = frame.tableRows ?? []
+            stack[parent].examples.append(GherkinExamples(
+                id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
+                description: frame.description, tableHeader: rows.first, tableBody: Array(rows.dropFirst())))
+        case .scenarioDefinition:
+            guard let line = frame.keywordLine else { return }
+            let tags = makeTags(frame.tagLines)
+            stack[parent].children.append(.scenario(GherkinScenario(
+                id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
+                description: frame.description, steps: frame.steps, examples: frame.examples)))
+        case .rule:
+            guard let line = frame.keywordLine else { return }
+            let tags = makeTags(frame.tagLines)
+            stack[parent].children.append(.rule(GherkinRule(
+                id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
+                description: frame.description, children: frame.children)))
+        case .feature:
+            guard let line = frame.keywordLine else { return }
+            stack[parent].feature = GherkinFeature(
+                tags: makeTags(frame.tagLines), location: line.location, language: line.language,
+                keyword: line.keyword, name: line.text, description: frame.description, children: frame.children)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+extension GherkinLine {
+    /// A piece of a line with its column: a table cell or a tag.
+    struct Item: Sendable {
+        /// The column of the item's first character, counted from 1.
+        let column: Int
+        /// The item's text: a cell with escapes resolved, or a tag with `@`.
+        let text: String
+    }
+
+    /// The cells of a table row (`| a | b |`), with `\|`, `\\` and `\n`
+    /// resolved and blanks around each cell removed.
+    ///
+    /// Text before the first `|` and after the last one is not a cell; a row
+    /// that ends in a backslash therefore loses its last cell.
+    var tableCells: [Item] {
+        let rowEnd = GherkinLine.trimEnd(bytes, from: textStart, to: end)
+        var cells: [Item] = []
+        var cell: [UInt8] = []
+        var column = 0
+        var cellColumn = 1
+        var isFirst = true
+        var index = textStart
+        while index < rowEnd {
+            let byte = bytes[index]
+            let width = GherkinLine.characterWidth(byte)
+            column += 1
+            if byte == UInt8(ascii: "|") {
+                if isFirst {
+                    isFirst = false
+                } else {
+                    cells.append(makeCell(cell, column: cellColumn))
+                }
+                cell.removeAll(keepingCapacity: true)
+                cellColumn = column + 1
+                index += 1
+            } else if byte == UInt8(ascii: "\\") {
+                index += 1
+                guard index < rowEnd else {
+                    cell.append(byte)
+                    break
+                }
+                column += 1
+                let next = bytes[index]
+                let nextWidth = min(GherkinLine.characterWidth(next), rowEnd - index)
+                if next == UInt8(ascii: "n") {
+                    cell.append(0x0A)
+                } else {
+                    if next != UInt8(ascii: "|") && next != UInt8(ascii: "\\") { cell.append(byte) }
+                    cell.append(contentsOf: bytes[index..<index + nextWidth])
+                }
+                index += nextWidth
+            } else {
+                let width = min(width, rowEnd - index)
+                cell.append(contentsOf: bytes[index..<index + width])
+                index += width
+            }
+        }
+        return cells
+    }
+
+    /// Makes a cell from its raw text, trimming blanks but not line feeds.
+    private func makeCell(_ cell: [UInt8], column: Int) -> Item {
+        var from = 0
+        var leading = 0
+        while from < cell.count && cell[from] != 0x0A {
+            let width = GherkinLine.whitespaceWidth(cell, at: from, end: cell.count)
+            if width == 0 { break }
+            from += width
+            leading += 1
+        }
+        var to = cell.count
+        while to > from {
+            var last = to - 1
+            while last > from && cell[last] & 0xC0 == 0x80 { last -= 1 }
+            let width = GherkinLine.whitespaceWidth(cell, at: last, end: to)
+            if cell[last] == 0x0A || width == 0 || last + width != to { break }
+            to = last
+        }
+        return Item(
+            column: column + indent + leading,
+            text: String(decoding: cell[from..<to], as: UTF8.self))
+    }
+
+    /// The tags on a tag line (`@a @b # comment`), each with its column.
+    ///
+    /// - Throws: ``GherkinError`` when a tag contains white space.
+    func tags() throws(GherkinError) -> [Item] {
+        var lineEnd = GherkinLine.trimEnd(bytes, from: textStart, to: end)
+        // A comment starts at the first `#` that follows white space.
+        var index = textStart
+        while index < lineEnd {
+            let width = GherkinLine.whitespaceWidth(bytes, at: index, end: lineEnd)
+            if width > 0 && index + width < lineEnd && bytes[index + width] == UInt8(ascii: "#") {
+                lineEnd = GherkinLine.trimEnd(bytes, from: textStart, to: index)
+                break
+            }
+            index += max(width, 1)
+        }
+        var items: [Item] = []
+        var column = indent + 1
+        var itemStart = -1
+        index = textStart
+        while index <= lineEnd {
+            if index == lineEnd || bytes[index] == UInt8(ascii: "@") {
+                if itemStart >= 0 {
+                    let name = string(trimming: itemStart, index)
+                    if name.unicodeScalars.contains(where: { GherkinLine.isWhitespace($0) }) {
+                        throw GherkinError(
+                            line: number, column: column, message: "A tag may not contain whitespace")
+                    }
+                    items.append(Item(column: column, text: "@" + name))
+                    column += columns(itemStart, index) + 1
+                }
+                itemStart = index + 1
+            }
+            index += 1
+        }
+        return items
+    }
+
+    /// Returns the UTF-8 length of the character that starts with `byte`.
+    @inline(__always)
+    static func characterWidth(_ byte: UInt8) -> Int {
+        byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+    }
+
+    /// Whether a scalar is white space in the sense of ``whitespaceWidth(_:at:end:)``.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x1C...0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029,
+            0x202F, 0x205F, 0x3000:
+            return true
+        default:
+            return false
+        }
+    }
+}

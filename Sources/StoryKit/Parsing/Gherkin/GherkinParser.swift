@@ -1,0 +1,125 @@
+/// Reads a feature file into a ``GherkinDocument`` with a hand-written
+/// state machine over Gherkin's grammar, collecting every error.
+///
+/// The grammar (the official `gherkin.berp`, one line a rule; `#X` is a
+/// line the matcher classifies, and comments and blank lines may appear
+/// almost anywhere):
+///
+/// ```
+/// GherkinDocument    = [Feature] ;
+/// Feature            = FeatureHeader [Background] {ScenarioDefinition} {Rule} ;
+/// FeatureHeader      = [#Language] [Tags] #FeatureLine DescriptionHelper ;
+/// Rule               = RuleHeader [Background] {ScenarioDefinition} ;
+/// RuleHeader         = [Tags] #RuleLine DescriptionHelper ;
+/// Background         = #BackgroundLine DescriptionHelper {Step} ;
+/// ScenarioDefinition = [Tags] Scenario ;          (tags: look ahead for #ScenarioLine)
+/// Scenario           = #ScenarioLine DescriptionHelper {Step} {ExamplesDefinition} ;
+/// ExamplesDefinition = [Tags] Examples ;          (tags: look ahead for #ExamplesLine)
+/// Examples           = #ExamplesLine DescriptionHelper [#TableRow {#TableRow}] ;
+/// Step               = #StepLine [DataTable [DocString] | DocString [DataTable]] ;
+/// DataTable          = #TableRow {#TableRow} ;
+/// DocString          = #DocStringSeparator {#Other} #DocStringSeparator ;
+/// Tags               = #TagLine {#TagLine} ;
+/// DescriptionHelper  = {#Empty} [(#Other | #Comment) {#Other | #Comment}] ;
+/// ```
+///
+/// Each state lists the token kinds it accepts, in the order it tries
+/// them; a line none of them matches is an error that names that list, and
+/// the parser stays in its state and goes on with the next line.
+struct GherkinParser {
+    /// A block of the grammar that has a keyword line and a description.
+    enum Block: Hashable, Sendable {
+        case feature, rule, background, scenario, examples
+    }
+
+    /// Where a step is in its arguments.
+    enum StepPhase: Hashable, Sendable {
+        /// Just after the step line.
+        case line
+        /// In a data table (written after a doc string, or not).
+        case table(afterDocString: Bool)
+        /// Inside a doc string (written after a data table, or not).
+        case docString(afterTable: Bool)
+        /// After a doc string's closing fence.
+        case docStringEnd(afterTable: Bool)
+    }
+
+    /// A state of the parser: where in the grammar the last line left it.
+    enum State: Hashable, Sendable {
+        case start, afterLanguage, featureTags
+        /// After the tags of a rule, scenario or examples.
+        case tags(Block)
+        /// After a block's keyword line, or in its description.
+        case header(Block, isInDescription: Bool)
+        /// After a step of a background or scenario.
+        case step(Block, StepPhase)
+        /// In an examples table.
+        case examplesTable
+        case finished
+    }
+
+    let lines: [GherkinLine]
+    var matcher = GherkinTokenMatcher()
+    var builder = GherkinASTBuilder()
+    private(set) var state = State.start
+    private var expected = Self.candidates(.start)
+    var index = 0
+
+    private init(_ text: String) {
+        let bytes = Array(text.utf8)
+        var lines: [GherkinLine] = []
+        var start = 0
+        var position = 0
+        let count = bytes.count
+        while position < count {
+            if bytes[position] == 0x0A {
+                lines.append(GherkinLine(bytes: bytes, start: start, end: position, number: lines.count + 1))
+                start = position + 1
+            }
+            position += 1
+        }
+        if start < count {
+            lines.append(GherkinLine(bytes: bytes, start: start, end: count, number: lines.count + 1))
+        }
+        self.lines = lines
+    }
+
+    /// Parses a feature file.
+    ///
+    /// - Returns: The document (`nil` when there are errors), every error
+    ///   in the order found, and the next free id for the pickle compiler.
+    static func parse(_ text: String) -> (document: GherkinDocument?, errors: [GherkinError], nextID: Int) {
+        var parser = GherkinParser(text)
+        while !parser.builder.isStopped {
+            let line = parser.index < parser.lines.count ? parser.lines[parser.index] : nil
+            parser.read(line)
+            if line == nil { break }
+            parser.index += 1
+        }
+        let document = parser.builder.finish()
+        let errors = parser.builder.errors
+        return (errors.isEmpty ? document : nil, errors, parser.builder.nextID)
+    }
+
+    /// Matches one line (or the end of the file) in the current state.
+    private mutating func read(_ line: GherkinLine?) {
+        for kind in expected {
+            do {
+                if let token = try matcher.match(kind, line, lineNumber: index + 1) {
+                    apply(token)
+                    return
+                }
+            } catch {
+                builder.record(error)
+            }
+        }
+        builder.record(.unexpected(line, lineNumber: index + 1, expected: expected))
+    }
+
+    mutating func enter(_ newState: State) {
+        if newState != state {
+            state = newState
+            expected = Self.candidates(newState)
+        }
+    }
+}

@@ -1,0 +1,178 @@
+/// Decides whether a line is a token of a given kind, in the current dialect.
+///
+/// The matcher has a little state: the dialect (changed by `# language:`)
+/// and, inside a doc string, its fence and the indentation to remove.
+struct GherkinTokenMatcher {
+    /// The dialect that keywords are matched in.
+    private(set) var dialect: GherkinDialect = .english
+    /// The fence of the open doc string, if one is open.
+    private var openFence: [UInt8]?
+    /// The indentation of the open doc string's fence.
+    private var indentToRemove = 0
+
+    private static let quotesFence: [UInt8] = Array(#"""""#.utf8)
+    private static let backticksFence: [UInt8] = Array("```".utf8)
+    private static let languageWord: [UInt8] = Array("language".utf8)
+
+    /// Returns the token `line` makes as `kind`, or `nil` when it isn't one.
+    ///
+    /// - Parameters:
+    ///   - kind: The kind of token to try.
+    ///   - line: The line, or `nil` at the end of the file.
+    ///   - lineNumber: The line number (the end of file has one too).
+    /// - Throws: ``GherkinError`` for a tag with white space in it or an
+    ///   unknown language; the line is then not a token of that kind.
+    mutating func match(
+        _ kind: GherkinToken.Kind, _ line: GherkinLine?, lineNumber: Int
+    ) throws(GherkinError) -> GherkinToken? {
+        guard let line else {
+            return kind == .eof ? GherkinToken(kind: .eof, line: lineNumber, column: 0) : nil
+        }
+        let column = line.indent + 1
+        switch kind {
+        case .eof:
+            return nil
+        case .empty:
+            return line.isEmpty ? GherkinToken(kind: .empty, line: line.number, column: 1) : nil
+        case .comment:
+            guard line.starts(with: UInt8(ascii: "#")) else { return nil }
+            return GherkinToken(
+                kind: .comment, line: line.number, column: 1, text: line.text(removingIndent: 0))
+        case .tagLine:
+            guard line.starts(with: UInt8(ascii: "@")) else { return nil }
+            return GherkinToken(kind: .tagLine, line: line.number, column: column, items: try line.tags())
+        case .featureLine:
+            return title(.featureLine, line, dialect.featureKeywords)
+        case .ruleLine:
+            return title(.ruleLine, line, dialect.ruleKeywords)
+        case .backgroundLine:
+            return title(.backgroundLine, line, dialect.backgroundKeywords)
+        case .scenarioLine:
+            return title(.scenarioLine, line, dialect.scenarioKeywords)
+        case .examplesLine:
+            return title(.examplesLine, line, dialect.examplesKeywords)
+        case .stepLine:
+            for keyword in dialect.stepKeywords where line.starts(with: keyword.bytes) {
+                return GherkinToken(
+                    kind: .stepLine, line: line.number, column: column, keyword: keyword.keyword,
+                    keywordType: keyword.type, text: line.restTrimmed(after: keyword.bytes.count))
+            }
+            return nil
+        case .docStringSeparator:
+            return docStringSeparator(line)
+        case .tableRow:
+            guard line.starts(with: UInt8(ascii: "|")) else { return nil }
+            return GherkinToken(kind: .tableRow, line: line.number, column: column, items: line.tableCells)
+        case .language:
+            guard let code = Self.languageCode(line) else { return nil }
+            guard let dialect = GherkinDialect.named(code) else {
+                throw GherkinError(line: line.number, column: column, message: "Language not supported: \(code)")
+            }
+            self.dialect = dialect
+            return GherkinToken(kind: .language, line: line.number, column: column, text: code)
+        case .other:
+            var text = line.text(removingIndent: indentToRemove)
+            if let openFence, text.utf8.contains(UInt8(ascii: "\\")) {
+                text = openFence == Self.quotesFence
+                    ? text.replacingAll(#"\"\"\""#, with: #"""""#)
+                    : text.replacingAll(#"\`\`\`"#, with: "```")
+            }
+            return GherkinToken(kind: .other, line: line.number, column: 1, text: text)
+        }
+    }
+
+    /// Matches a line that starts with one of `keywords` and a colon.
+    private func title(
+        _ kind: GherkinToken.Kind, _ line: GherkinLine, _ keywords: [GherkinDialect.TitleKeyword]
+    ) -> GherkinToken? {
+        for keyword in keywords where line.starts(with: keyword.bytesWithColon) {
+            return GherkinToken(
+                kind: kind, line: line.number, column: line.indent + 1, keyword: keyword.keyword,
+                text: line.restTrimmed(after: keyword.bytesWithColon.count), language: dialect.code)
+        }
+        return nil
+    }
+
+    /// Matches a doc string fence: either fence opens one, only the same closes it.
+    private mutating func docStringSeparator(_ line: GherkinLine) -> GherkinToken? {
+        if let fence = openFence {
+            guard line.starts(with: fence) else { return nil }
+            openFence = nil
+            indentToRemove = 0
+            return GherkinToken(
+                kind: .docStringSeparator, line: line.number, column: line.indent + 1,
+                keyword: String(decoding: fence, as: UTF8.self))
+        }
+        for fence in [Self.quotesFence, Self.backticksFence] where line.starts(with: fence) {
+            openFence = fence
+            indentToRemove = line.indent
+            return GherkinToken(
+                kind: .docStringSeparator, line: line.number, column: line.indent + 1,
+                keyword: String(decoding: fence, as: UTF8.self), text: line.restTrimmed(after: 3))
+        }
+        return nil
+    }
+
+    /// Reads `# language: xx` (blanks allowed around each part), or `nil`.
+    private static func languageCode(_ line: GherkinLine) -> String? {
+        let bytes = line.bytes
+        var index = line.textStart
+        let end = line.end
+        func skipBlanks() {
+            while index < end {
+                let width = GherkinLine.whitespaceWidth(bytes, at: index, end: end)
+                if width == 0 { return }
+                index += width
+            }
+        }
+        guard index < end, bytes[index] == UInt8(ascii: "#") else { return nil }
+        index += 1
+        skipBlanks()
+        guard end - index >= languageWord.count, Array(bytes[index..<index + languageWord.count]) == languageWord
+        else { return nil }
+        index += languageWord.count
+        skipBlanks()
+        guard index < end, bytes[index] == UInt8(ascii: ":") else { return nil }
+        index += 1
+        skipBlanks()
+        let codeStart = index
+        while index < end {
+            let byte = bytes[index]
+            let isCode = (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+            if !isCode { break }
+            index += 1
+        }
+        let codeEnd = index
+        guard codeEnd > codeStart else { return nil }
+        skipBlanks()
+        guard index == end else { return nil }
+        return String(decoding: bytes[codeStart..<codeEnd], as: UTF8.self)
+    }
+}
+
+extension String {
+    /// Returns the string with every `target` replaced by `replacement`,
+    /// comparing UTF-8 bytes exactly.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        let source = Array(utf8)
+        let pattern = Array(target.utf8)
+        guard let first = pattern.first, source.count >= pattern.count else { return self }
+        var output: [UInt8] = []
+        output.reserveCapacity(source.count)
+        var index = 0
+        var isChanged = false
+        while index < source.count {
+            if source[index] == first && index + pattern.count <= source.count
+                && source[index..<index + pattern.count].elementsEqual(pattern)
+            {
+                output.append(contentsOf: replacement.utf8)
+                index += pattern.count
+                isChanged = true
+            } else {
+                output.append(source[index])
+                index += 1
+            }
+        }
+        return isChanged ? String(decoding: output, as: UTF8.self) : self
+    }
+}

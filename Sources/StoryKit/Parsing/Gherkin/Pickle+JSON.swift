@@ -1,0 +1,83 @@
+extension Pickle {
+    /// The pickle as one NDJSON line in the official message shape,
+    /// `{"pickle":{…}}`, with keys sorted as in Cucumber's test data.
+    var jsonLine: String {
+        var out = #"{"pickle":{"astNodeIds":"#
+        out += Self.json(astNodeIDs)
+        out += #","id":"# + Self.json(id)
+        out += #","language":"# + Self.json(language)
+        out += #","location":{"column":\#(location.column),"line":\#(location.line)}"#
+        out += #","name":"# + Self.json(name)
+        out += #","steps":["#
+        for (index, step) in steps.enumerated() {
+            if index > 0 { out += "," }
+            out += "{"
+            if step.docString != nil || step.dataTable != nil {
+                out += #""argument":{"# + argumentJSON(step) + "},"
+            }
+            out += #""astNodeIds":"# + Self.json(step.astNodeIDs)
+            out += #","id":"# + Self.json(step.id)
+            out += #","text":"# + Self.json(step.text)
+            out += #","type":"# + Self.json(step.type.rawValue) + "}"
+        }
+        out += #"],"tags":["#
+        out += tags.map { #"{"astNodeId":"# + Self.json($0.astNodeID) + #","name":"# + Self.json($0.name) + "}" }
+            .joined(separator: ",")
+        out += #"],"uri":"# + Self.json(uri) + "}}"
+        return out
+    }
+
+    private func argumentJSON(_ step: Step) -> String {
+        var parts: [String] = []
+        // With both arguments, each says which was written first.
+        var tableIndex = ""
+        var docIndex = ""
+        if let table = step.source.dataTable, let doc = step.source.docString, step.dataTable != nil,
+            step.docString != nil
+        {
+            let isTableFirst = doc.location.line > table.location.line
+            tableIndex = #""argumentIndex":\#(isTableFirst ? 1 : 2),"#
+            docIndex = #""argumentIndex":\#(isTableFirst ? 2 : 1),"#
+        }
+        if let rows = step.dataTable {
+            let body = rows.map { row in
+                #"{"cells":["# + row.map { #"{"value":"# + Self.json($0) + "}" }.joined(separator: ",") + "]}"
+            }
+            parts.append(#""dataTable":{"# + tableIndex + #""rows":["# + body.joined(separator: ",") + "]}")
+        }
+        if let doc = step.docString {
+            var text = #""docString":{"# + docIndex + #""content":"# + Self.json(doc.content)
+            if let mediaType = doc.mediaType { text += #","mediaType":"# + Self.json(mediaType) }
+            parts.append(text + "}")
+        }
+        return parts.joined(separator: ",")
+    }
+
+    private static func json(_ strings: [String]) -> String {
+        "[" + strings.map(json).joined(separator: ",") + "]"
+    }
+
+    /// Quotes a string as JSON.
+    static func json(_ string: String) -> String {
+        var out = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

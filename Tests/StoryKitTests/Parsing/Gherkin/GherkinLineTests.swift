@@ -1,0 +1,78 @@
+import Testing
+
+@testable import StoryKit
+
+@Suite struct GherkinLineTests {
+    /// A table row and the cells (with columns) it must give.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let id: String
+        let row: String
+        let cells: [String]
+        let columns: [Int]
+        var testDescription: String { id }
+    }
+
+    static let cases: [Case] = [
+        Case(id: "plain-cells-are-trimmed", row: "  | a |  bb |", cells: ["a", "bb"], columns: [5, 10]),
+        Case(id: "escaped-pipe-stays-in-the-cell", row: #"| a \| b |"#, cells: ["a | b"], columns: [3]),
+        Case(id: "escaped-backslash-is-one-backslash", row: #"| c\\d |"#, cells: [#"c\d"#], columns: [3]),
+        Case(id: "escaped-n-is-a-line-feed", row: #"| e\nf |"#, cells: ["e\nf"], columns: [3]),
+        Case(id: "other-escapes-are-kept", row: #"| g\h |"#, cells: [#"g\h"#], columns: [3]),
+        Case(id: "empty-cell", row: "||x|", cells: ["", "x"], columns: [2, 3]),
+        Case(id: "text-after-last-pipe-is-dropped", row: "| a | b", cells: ["a"], columns: [3]),
+        Case(id: "trailing-backslash-drops-the-cell", row: #"| a | b \"#, cells: ["a"], columns: [3]),
+        Case(id: "columns-count-characters", row: "| é | ü |", cells: ["é", "ü"], columns: [3, 7]),
+    ]
+
+    @Test("Table rows split into cells with escapes resolved", arguments: cases)
+    func tableCells(_ example: Case) {
+        let bytes = Array(example.row.utf8)
+        let line = GherkinLine(bytes: bytes, start: 0, end: bytes.count, number: 1)
+        #expect(line.tableCells.map(\.text) == example.cells)
+        #expect(line.tableCells.map(\.column) == example.columns)
+    }
+
+    @Test("Tag lines split into tags, a comment ends them")
+    func tags() throws {
+        let bytes = Array("  @a @b.c@d #@not".utf8)
+        let line = GherkinLine(bytes: bytes, start: 0, end: bytes.count, number: 3)
+        let tags = try line.tags()
+        #expect(tags.map(\.text) == ["@a", "@b.c", "@d"])
+        #expect(tags.map(\.column) == [3, 6, 10])
+    }
+
+    @Test("A tag with white space in it is an error")
+    func tagWithWhitespace() {
+        let bytes = Array("@ok @not ok".utf8)
+        let line = GherkinLine(bytes: bytes, start: 0, end: bytes.count, number: 1)
+        #expect(throws: GherkinError(line: 1, column: 5, message: "A tag may not contain whitespace")) {
+            try line.tags()
+        }
+    }
+
+    @Test("Doc strings lose their fence's indentation and unescape their fence")
+    func docStringIndentation() throws {
+        let text = """
+            Feature: f
+              Scenario: s
+                Given text
+                  ```markdown
+                  first
+                    indented
+                less
+                  \\`\\`\\`
+                  ```
+            """
+        let (stories, diagnostics) = FeatureFile.parse(text, path: "d.feature")
+        #expect(diagnostics.isEmpty)
+        let step = try #require(stories.first?.steps.first)
+        guard case .docString(let doc) = step.attachment else {
+            Issue.record("expected a doc string")
+            return
+        }
+        #expect(doc.content == "first\n  indented\nless\n```")
+        #expect(doc.mediaType == "markdown")
+        #expect(doc.delimiter == "```")
+        #expect(doc.location == SourceLocation(file: "d.feature", line: 4, column: 7))
+    }
+}
