@@ -17,7 +17,7 @@ example:
 	cd Examples/TicTacToe && $(SWIFT) build && .build/debug/tictactoe --strict Stories/ && $(SWIFT) test
 
 # The tests, storyrun's own stories and the example package: what CI runs.
-test: unit stories example
+test: unit stories conformance example
 
 # Rewrites the golden files in Fixtures/; review the change with git diff.
 goldens:
@@ -44,3 +44,7 @@ fuzz:
 		Tests/Fuzz/ParserFuzzer.swift -o .fuzz/parser-fuzzer
 	.fuzz/parser-fuzzer -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 \
 		-artifact_prefix=.fuzz/artifacts/ .fuzz/corpus
+
+# The official Gherkin test data through the command line: N passed, N failed.
+conformance: build
+	python3 Fixtures/gherkin/conformance.py $(STORYRUN) Fixtures/gherkin

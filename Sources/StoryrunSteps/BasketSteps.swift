@@ -11,6 +11,7 @@ final class BasketSteps: StepDefinitions {
     var basket: [String: Int] = [:]
     var membership: Membership = .guest
     var unitPrice: Decimal = 0
+    var note = ""
 
     required init() {}
 
@@ -45,6 +46,15 @@ final class BasketSteps: StepDefinitions {
         }
         step("^the basket has been kept (yes|no|maybe)$") { (steps: BasketSteps, kept: Bool) in
             try expect(kept == !steps.basket.isEmpty)
+        }
+        step("^the basket is stocked with:$") { (steps: BasketSteps, table: DataTable) in
+            for row in table.hashes {
+                steps.basket[row["item"] ?? "", default: 0] += Int(row["count"] ?? "") ?? 0
+            }
+        }
+        step("^the customer writes:$") { (steps: BasketSteps, text: DocString) in steps.note = text.content }
+        step("^the note says \"(.*)\"$") { (steps: BasketSteps, expected: String) in
+            try expectEqual(steps.note, expected)
         }
         step("^we wait for the warehouse$") { _ in
             try await Task.sleep(nanoseconds: 1_000_000)

@@ -18,6 +18,8 @@ struct Options: Equatable {
         case explain
         /// Run stories a parent process names on standard input.
         case worker
+        /// Print the stories the files compile to, as Cucumber pickles.
+        case pickles
         /// Try a regex or Cucumber Expression on a step text.
         case match(MatchCommand.Syntax, pattern: String, text: String)
     }
@@ -70,6 +72,10 @@ struct Options: Equatable {
             case "--version": command = .version
             case "--format", "-f":
                 let name = try Self.value(for: argument, from: &remaining)
+                if name == "pickles" {
+                    command = .pickles
+                    continue
+                }
                 guard let format = ReportFormat(rawValue: name), !format.isFile else {
                     throw Diagnostic(at: nil, problem: "unknown format \(name)", help: "use one of: \(Self.terminalFormats)")
                 }
@@ -125,7 +131,7 @@ struct Options: Equatable {
         if command == .explain && paths.isEmpty {
             throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write storyrun explain \"When I add 3 apples to the basket\"")
         }
-        if (command == .run || command == .check) && paths.isEmpty && command != .worker {
+        if (command == .run || command == .check || command == .pickles) && paths.isEmpty {
             throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `storyrun Stories/`, or see `storyrun --help`")
         }
     }
@@ -180,7 +186,8 @@ struct Options: Equatable {
         let terminal = ReportFormat.allCases.filter { !$0.isFile }.map {
             "      \($0.rawValue)".padding(toLength: 18, withPad: " ", startingAt: 0) + $0.summary
         }
-        return usageHead.replacingOccurrences(of: "storyrun", with: executableName) + files.joined(separator: "\n") + "\n  -f, --format NAME  the terminal report, one of:\n" + terminal.joined(separator: "\n") + "\n" + usageTail
+        return usageHead.replacingOccurrences(of: "storyrun", with: executableName) + files.joined(separator: "\n") + "\n  -f, --format NAME  the terminal report, one of:\n" + terminal.joined(separator: "\n")
+            + "\n      pickles     print the compiled stories as Cucumber pickles (NDJSON), run nothing\n" + usageTail
     }
 
     /// The name the user runs: `storyrun`, or their own executable's name.

@@ -51,6 +51,8 @@ public enum StoryRun {
             return .success
         case .match(let syntax, let pattern, let text):
             return MatchCommand.run(syntax, pattern: pattern, text: text, output: output)
+        case .pickles:
+            return PicklesCommand.run(paths: options.paths, output: output)
         case .run, .check, .explain, .worker:
             let style = options.isColorDisabled ? .plain : style
             let builder = RegistryBuilder()
@@ -65,7 +67,7 @@ public enum StoryRun {
             case .check: return CheckCommand.run(paths: options.paths, registry: registry, style: style, output: output)
             case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
             case .worker: return await Worker.run(registry: registry, configuration: runnerConfiguration(options), clock: clock)
-            case .help, .version, .match: return .success
+            case .help, .version, .match, .pickles: return .success
             case .run: return await runStories(options, registry: registry, style: style, clock: clock, output: output)
             }
         }

@@ -20,18 +20,24 @@ enum StoryLoader {
 
     /// Reads and parses one file, choosing the format by its extension.
     static func parseFile(at path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return ([], [Diagnostic(at: SourceLocation(file: path, line: 1), problem: "cannot read \(path)", help: "check that the file exists and is readable")])
+        switch readText(at: path) {
+        case .success(let text): parse(text, path: path)
+        case .failure(let diagnostic): ([], [diagnostic])
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return ([], [notUTF8(data, path: path)])
-        }
-        return parse(text, path: path)
     }
 
     /// Parses the text of a story file, choosing the format by the path's extension.
     static func parse(_ text: String, path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
-        StoriesParser.parse(text, path: path)
+        path.hasSuffix(".feature") ? FeatureFile.parse(text, path: path) : StoriesParser.parse(text, path: path)
+    }
+
+    /// The text of a file, or the diagnostic that says why it has none.
+    static func readText(at path: String) -> Result<String, Diagnostic> {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(Diagnostic(at: SourceLocation(file: path, line: 1), problem: "cannot read \(path)", help: "check that the file exists and is readable"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else { return .failure(notUTF8(data, path: path)) }
+        return .success(text)
     }
 
     /// The story files under the paths, with a diagnostic for each path
