@@ -19,7 +19,10 @@ public enum StoryRun {
         let status = await run(
             arguments: Array(CommandLine.arguments.dropFirst()), steps: steps,
             style: environment["NO_COLOR"] == nil && isTerminal ? .ansi : .plain,
-            output: { print($0) })
+            isGitHubActions: environment["GITHUB_ACTIONS"] == "true",
+            startTime: Date(),
+            output: { print($0) },
+            partialOutput: isTerminal ? { print($0, terminator: ""); fflush(nil) } : nil)
         exit(status.rawValue)
     }
 
@@ -28,19 +31,34 @@ public enum StoryRun {
     ///   - arguments: The arguments after the executable's name.
     ///   - steps: The step classes to register, in order.
     ///   - style: How to colour terminal text (`--no-color` turns it off).
+    ///   - isGitHubActions: Whether the run is a GitHub Actions job, which
+    ///     adds the `github` annotations to the terminal report.
     ///   - clock: The current time in nanoseconds.
+    ///   - startTime: The wall-clock time the run starts, for reports that
+    ///     carry timestamps.
     ///   - output: Where each line of terminal text goes.
+    ///   - partialOutput: Where terminal text without a line end goes; nil
+    ///     when the output is not a terminal.
     public static func run(
         arguments: [String], steps: [any StepDefinitions.Type], style: TextStyle = .plain,
+        isGitHubActions: Bool = false,
         clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds },
-        output: @escaping (String) -> Void
+        startTime: Date = Date(),
+        output: @escaping (String) -> Void,
+        partialOutput: ((String) -> Void)? = nil
     ) async -> ExitStatus {
-        let options: Options
+        if arguments.first == "merge" {
+            return MergeCommand.run(arguments: Array(arguments.dropFirst()), output: output)
+        }
+        var options: Options
         do {
             options = try Options(arguments: arguments)
         } catch {
             output(error.rendered(style: style))
             return .inputError
+        }
+        if isGitHubActions && !options.reports.contains(where: { $0.format == .github }) {
+            options.reports.append(ReportRequest(format: .github))
         }
         switch options.command {
         case .help:
@@ -50,14 +68,18 @@ public enum StoryRun {
             output("storyrun \(version)")
             return .success
         case .run:
-            return await runStories(options, steps: steps, style: options.isColorDisabled ? .plain : style, clock: clock, output: output)
+            let context = ReporterContext(
+                style: options.isColorDisabled ? .plain : style, isVerbose: options.isVerbose,
+                output: output, partialOutput: partialOutput, startTime: startTime)
+            return await runStories(options, steps: steps, context: context, clock: clock)
         }
     }
 
     private static func runStories(
-        _ options: Options, steps: [any StepDefinitions.Type], style: TextStyle,
-        clock: @escaping @Sendable () -> UInt64, output: @escaping (String) -> Void
+        _ options: Options, steps: [any StepDefinitions.Type], context: ReporterContext,
+        clock: @escaping @Sendable () -> UInt64
     ) async -> ExitStatus {
+        let style = context.style, output = context.output
         let builder = RegistryBuilder()
         builder.register(steps)
         guard builder.diagnostics.isEmpty else {
@@ -68,8 +90,10 @@ public enum StoryRun {
         let registry = builder.freeze()
         let (stories, inputDiagnostics) = StoryLoader.load(paths: options.paths)
 
-        var reporters: [any Reporter] = options.reports.map {
-            $0.format.makeReporter(ReporterContext(path: $0.path, style: style, isVerbose: options.isVerbose, output: output))
+        var reporters: [any Reporter] = options.reports.map { request in
+            var context = context
+            context.path = request.path
+            return request.format.makeReporter(context)
         }
         func emit(_ event: RunEvent) {
             for index in reporters.indices { reporters[index].handle(event) }

@@ -60,24 +60,32 @@ public struct TextReporter: Reporter {
     }
 
     private func reportEnd(_ summary: RunSummary) {
+        for line in Self.ending(summary, snippets: snippets, style: style) { write(line) }
+    }
+
+    /// The lines that end a terminal report: snippets for the undefined
+    /// steps, the unused step definitions (when `listsUnused`), the totals.
+    static func ending(_ summary: RunSummary, snippets: [Snippet], style: TextStyle, listsUnused: Bool = true) -> [String] {
+        var lines: [String] = []
         if !snippets.isEmpty {
-            write("")
-            write("Define the undefined steps with these snippets in a step class:")
+            lines.append("")
+            lines.append("Define the undefined steps with these snippets in a step class:")
             for snippet in snippets {
-                write("")
-                write(snippet.code().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+                lines.append("")
+                lines.append(snippet.code().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             }
         }
-        if !summary.unusedDefinitions.isEmpty {
-            write("")
-            write("Step definitions no story used:")
+        if listsUnused && !summary.unusedDefinitions.isEmpty {
+            lines.append("")
+            lines.append("Step definitions no story used:")
             for unused in summary.unusedDefinitions {
-                write("    \"\(unused.pattern)\"  \(style.paint(unused.location.displayFileAndLine, .gray))")
+                lines.append("    \"\(unused.pattern)\"  \(style.paint(unused.location.displayFileAndLine, .gray))")
             }
         }
-        write("")
-        write("Stories: " + Self.counts(summary.stories, order: StoryStatus.allCases))
-        write("Steps: " + Self.counts(summary.steps, order: StepStatus.allCases))
+        lines.append("")
+        lines.append("Stories: " + counts(summary.stories, order: StoryStatus.allCases))
+        lines.append("Steps: " + counts(summary.steps, order: StepStatus.allCases))
+        return lines
     }
 
     /// `N passed, N failed`, then the other statuses that are not zero.
