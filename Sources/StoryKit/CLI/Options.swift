@@ -92,6 +92,7 @@ struct Options: Equatable {
 
     private static let usageHead = """
         USAGE: storyrun [options] PATH...
+               storyrun merge IN.json... [--html FILE] [--junit FILE] [--json FILE]
 
         Runs the stories in .stories and .feature files (folders are searched
         recursively) and reports, story by story, what passed and what failed.
