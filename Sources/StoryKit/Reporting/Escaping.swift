@@ -1,9 +1,14 @@
 extension String {
-    /// The text with `&`, `<`, `>`, `"` and `'` escaped for HTML and XML.
+    /// The text with `&`, `<`, `>`, `"` and `'` escaped for HTML and XML, and
+    /// control characters HTML forbids (all but tab and line ends) removed.
     public var htmlEscaped: String {
         var out = ""
         out.reserveCapacity(utf8.count)
         for character in self {
+            if character.unicodeScalars.contains(where: { !String.isLegalInXML($0) }) {
+                out.unicodeScalars.append(contentsOf: character.unicodeScalars.filter(String.isLegalInXML))
+                continue
+            }
             switch character {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
