@@ -82,7 +82,8 @@ struct Options: Equatable {
     /// The usage text.
     static var usage: String {
         let files = ReportFormat.allCases.filter(\.isFile).map {
-            "  --\($0.rawValue) FILE".padding(toLength: 18, withPad: " ", startingAt: 0) + "also write \($0.summary)"
+            let option = "  --\($0.rawValue) FILE"
+            return option.padding(toLength: max(18, option.count + 1), withPad: " ", startingAt: 0) + "also write \($0.summary)"
         }
         let terminal = ReportFormat.allCases.filter { !$0.isFile }.map {
             "      \($0.rawValue)".padding(toLength: 18, withPad: " ", startingAt: 0) + $0.summary

@@ -79,7 +79,8 @@ public enum StoryRun {
         _ options: Options, steps: [any StepDefinitions.Type], context: ReporterContext,
         clock: @escaping @Sendable () -> UInt64
     ) async -> ExitStatus {
-        let style = context.style, output = context.output
+        let style = context.style
+        let output = context.output
         let builder = RegistryBuilder()
         builder.register(steps)
         guard builder.diagnostics.isEmpty else {
@@ -90,10 +91,21 @@ public enum StoryRun {
         let registry = builder.freeze()
         let (stories, inputDiagnostics) = StoryLoader.load(paths: options.paths)
 
+        var context = context
+        var liveLine: TerminalLine?
+        if let partial = context.partialOutput, context.style == .ansi,
+           !options.reports.contains(where: { $0.format == .progress }) {
+            let line = TerminalLine(writePartial: partial, writeLine: context.output)
+            context.output = line.write
+            liveLine = line
+        }
         var reporters: [any Reporter] = options.reports.map { request in
             var context = context
             context.path = request.path
             return request.format.makeReporter(context)
+        }
+        if let liveLine {
+            reporters.insert(LiveStatusReporter(line: liveLine, style: context.style, now: clock), at: 0)
         }
         func emit(_ event: RunEvent) {
             for index in reporters.indices { reporters[index].handle(event) }
