@@ -8,6 +8,6 @@ public enum StoryrunSteps {
 
     /// The step classes the fixture stories in `Fixtures/` are written against.
     public static let fixtures: [any StepDefinitions.Type] = [
-        BasketSteps.self, CheckoutSteps.self, MoodSteps.self, RunControlSteps.self,
+        BasketSteps.self, CheckoutSteps.self, MoodSteps.self, RunControlSteps.self, PrinterSteps.self,
     ]
 }

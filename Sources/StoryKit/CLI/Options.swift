@@ -181,7 +181,8 @@ struct Options: Equatable {
     /// The usage text.
     static var usage: String {
         let files = ReportFormat.allCases.filter(\.isFile).map {
-            "  --\($0.rawValue) FILE".padding(toLength: 18, withPad: " ", startingAt: 0) + "also write \($0.summary)"
+            let option = "  --\($0.rawValue) FILE"
+            return option.padding(toLength: max(18, option.count + 1), withPad: " ", startingAt: 0) + "also write \($0.summary)"
         }
         let terminal = ReportFormat.allCases.filter { !$0.isFile }.map {
             "      \($0.rawValue)".padding(toLength: 18, withPad: " ", startingAt: 0) + $0.summary
@@ -201,6 +202,7 @@ struct Options: Equatable {
                storyrun check PATH...             (or --check) match, run nothing; list problems
                storyrun explain "STEP LINE"...    which definitions match a step line, and why
                storyrun match --regex PATTERN TEXT | --expression EXPRESSION TEXT
+               storyrun merge IN.json... [--html FILE] [--junit FILE] [--json FILE]
 
         Runs the stories in .stories and .feature files (folders are searched
         recursively) and reports, story by story, what passed and what failed.

@@ -19,7 +19,10 @@ public enum StoryRun {
         let status = await run(
             arguments: Array(CommandLine.arguments.dropFirst()), steps: steps,
             style: environment["NO_COLOR"] == nil && isTerminal ? .ansi : .plain,
-            output: { print($0) })
+            isGitHubActions: environment["GITHUB_ACTIONS"] == "true",
+            startTime: Date(),
+            output: { print($0) },
+            partialOutput: isTerminal ? { print($0, terminator: ""); fflush(nil) } : nil)
         exit(status.rawValue)
     }
 
@@ -28,19 +31,34 @@ public enum StoryRun {
     ///   - arguments: The arguments after the executable's name.
     ///   - steps: The step classes to register, in order.
     ///   - style: How to colour terminal text (`--no-color` turns it off).
+    ///   - isGitHubActions: Whether the run is a GitHub Actions job, which
+    ///     adds the `github` annotations to the terminal report.
     ///   - clock: The current time in nanoseconds.
+    ///   - startTime: The wall-clock time the run starts, for reports that
+    ///     carry timestamps.
     ///   - output: Where each line of terminal text goes.
+    ///   - partialOutput: Where terminal text without a line end goes; nil
+    ///     when the output is not a terminal.
     public static func run(
         arguments: [String], steps: [any StepDefinitions.Type], style: TextStyle = .plain,
+        isGitHubActions: Bool = false,
         clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds },
-        output: @escaping (String) -> Void
+        startTime: Date = Date(),
+        output: @escaping (String) -> Void,
+        partialOutput: ((String) -> Void)? = nil
     ) async -> ExitStatus {
-        let options: Options
+        if arguments.first == "merge" {
+            return MergeCommand.run(arguments: Array(arguments.dropFirst()), output: output)
+        }
+        var options: Options
         do {
             options = try Options(arguments: arguments)
         } catch {
             output(error.rendered(style: style))
             return .inputError
+        }
+        if isGitHubActions && !options.reports.contains(where: { $0.format == .github }) {
+            options.reports.append(ReportRequest(format: .github))
         }
         switch options.command {
         case .help:
@@ -68,7 +86,11 @@ public enum StoryRun {
             case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
             case .worker: return await Worker.run(registry: registry, configuration: runnerConfiguration(options), clock: clock)
             case .help, .version, .match, .pickles: return .success
-            case .run: return await runStories(options, registry: registry, style: style, clock: clock, output: output)
+            case .run:
+                let context = ReporterContext(
+                    style: style, isVerbose: options.isVerbose, output: output,
+                    partialOutput: partialOutput, startTime: startTime)
+                return await runStories(options, registry: registry, context: context, clock: clock)
             }
         }
     }
@@ -80,9 +102,11 @@ public enum StoryRun {
     }
 
     private static func runStories(
-        _ options: Options, registry: StepRegistry, style: TextStyle,
-        clock: @escaping @Sendable () -> UInt64, output: @escaping (String) -> Void
+        _ options: Options, registry: StepRegistry, context: ReporterContext,
+        clock: @escaping @Sendable () -> UInt64
     ) async -> ExitStatus {
+        let style = context.style
+        let output = context.output
         let start = clock()
         let (paths, lines) = StoryFilter.splitLines(options.paths)
         let (files, pathDiagnostics) = StoryLoader.files(at: paths)
@@ -96,8 +120,23 @@ public enum StoryRun {
             }
         }
 
-        var reporters: [any Reporter] = options.reports.map {
-            $0.format.makeReporter(ReporterContext(path: $0.path, style: style, isVerbose: options.isVerbose, output: output))
+        // On a terminal, a live line shows the counts while stories run.
+        var context = context
+        var liveLine: TerminalLine?
+        if let partial = context.partialOutput, context.style == .ansi,
+            !options.reports.contains(where: { $0.format == .progress })
+        {
+            let line = TerminalLine(writePartial: partial, writeLine: context.output)
+            context.output = line.write
+            liveLine = line
+        }
+        var reporters: [any Reporter] = options.reports.map { request in
+            var context = context
+            context.path = request.path
+            return request.format.makeReporter(context)
+        }
+        if let liveLine {
+            reporters.insert(LiveStatusReporter(line: liveLine, style: context.style, now: clock), at: 0)
         }
         func emit(_ event: RunEvent) {
             for index in reporters.indices { reporters[index].handle(event) }

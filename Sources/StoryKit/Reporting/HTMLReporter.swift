@@ -1,15 +1,18 @@
-/// Writes one self-contained HTML page a customer can read: a summary, then
-/// the stories grouped by file, each with its steps coloured by status.
+/// Writes one self-contained HTML page a product owner can read: a verdict
+/// and the totals, the stories that need attention, then every story grouped
+/// by file, each with its steps marked by status.
 ///
 /// The page needs no network (inline CSS and a little JavaScript for the
-/// filters and search) and reads fine with JavaScript off.
+/// filters, search and technical details) and reads fine with JavaScript off
+/// and on paper. Patterns, Swift places and snippets are technical details,
+/// hidden until asked for.
 public struct HTMLReporter: Reporter {
     private let path: String
-    private let title: String
-    private var files: [String] = []
-    private var results: [String: [StoryResult]] = [:]
-    private var diagnostics: [Diagnostic] = []
-    private var summary = RunSummary()
+    let title: String
+    var files: [String] = []
+    var results: [String: [StoryResult]] = [:]
+    var diagnostics: [Diagnostic] = []
+    var summary = RunSummary()
 
     /// Creates a reporter that writes to a path when the run is over.
     public init(path: String, title: String = "Stories") {
@@ -42,76 +45,103 @@ public struct HTMLReporter: Reporter {
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(title.htmlEscaped)</title>
+            <title>\(title.htmlEscaped) — \(verdict.htmlEscaped)</title>
             <style>\(HTMLReporter.css)</style></head>
-            <body><header><h1>\(title.htmlEscaped)</h1>
-            \(summaryBar)
-            <nav class="filters" hidden>
-            <button data-filter="all" class="on">All</button><button data-filter="failed">Failed</button><button data-filter="undefined">Undefined</button>
-            <input type="search" placeholder="Search stories and steps" aria-label="Search">
-            </nav></header><main>
+            <body><header>
+            <h1>\(title.htmlEscaped)</h1>
+            <p class="verdict \(hasProblems ? "bad" : "good")">\(verdict.htmlEscaped)</p>
+            \(cards)
+            \(bar(summary.stories, total: storyCount, label: "Stories by status"))
+            <p class="counts">Steps: \(TextReporter.counts(summary.steps, order: StepStatus.allCases)) &middot; took \(Self.duration(summary.duration))</p>
+            </header>
+            <nav class="tools" hidden>
+            <input type="search" placeholder="Search stories and steps…" aria-label="Search stories and steps">
+            <button type="button" data-action="expand">Expand all</button><button type="button" data-action="collapse">Collapse all</button>
+            <label><input type="checkbox" data-action="technical"> Technical details</label>
+            <span class="shown" aria-live="polite"></span>
+            </nav><main>
 
             """
-        if !diagnostics.isEmpty {
-            html += "<section class=\"problems\"><h2>Problems</h2><ul>"
-            for diagnostic in diagnostics {
-                html += "<li class=\"\(diagnostic.severity.rawValue)\"><pre>\(diagnostic.rendered().htmlEscaped)</pre></li>"
-            }
-            html += "</ul></section>\n"
-        }
-        for file in files {
-            let stories = results[file] ?? []
-            let failing = stories.filter { $0.status != .passed }.count
-            html += "<section class=\"file\"><h2>\(file.htmlEscaped) <small>\(stories.count - failing)/\(stories.count) passed</small></h2>\n"
-            for result in stories { html += story(result) }
-            html += "</section>\n"
-        }
-        html += "</main><script>\(HTMLReporter.script)</script></body></html>\n"
+        html += attention
+        for (index, file) in files.enumerated() { html += section(file, index: index) }
+        html += problems
+        html += "<p class=\"empty hidden\">No story matches.</p></main>\n"
+        html += "<footer>Written by storyrun \(StoryRun.version)</footer>\n"
+        html += "<script>\(HTMLReporter.script)</script></body></html>\n"
         return html
     }
 
-    private var summaryBar: String {
-        let total = max(1, summary.stories.values.reduce(0, +))
-        let segments = StoryStatus.allCases.compactMap { status -> String? in
+    var storyCount: Int { summary.stories.values.reduce(0, +) }
+
+    var hasProblems: Bool { summary.stories[.failed, default: 0] + summary.stories[.undefined, default: 0] > 0 }
+
+    /// One sentence on the run as a whole.
+    var verdict: String {
+        let total = storyCount
+        let passed = summary.stories[.passed, default: 0]
+        let failing = summary.stories[.failed, default: 0] + summary.stories[.undefined, default: 0]
+        if total == 0 { return "No stories ran" }
+        if failing == 0 && passed == total { return total == 1 ? "The story passes" : "All \(total) stories pass" }
+        if failing == 0 { return "\(passed) of \(total) stories pass; the rest did not run" }
+        return "\(failing) of \(total) \(total == 1 ? "story needs" : "stories need") attention"
+    }
+
+    private var cards: String {
+        var html = "<div class=\"cards\" role=\"group\" aria-label=\"Show stories by status\">"
+        html += "<button type=\"button\" class=\"card all on\" data-filter=\"all\"><b>\(storyCount)</b> stories</button>"
+        for status in StoryStatus.allCases {
             let count = summary.stories[status, default: 0]
-            guard count > 0 else { return nil }
-            let width = Double(count) * 100 / Double(total)
-            return "<span class=\"\(status.rawValue)\" style=\"width:\(String(format: "%.2f", width))%\"></span>"
-        }.joined()
-        return """
-            <div class="bar">\(segments)</div>
-            <p class="counts">Stories: \(TextReporter.counts(summary.stories, order: StoryStatus.allCases))
-            &middot; Steps: \(TextReporter.counts(summary.steps, order: StepStatus.allCases))</p>
-            """
-    }
-
-    private func story(_ result: StoryResult) -> String {
-        let story = result.story
-        let tags = story.tags.map { "<span class=\"tag\">\($0.htmlEscaped)</span>" }.joined(separator: " ")
-        var html = """
-            <details class="story \(result.status.rawValue)" data-status="\(result.status.rawValue)"\(result.status == .passed ? "" : " open")>
-            <summary><span class="status">\(result.status.rawValue)</span> \(story.name.htmlEscaped) \(tags)
-            <span class="where">\(story.location.displayFileAndLine.htmlEscaped) &middot; \(Self.duration(result.duration))</span></summary>
-            <ol class="steps">
-
-            """
-        for step in result.steps {
-            html += "<li class=\"step \(step.status.rawValue)\"><span class=\"keyword\">\(step.step.keyword.htmlEscaped)</span> \(step.step.text.htmlEscaped)"
-            html += " <span class=\"where\">line \(step.step.location.line) &middot; \(Self.duration(step.duration))</span>"
-            if let match = step.match {
-                html += "<div class=\"match\">matched <code>\(match.pattern.htmlEscaped)</code> at \(match.location.displayFileAndLine.htmlEscaped)</div>"
-            }
-            if let error = step.error {
-                let place = error.location.map { "\n\($0.displayFileAndLine)" } ?? ""
-                html += "<pre class=\"error\">\((error.message + place).htmlEscaped)\n\(step.step.location.displayFileAndLine.htmlEscaped)</pre>"
-            }
-            if step.status == .undefined {
-                html += "<pre class=\"snippet\">\(Snippet(for: step.step).code().htmlEscaped)</pre>"
-            }
-            html += "</li>\n"
+            guard count > 0 || status == .passed || status == .failed else { continue }
+            html += "<button type=\"button\" class=\"card \(status.rawValue)\" data-filter=\"\(status.rawValue)\"><b>\(count)</b> \(status.rawValue)</button>"
         }
-        return html + "</ol></details>\n"
+        return html + "</div>"
     }
+
+    /// A bar of coloured segments, one per status, as wide as its share.
+    func bar(_ counts: [StoryStatus: Int], total: Int, label: String) -> String {
+        let segments = StoryStatus.allCases.compactMap { status -> String? in
+            let count = counts[status, default: 0]
+            guard count > 0 else { return nil }
+            let width = Double(count) * 100 / Double(max(1, total))
+            return "<span class=\"\(status.rawValue)\" style=\"width:\(String(format: "%.2f", width))%\" title=\"\(count) \(status.rawValue)\"></span>"
+        }.joined()
+        return "<div class=\"bar\" role=\"img\" aria-label=\"\(label.htmlEscaped)\">\(segments)</div>"
+    }
+
+    /// Links to the stories that failed or are undefined, first on the page.
+    private var attention: String {
+        let items = files.enumerated().flatMap { fileIndex, file in
+            (results[file] ?? []).enumerated().filter { $0.element.status == .failed || $0.element.status == .undefined }
+                .map { storyIndex, result in
+                    "<li class=\"\(result.status.rawValue)\"><a href=\"#\(Self.anchor(fileIndex, storyIndex))\"><span class=\"status\">\(result.status.rawValue)</span>\(result.story.name.htmlEscaped)</a>"
+                        + " <span class=\"why\">\(Self.reason(result).htmlEscaped)</span></li>"
+                }
+        }
+        guard !items.isEmpty else { return "" }
+        return "<section class=\"attention\"><h2>Needs attention</h2><ul>\n" + items.joined(separator: "\n") + "\n</ul></section>\n"
+    }
+
+    /// Why a story did not pass, in one line.
+    static func reason(_ result: StoryResult) -> String {
+        if let failing = result.steps.first(where: { $0.status == .failed || $0.status == .ambiguous }) {
+            let message = failing.error?.message.split(separator: "\n").first.map(String.init) ?? failing.status.rawValue
+            return "\(failing.step.line) — \(message)"
+        }
+        let undefined = result.steps.filter { $0.status == .undefined }.count
+        return "\(undefined) step\(undefined == 1 ? " is" : "s are") not written yet"
+    }
+
+    private var problems: String {
+        guard !diagnostics.isEmpty else { return "" }
+        let errors = diagnostics.filter(\.isError).count
+        var html = "<details class=\"problems\"\(errors > 0 ? " open" : "")><summary>\(diagnostics.count) note\(diagnostics.count == 1 ? "" : "s") for developers</summary><ul>"
+        for diagnostic in diagnostics {
+            html += "<li class=\"\(diagnostic.severity.rawValue)\"><pre>\(diagnostic.rendered().htmlEscaped)</pre></li>"
+        }
+        return html + "</ul></details>\n"
+    }
+
+    static func anchor(_ file: Int, _ story: Int) -> String { "s\(file + 1)-\(story + 1)" }
 
     static func duration(_ nanoseconds: UInt64) -> String {
         let milliseconds = Double(nanoseconds) / 1_000_000

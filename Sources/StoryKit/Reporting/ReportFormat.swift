@@ -1,18 +1,32 @@
+import Foundation
+
 /// The reports storyrun writes, one row each: to add a report, add a case
 /// here and a type that conforms to ``Reporter``.
 enum ReportFormat: String, CaseIterable, Sendable {
     /// The terminal report: one line per story (the default).
     case summary
+    /// The terminal report: one character per step.
+    case progress
+    /// The terminal report: every story and step as it finishes.
+    case pretty
+    /// GitHub Actions annotations on the terminal.
+    case github
     /// A self-contained HTML page.
     case html
     /// Cucumber JSON.
     case json
+    /// JUnit XML.
+    case junit
+    /// Cucumber Messages, as NDJSON.
+    case messages
+    /// The places of the failed stories, for the next run.
+    case rerun
 
     /// Whether the report goes to a file named after the option.
     var isFile: Bool {
         switch self {
-        case .summary: false
-        case .html, .json: true
+        case .summary, .progress, .pretty, .github: false
+        case .html, .json, .junit, .messages, .rerun: true
         }
     }
 
@@ -20,8 +34,14 @@ enum ReportFormat: String, CaseIterable, Sendable {
     var summary: String {
         switch self {
         case .summary: "one line per story, failures and totals (the default)"
+        case .progress: "one character per step, then failures and totals"
+        case .pretty: "every story and step as it finishes"
+        case .github: "GitHub Actions annotations (added when GITHUB_ACTIONS=true)"
         case .html: "a self-contained HTML page a customer can read"
         case .json: "Cucumber JSON, for Cucumber dashboards"
+        case .junit: "JUnit XML, for CI test reports"
+        case .messages: "Cucumber Messages (NDJSON)"
+        case .rerun: "file:line of each failed or undefined story"
         }
     }
 
@@ -29,8 +49,14 @@ enum ReportFormat: String, CaseIterable, Sendable {
     func makeReporter(_ context: ReporterContext) -> any Reporter {
         switch self {
         case .summary: TextReporter(style: context.style, isVerbose: context.isVerbose, write: context.output)
+        case .progress: ProgressReporter(style: context.style, write: context.output, writePartial: context.partialOutput)
+        case .pretty: PrettyReporter(style: context.style, isVerbose: context.isVerbose, write: context.output)
+        case .github: GitHubReporter(write: context.output)
         case .html: HTMLReporter(path: context.path ?? "report.html")
         case .json: CucumberJSONReporter(path: context.path ?? "report.json")
+        case .junit: JUnitReporter(path: context.path ?? "report.xml")
+        case .messages: MessagesReporter(path: context.path ?? "report.ndjson", startTime: context.startTime)
+        case .rerun: RerunReporter(path: context.path ?? "rerun.txt")
         }
     }
 }
@@ -45,6 +71,10 @@ struct ReporterContext {
     var isVerbose: Bool
     /// Where terminal lines go.
     var output: (String) -> Void
+    /// Where terminal text without a line end goes, when the terminal takes it.
+    var partialOutput: ((String) -> Void)? = nil
+    /// The wall-clock time the run started.
+    var startTime: Date = Date(timeIntervalSince1970: 0)
 }
 
 /// A report the command line asked for.

@@ -70,32 +70,42 @@ public struct TextReporter: Reporter {
     }
 
     private func reportEnd(_ summary: RunSummary) {
+        for line in Self.ending(summary, snippets: snippets, style: style, ambiguousSteps: ambiguousSteps) { write(line) }
+    }
+
+    /// The lines that end a terminal report: snippets for the undefined
+    /// steps, the unused step definitions (when `listsUnused`), the totals.
+    static func ending(
+        _ summary: RunSummary, snippets: [Snippet], style: TextStyle, listsUnused: Bool = true, ambiguousSteps: Int = 0
+    ) -> [String] {
+        var lines: [String] = []
         if !snippets.isEmpty {
-            write("")
-            write("Define the undefined steps with these snippets in a step class:")
+            lines.append("")
+            lines.append("Define the undefined steps with these snippets in a step class:")
             for snippet in snippets {
-                write("")
-                write(snippet.code().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+                lines.append("")
+                lines.append(snippet.code().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             }
         }
         let storyCount = summary.stories.values.reduce(0, +)
-        if !summary.unusedDefinitions.isEmpty && storyCount > 0 {
-            write("")
-            write("Step definitions no story used:")
+        if listsUnused && !summary.unusedDefinitions.isEmpty && storyCount > 0 {
+            lines.append("")
+            lines.append("Step definitions no story used:")
             for unused in summary.unusedDefinitions.prefix(Self.unusedListLimit) {
-                write("    \"\(unused.pattern)\"  \(style.paint(unused.location.displayFileAndLine, .gray))")
+                lines.append("    \"\(unused.pattern)\"  \(style.paint(unused.location.displayFileAndLine, .gray))")
             }
             if summary.unusedDefinitions.count > Self.unusedListLimit {
-                write("    … and \(summary.unusedDefinitions.count - Self.unusedListLimit) more (`check` lists them all)")
+                lines.append("    … and \(summary.unusedDefinitions.count - Self.unusedListLimit) more (`check` lists them all)")
             }
         }
-        write("")
+        lines.append("")
         let flaky = summary.flaky > 0 ? " (\(summary.flaky) flaky)" : ""
-        write("Stories: " + Self.counts(summary.stories, order: StoryStatus.allCases) + flaky)
-        write("Steps: " + Self.counts(summary.steps, order: StepStatus.allCases))
+        lines.append("Stories: " + counts(summary.stories, order: StoryStatus.allCases) + flaky)
+        lines.append("Steps: " + counts(summary.steps, order: StepStatus.allCases))
         if ambiguousSteps > 0 {
-            write(style.paint("Warning: \(ambiguousSteps) step\(ambiguousSteps == 1 ? "" : "s") matched more than one definition (see above); --strict fails them", .yellow))
+            lines.append(style.paint("Warning: \(ambiguousSteps) step\(ambiguousSteps == 1 ? "" : "s") matched more than one definition (see above); --strict fails them", .yellow))
         }
+        return lines
     }
 
     /// How many unused definitions the end of a run lists.

@@ -1,0 +1,97 @@
+import Foundation
+
+/// `storyrun merge IN.json… --html OUT --junit OUT --json OUT`: merges the
+/// Cucumber JSON reports of several runs (CI shards) into one report.
+///
+/// The stories are read back from each file, in the order the files are
+/// named, and fed to the reporters as the events of one run.
+enum MergeCommand {
+    /// The usage text.
+    static let usage = """
+        USAGE: storyrun merge IN.json... [--html FILE] [--junit FILE] [--json FILE] ...
+
+        Merges the Cucumber JSON reports (--json) of several runs, for example CI
+        shards, into one report of every file kind storyrun writes, and prints the
+        summary. Exits 1 when a merged story failed, 2 when a file cannot be read.
+        """
+
+    /// Runs the command.
+    /// - Parameters:
+    ///   - arguments: The arguments after `merge`.
+    ///   - output: Where each line of terminal text goes.
+    /// - Returns: The exit status: 0, 1 when a story failed, 2 for bad input.
+    static func run(arguments: [String], output: @escaping (String) -> Void) -> ExitStatus {
+        var inputs: [String] = []
+        var reports: [ReportRequest] = []
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "-h" || argument == "--help" {
+                output(usage)
+                return .success
+            } else if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
+                guard let path = remaining.popFirst() else {
+                    return fail(Diagnostic(at: nil, problem: "\(argument) needs a value", help: "write \(argument) FILE"), output)
+                }
+                reports.append(ReportRequest(format: format, path: path))
+            } else if argument.hasPrefix("-") {
+                return fail(Diagnostic(at: nil, problem: "unknown option \(argument) for merge", help: "see `storyrun merge --help`"), output)
+            } else {
+                inputs.append(argument)
+            }
+        }
+        guard !inputs.isEmpty else {
+            return fail(Diagnostic(at: nil, problem: "no Cucumber JSON files to merge", help: "run `storyrun merge shard1.json shard2.json --html report.html`"), output)
+        }
+        var results: [StoryResult] = []
+        for input in inputs {
+            guard let data = FileManager.default.contents(atPath: input) else {
+                return fail(Diagnostic(at: nil, problem: "cannot read \(input)", help: "check that the file exists and is readable"), output)
+            }
+            do {
+                results += try CucumberJSONDecoder.decode(data, path: input)
+            } catch {
+                return fail(error, output)
+            }
+        }
+        let context = ReporterContext(style: .plain, isVerbose: false, output: output, startTime: Date())
+        var reporters: [any Reporter] = [ReportFormat.summary.makeReporter(context)]
+        for request in reports {
+            var context = context
+            context.path = request.path
+            reporters.append(request.format.makeReporter(context))
+        }
+        let summary = replay(results) { event in
+            for index in reporters.indices { reporters[index].handle(event) }
+        }
+        var status: ExitStatus = summary.hasFailures(strict: false) ? .storyFailed : .success
+        for index in reporters.indices {
+            do {
+                try reporters[index].finish()
+            } catch {
+                output((error as? Diagnostic ?? Diagnostic(at: nil, problem: "\(error)")).rendered())
+                status = .inputError
+            }
+        }
+        return status
+    }
+
+    /// Emits the events of a run that had these results, and returns its totals.
+    static func replay(_ results: [StoryResult], emit: (RunEvent) -> Void) -> RunSummary {
+        var summary = RunSummary()
+        emit(.runStarted(fileCount: Set(results.map(\.story.location.file)).count))
+        for result in results {
+            emit(.storyStarted(result.story))
+            for step in result.steps { emit(.stepFinished(step)) }
+            summary.add(result)
+            summary.duration &+= result.duration
+            emit(.storyFinished(result))
+        }
+        emit(.runFinished(summary))
+        return summary
+    }
+
+    private static func fail(_ diagnostic: Diagnostic, _ output: (String) -> Void) -> ExitStatus {
+        output(diagnostic.rendered())
+        return .inputError
+    }
+}

@@ -1,0 +1,63 @@
+/// Writes the terminal report story by story: each story's name, then each
+/// step as it finishes, in its status colour, with failures under the step.
+///
+/// With `--verbose` every step also shows the pattern that matched it and
+/// where that step definition is.
+public struct PrettyReporter: Reporter {
+    private let style: TextStyle
+    private let isVerbose: Bool
+    private let write: (String) -> Void
+    private var snippets: [Snippet] = []
+    private var seenSnippets: Set<Snippet> = []
+
+    /// Creates a pretty reporter.
+    /// - Parameters:
+    ///   - style: How to colour the text.
+    ///   - isVerbose: Whether to show each step's matching definition.
+    ///   - write: Where each line of text goes.
+    public init(style: TextStyle, isVerbose: Bool = false, write: @escaping (String) -> Void) {
+        self.style = style
+        self.isVerbose = isVerbose
+        self.write = write
+    }
+
+    public mutating func handle(_ event: RunEvent) {
+        switch event {
+        case .storyStarted(let story):
+            let tags = story.tags.isEmpty ? "" : style.paint(story.tags.joined(separator: " "), .cyan) + "\n"
+            write("\(tags)\(style.paint("Story:", .bold)) \(story.name)  \(style.paint("# " + story.location.displayFileAndLine, .gray))")
+        case .stepFinished(let result):
+            report(result)
+        case .storyFinished(let result):
+            write("  " + style.paint("→ \(result.status.rawValue)", TextStyle.color(for: result.status)) + style.paint(" (\(HTMLReporter.duration(result.duration)))", .gray))
+            write("")
+        case .diagnostic(let diagnostic):
+            write(diagnostic.rendered(style: style))
+        case .runFinished(let summary):
+            for line in TextReporter.ending(summary, snippets: snippets, style: style, listsUnused: isVerbose) { write(line) }
+        case .runStarted, .stepStarted:
+            break
+        }
+    }
+
+    private mutating func report(_ result: StepResult) {
+        let color = TextStyle.color(for: result.status)
+        var line = "  " + style.paint(result.step.line, color)
+        if result.status != .passed { line += " " + style.paint("(\(result.status.rawValue))", color) }
+        if isVerbose, let match = result.match {
+            line += "  " + style.paint("# \"\(match.pattern)\" \(match.location.displayFileAndLine)", .gray)
+        }
+        write(line)
+        if let error = result.error {
+            for text in error.message.split(separator: "\n", omittingEmptySubsequences: false) {
+                write("      " + style.paint(String(text), .red))
+            }
+            if let place = error.location { write("      " + style.paint("at \(place.displayFileAndLine)", .gray)) }
+            write("      " + style.paint("in \(result.step.location.displayFileAndLine)", .gray))
+        }
+        if result.status == .undefined {
+            let snippet = Snippet(for: result.step)
+            if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// `storyrun merge` reads the Cucumber JSON of several runs back and writes
+/// the reports one run of all their stories would have written.
+@Suite struct MergeCommandTests {
+    static let shards = ["failing.stories", "undefined.stories", "unicode-and-markup.stories", "basket.stories"]
+
+    /// Writes text to a new temporary file and returns its path.
+    static func temporaryFile(_ text: String, name: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "storyrun-merge-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("Merging the Cucumber JSON of shards gives the reports of one run of every story")
+    func mergesShards() async throws {
+        let whole = try await ReportGoldenTests.run(Self.shards)
+        var inputs: [String] = []
+        for shard in Self.shards {
+            inputs.append(try Self.temporaryFile(try await ReportGoldenTests.run([shard])["json"], name: shard + ".json"))
+        }
+        let out = NSTemporaryDirectory() + "storyrun-merged-\(UUID().uuidString)"
+        var lines: [String] = []
+        let status = await StoryRun.run(
+            arguments: ["merge"] + inputs + ["--html", out + ".html", "--junit", out + ".xml", "--json", out + ".json"],
+            steps: [], output: { lines.append($0) })
+        #expect(status == .storyFailed)
+        #expect(try String(contentsOfFile: out + ".json", encoding: .utf8) == whole["json"])
+        #expect(try String(contentsOfFile: out + ".xml", encoding: .utf8) == whole["junit.xml"])
+        #expect(try String(contentsOfFile: out + ".html", encoding: .utf8) == whole["html"])
+        #expect(lines.last == "Steps: 24 passed, 6 failed, 3 undefined, 6 skipped")
+        #expect(whole.text.contains("\n" + (lines.last ?? "-") + "\n"))
+    }
+
+    @Test("A merge of passing runs exits 0")
+    func passing() async throws {
+        let input = try Self.temporaryFile(try await ReportGoldenTests.run(["basket.stories"])["json"], name: "basket.json")
+        var lines: [String] = []
+        #expect(MergeCommand.run(arguments: [input, input], output: { lines.append($0) }) == .success)
+        #expect(lines.contains("Stories: 6 passed, 0 failed"))
+    }
+
+    @Test("Bad merge command lines and files exit 2 and say why", arguments: [
+        ([String](), "no Cucumber JSON files to merge"),
+        (["--html"], "--html needs a value"),
+        (["--colour", "x.json"], "unknown option --colour for merge"),
+        (["/no/such/shard.json"], "cannot read /no/such/shard.json"),
+        (["NOT-JSON"], "is not Cucumber JSON"),
+    ])
+    func badInput(arguments: [String], message: String) throws {
+        let notJSON = try Self.temporaryFile("{\"not\": \"a list\"}", name: "x.json")
+        var lines: [String] = []
+        let status = MergeCommand.run(arguments: arguments.map { $0 == "NOT-JSON" ? notJSON : $0 }, output: { lines.append($0) })
+        #expect(status == .inputError)
+        #expect(lines.joined(separator: "\n").contains(message))
+    }
+
+    @Test("An error message read back keeps its text and its Swift place", arguments: [
+        ("boom\nSources/X.swift:12\nFixtures/a.stories:3", "boom", "Sources/X.swift:12"),
+        ("two lines:\nof text\nFixtures/a.stories:3", "two lines:\nof text", nil),
+        ("just a message", "just a message", nil),
+    ])
+    func errorRoundTrip(text: String, message: String, place: String?) {
+        let error = CucumberJSONDecoder.error(text)
+        #expect(error.message == message)
+        #expect(error.location?.fileAndLine == place)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// The HTML page a product owner reads.
+@Suite struct HTMLReporterTests {
+    /// Where to write the demo page, when asked.
+    static let screenshotPath = ProcessInfo.processInfo.environment["STORYRUN_SCREENSHOT_HTML"]
+
+    @Test("Writes the page of a run of every fixture file to STORYRUN_SCREENSHOT_HTML",
+          .enabled(if: screenshotPath != nil, "set STORYRUN_SCREENSHOT_HTML=path to write the demo page"))
+    func demoPage() async throws {
+        let run = try await ReportGoldenTests.run(ReportGoldenTests.inputs)
+        let path = try #require(Self.screenshotPath)
+        try run["html"].write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(run["html"].components(separatedBy: "<details class=\"story").count - 1 == 18)
+    }
+}
+
+extension HTMLReporterTests {
+    @Test("The page opens with one sentence on the run", arguments: [
+        ([StoryStatus.passed: 3], "All 3 stories pass"),
+        ([.passed: 1], "The story passes"),
+        ([.passed: 2, .failed: 1, .undefined: 1], "2 of 4 stories need attention"),
+        ([.skipped: 4], "0 of 4 stories pass; the rest did not run"),
+        ([:], "No stories ran"),
+    ])
+    func verdict(stories: [StoryStatus: Int], expected: String) {
+        var reporter = HTMLReporter(path: "/dev/null")
+        var summary = RunSummary()
+        summary.stories = stories
+        reporter.handle(.runFinished(summary))
+        #expect(reporter.verdict == expected)
+        #expect(reporter.page.contains("<p class=\"verdict \(reporter.hasProblems ? "bad" : "good")\">\(expected)</p>"))
+    }
+
+    @Test("Failed and undefined stories are linked from the top, and the links lead to them")
+    func attention() async throws {
+        let page = try await ReportGoldenTests.run(["basket.stories", "failing.stories"])["html"]
+        let links = page.components(separatedBy: "<a href=\"#").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(links == ["s2-1", "s2-2", "s2-3", "s2-4"])
+        for link in links { #expect(page.contains("id=\"\(link)\"")) }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import StoryKit
+
+/// The JUnit report is XML that CI systems read: valid against the JUnit 4
+/// schema and readable by an XML parser, whatever the stories hold.
+@Suite struct JUnitReporterTests {
+    /// The JUnit goldens, each written by a fixture run.
+    static let goldens = Golden.files(in: "reporting", withExtension: "junit.xml")
+
+    /// Where xmllint is installed, if it is.
+    static let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint", "/opt/homebrew/bin/xmllint"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    @Test("Every JUnit golden validates against the JUnit 4 schema",
+          .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"),
+          arguments: goldens)
+    func validatesAgainstSchema(name: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.xmllint))
+        process.arguments = ["--noout", "--schema", Golden.fixture("reporting/junit-4.xsd"), Golden.fixture("reporting/" + name)]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message)")
+    }
+
+    @Test("There is a JUnit golden for every fixture story file")
+    func everyFixtureHasAGolden() {
+        let expected = ReportGoldenTests.inputs.map { $0 + ".junit.xml" } + ["dry-run.junit.xml"]
+        #expect(Set(Self.goldens) == Set(expected))
+    }
+
+    @Test("XMLParser reads the suites, cases, failures and skips of a run")
+    func parses() async throws {
+        let run = try await ReportGoldenTests.run(["failing.stories", "undefined.stories", "unicode-and-markup.stories"])
+        let collector = ElementCollector()
+        let parser = XMLParser(data: Data(run["junit.xml"].utf8))
+        parser.delegate = collector
+        #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+        let suites = collector.elements.filter { $0.name == "testsuite" }
+        #expect(suites.map { $0.attributes["name"] } == [
+            "Fixtures/stories/good/failing.stories", "Fixtures/stories/good/undefined.stories",
+            "Fixtures/stories/good/unicode-and-markup.stories",
+        ])
+        #expect(suites.map { $0.attributes["tests"] } == ["4", "1", "4"])
+        #expect(suites.map { $0.attributes["failures"] } == ["4", "0", "2"])
+        #expect(suites.map { $0.attributes["skipped"] } == ["0", "1", "1"])
+        let root = try #require(collector.elements.first)
+        #expect(root.name == "testsuites")
+        #expect(root.attributes["tests"] == "9")
+        #expect(root.attributes["failures"] == "6")
+        let cases = collector.elements.filter { $0.name == "testcase" }
+        #expect(cases.contains { $0.attributes["name"] == #"Zoë's "<script>alert('x')</script>" receipt — 50% off, 2 × 3"# })
+        let failures = collector.elements.filter { $0.name == "failure" }
+        let jam = try #require(failures.first { $0.attributes["message"]?.contains("printer") == true })
+        #expect(jam.attributes["message"] == "the printer jammed on <img src=x onerror=alert(1)> & ]]> ]]> </pre> 100%, 'done'")
+        #expect(jam.text.contains("When the printer prints"))
+        #expect(jam.text.hasSuffix("Fixtures/stories/good/unicode-and-markup.stories:11"))
+        let skipped = try #require(collector.elements.first { $0.name == "skipped" && $0.text.contains("tip") })
+        #expect(skipped.text == #"undefined steps: When I tip 5 € to "Zoë & <Co>""#)
+    }
+
+    @Test("XML escaping escapes markup and drops characters XML 1.0 forbids", arguments: [
+        ("a<b>&c", false, "a&lt;b&gt;&amp;c"),
+        ("say \"hi\"", true, "say &quot;hi&quot;"),
+        ("say \"hi\"", false, "say \"hi\""),
+        ("line\nbreak\ttab", true, "line&#10;break&#9;tab"),
+        ("line\nbreak", false, "line\nbreak"),
+        ("bell\u{07}null\u{0}esc\u{1B}", false, "bellnullesc"),
+        ("\u{FFFE}ok\u{FFFF} 🍎 ü", false, "ok 🍎 ü"),
+    ])
+    func escapes(text: String, isAttribute: Bool, expected: String) {
+        #expect(text.xmlEscaped(isAttribute: isAttribute) == expected)
+    }
+}
+
+/// Collects each element's name, attributes and text.
+final class ElementCollector: NSObject, XMLParserDelegate {
+    struct Element {
+        var name: String
+        var attributes: [String: String]
+        var text = ""
+    }
+
+    var elements: [Element] = []
+    private var open: [Int] = []
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+        open.append(elements.count)
+        elements.append(Element(name: name, attributes: attributes))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if let index = open.last { elements[index].text += string }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        open.removeLast()
+    }
+}
