@@ -2,7 +2,7 @@
 SWIFT ?= swift
 STORYRUN = .build/debug/storyrun
 
-.PHONY: build test unit stories example conformance goldens bench fuzz clean
+.PHONY: build test unit stories example conformance goldens bench fuzz report-screenshot clean
 
 build:
 	$(SWIFT) build
@@ -48,3 +48,8 @@ fuzz:
 # The official Gherkin test data through the command line: N passed, N failed.
 conformance: build
 	python3 Fixtures/gherkin/conformance.py $(STORYRUN) Fixtures/gherkin
+
+# Renders the HTML report of the fixture runs in headless Chromium to docs/report.png.
+report-screenshot:
+	STORYRUN_SCREENSHOT_HTML=/tmp/storyrun-report.html $(SWIFT) test --filter HTMLReporterTests
+	chromium --headless --no-sandbox --disable-gpu --screenshot=docs/report.png --window-size=1280,1600 file:///tmp/storyrun-report.html
