@@ -50,6 +50,13 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// A string as a quoted, escaped JSON string.
+    public static func quoted(_ string: String) -> String {
+        var out = ""
+        writeString(string, to: &out)
+        return out
+    }
+
     private static func writeString(_ string: String, to out: inout String) {
         out += "\""
         for scalar in string.unicodeScalars {
@@ -59,6 +66,8 @@ public enum JSONValue: Sendable, Equatable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
             case let s where s.value < 0x20:
                 out += String(format: "\\u%04x", s.value)
             default: out.unicodeScalars.append(scalar)
