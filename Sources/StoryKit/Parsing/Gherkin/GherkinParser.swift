@@ -65,9 +65,9 @@ struct GherkinParser {
     private var expected = Self.candidates(.start)
     var index = 0
 
-    private init(_ text: String) {
-        let bytes = Array(text.utf8)
+    private init(_ bytes: GherkinLine.Bytes) {
         var lines: [GherkinLine] = []
+        lines.reserveCapacity(bytes.count / 32)
         var start = 0
         var position = 0
         let count = bytes.count
@@ -89,16 +89,19 @@ struct GherkinParser {
     /// - Returns: The document (`nil` when there are errors), every error
     ///   in the order found, and the next free id for the pickle compiler.
     static func parse(_ text: String) -> (document: GherkinDocument?, errors: [GherkinError], nextID: Int) {
-        var parser = GherkinParser(text)
-        while !parser.builder.isStopped {
-            let line = parser.index < parser.lines.count ? parser.lines[parser.index] : nil
-            parser.read(line)
-            if line == nil { break }
-            parser.index += 1
+        var text = text
+        return text.withUTF8 { bytes in
+            var parser = GherkinParser(bytes)
+            while !parser.builder.isStopped {
+                let line = parser.index < parser.lines.count ? parser.lines[parser.index] : nil
+                parser.read(line)
+                if line == nil { break }
+                parser.index += 1
+            }
+            let document = parser.builder.finish()
+            let errors = parser.builder.errors
+            return (errors.isEmpty ? document : nil, errors, parser.builder.nextID)
         }
-        let document = parser.builder.finish()
-        let errors = parser.builder.errors
-        return (errors.isEmpty ? document : nil, errors, parser.builder.nextID)
     }
 
     /// Matches one line (or the end of the file) in the current state.

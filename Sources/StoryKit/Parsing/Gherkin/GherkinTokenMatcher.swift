@@ -128,7 +128,7 @@ struct GherkinTokenMatcher {
         guard index < end, bytes[index] == UInt8(ascii: "#") else { return nil }
         index += 1
         skipBlanks()
-        guard end - index >= languageWord.count, Array(bytes[index..<index + languageWord.count]) == languageWord
+        guard end - index >= languageWord.count, bytes[index..<index + languageWord.count].elementsEqual(languageWord)
         else { return nil }
         index += languageWord.count
         skipBlanks()
