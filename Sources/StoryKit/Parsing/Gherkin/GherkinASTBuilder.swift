@@ -60,8 +60,8 @@ struct GherkinASTBuilder {
     mutating func add(_ token: GherkinToken) { stack[stack.count - 1].lines.append(token) }
 
     /// Closes rules until the current one is one of `rules` (or the document).
-    mutating func close(until rules: Rule...) {
-        while let top = stack.last, top.rule != .document, !rules.contains(top.rule) { close() }
+    mutating func close(until rule: Rule, or other: Rule? = nil) {
+        while let top = stack.last?.rule, top != .document, top != rule, top != other { close() }
     }
 
     /// Closes every open rule and returns the document.
@@ -70,9 +70,9 @@ struct GherkinASTBuilder {
         return GherkinDocument(feature: stack.first?.feature, comments: comments)
     }
 
-    private mutating func makeID() -> String {
+    private mutating func makeID() -> Int {
         defer { nextID += 1 }
-        return String(nextID)
+        return nextID
     }
 
     private mutating func makeTags(_ lines: [GherkinToken]) -> [GherkinTag] {

@@ -58,30 +58,29 @@ struct GherkinParser {
         case finished
     }
 
-    let lines: [GherkinLine]
+    /// The file's UTF-8 bytes.
+    let bytes: GherkinLine.Bytes
     var matcher = GherkinTokenMatcher()
     var builder = GherkinASTBuilder()
     private(set) var state = State.start
     private var expected = Self.candidates(.start)
-    var index = 0
+    /// The number of the line being read.
+    var lineNumber = 1
+    /// Where the line after the one being read starts.
+    var nextStart = 0
 
     private init(_ bytes: GherkinLine.Bytes) {
-        var lines: [GherkinLine] = []
-        lines.reserveCapacity(bytes.count / 32)
-        var start = 0
-        var position = 0
+        self.bytes = bytes
+    }
+
+    /// Returns the line that starts at byte `start`, and where the next one
+    /// starts; `nil` at the end of the file.
+    func line(at start: Int, number: Int) -> (line: GherkinLine, next: Int)? {
         let count = bytes.count
-        while position < count {
-            if bytes[position] == 0x0A {
-                lines.append(GherkinLine(bytes: bytes, start: start, end: position, number: lines.count + 1))
-                start = position + 1
-            }
-            position += 1
-        }
-        if start < count {
-            lines.append(GherkinLine(bytes: bytes, start: start, end: count, number: lines.count + 1))
-        }
-        self.lines = lines
+        guard start < count else { return nil }
+        var end = start
+        while end < count && bytes[end] != 0x0A { end += 1 }
+        return (GherkinLine(bytes: bytes, start: start, end: end, number: number), end + 1)
     }
 
     /// Parses a feature file.
@@ -92,11 +91,14 @@ struct GherkinParser {
         var text = text
         return text.withUTF8 { bytes in
             var parser = GherkinParser(bytes)
+            var start = 0
             while !parser.builder.isStopped {
-                let line = parser.index < parser.lines.count ? parser.lines[parser.index] : nil
-                parser.read(line)
-                if line == nil { break }
-                parser.index += 1
+                let next = parser.line(at: start, number: parser.lineNumber)
+                parser.nextStart = next?.next ?? start
+                parser.read(next?.line)
+                if next == nil { break }
+                start = parser.nextStart
+                parser.lineNumber += 1
             }
             let document = parser.builder.finish()
             let errors = parser.builder.errors
@@ -108,7 +110,7 @@ struct GherkinParser {
     private mutating func read(_ line: GherkinLine?) {
         for kind in expected {
             do {
-                if let token = try matcher.match(kind, line, lineNumber: index + 1) {
+                if let token = try matcher.match(kind, line, lineNumber: lineNumber) {
                     apply(token)
                     return
                 }
@@ -116,13 +118,13 @@ struct GherkinParser {
                 builder.record(error)
             }
         }
-        builder.record(.unexpected(line, lineNumber: index + 1, expected: expected))
+        builder.record(.unexpected(line, lineNumber: lineNumber, expected: expected))
     }
 
     mutating func enter(_ newState: State) {
         if newState != state {
             state = newState
-            expected = Self.candidates(newState)
+            expected = Self.cachedCandidates[newState] ?? Self.candidates(newState)
         }
     }
 }

@@ -103,14 +103,21 @@ struct GherkinTokenMatcher {
                 kind: .docStringSeparator, line: line.number, column: line.indent + 1,
                 keyword: String(decoding: fence, as: UTF8.self))
         }
-        for fence in [Self.quotesFence, Self.backticksFence] where line.starts(with: fence) {
+        let fence: [UInt8]
+        if line.starts(with: Self.quotesFence) {
+            fence = Self.quotesFence
+        } else if line.starts(with: Self.backticksFence) {
+            fence = Self.backticksFence
+        } else {
+            return nil
+        }
+        do {
             openFence = fence
             indentToRemove = line.indent
             return GherkinToken(
                 kind: .docStringSeparator, line: line.number, column: line.indent + 1,
                 keyword: String(decoding: fence, as: UTF8.self), text: line.restTrimmed(after: 3))
         }
-        return nil
     }
 
     /// Reads `# language: xx` (blanks allowed around each part), or `nil`.

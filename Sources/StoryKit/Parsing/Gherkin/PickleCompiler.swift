@@ -40,9 +40,9 @@ struct PickleCompiler {
         return compiler.pickles
     }
 
-    private mutating func makeID() -> String {
+    private mutating func makeID() -> Int {
         defer { nextID += 1 }
-        return String(nextID)
+        return nextID
     }
 
     private mutating func compile(_ scenario: GherkinScenario, tags: [GherkinTag], background: [GherkinStep]) {
@@ -86,7 +86,7 @@ struct PickleCompiler {
 
     private mutating func makeStep(
         _ step: GherkinStep, last: inout GherkinStep.KeywordType,
-        row: (id: String, names: [String], values: [String])?
+        row: (id: Int, names: [String], values: [String])?
     ) -> Pickle.Step {
         if step.keywordType != .conjunction { last = step.keywordType }
         let names = row?.names ?? []
