@@ -24,10 +24,11 @@ struct GherkinASTBuilder {
         var children: [GherkinFeature.Child] = []
         var examples: [GherkinExamples] = []
         var tableRows: [GherkinTableRow]?
-        var feature: GherkinFeature?
     }
 
     private var stack: [Frame] = [Frame(rule: .document)]
+    /// The feature, once its rule has closed.
+    private var feature: GherkinFeature?
     /// The comments seen so far.
     private(set) var comments: [GherkinDocument.Comment] = []
     /// The next id to hand out; the pickle compiler goes on from it.
@@ -67,7 +68,7 @@ struct GherkinASTBuilder {
     /// Closes every open rule and returns the document.
     mutating func finish() -> GherkinDocument {
         close(until: .document)
-        return GherkinDocument(feature: stack.first?.feature, comments: comments)
+        return GherkinDocument(feature: feature, comments: comments)
     }
 
     private mutating func makeID() -> Int {
@@ -167,7 +168,7 @@ struct GherkinASTBuilder {
                 description: frame.description, children: frame.children)))
         case .feature:
             guard let line = frame.keywordLine else { return }
-            stack[parent].feature = GherkinFeature(
+            feature = GherkinFeature(
                 tags: makeTags(frame.tagLines), location: line.location, language: line.language,
                 keyword: line.keyword, name: line.text, description: frame.description, children: frame.children)
         }
