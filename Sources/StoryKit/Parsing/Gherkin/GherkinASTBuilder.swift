@@ -16,6 +16,9 @@ struct GherkinASTBuilder {
         let rule: Rule
         var keywordLine: GherkinToken?
         var lines: [GherkinToken] = []
+        var text = ""
+        var lineCount = 0
+        var pendingBlankLines = 0
         var tagLines: [GherkinToken] = []
         var description = ""
         var steps: [GherkinStep] = []
@@ -58,7 +61,29 @@ struct GherkinASTBuilder {
     mutating func setKeywordLine(_ token: GherkinToken) { stack[stack.count - 1].keywordLine = token }
 
     /// Adds a line (row, tag line, description or doc string line) to the current rule.
-    mutating func add(_ token: GherkinToken) { stack[stack.count - 1].lines.append(token) }
+    mutating func add(_ token: GherkinToken) {
+        let top = stack.count - 1
+        switch stack[top].rule {
+        case .docString:
+            if stack[top].lineCount > 0 { stack[top].text += "\n" }
+            stack[top].text += token.text
+            stack[top].lineCount += 1
+        case .description:
+            // Blank lines count only once a later line follows them.
+            if token.text.isEmpty {
+                stack[top].pendingBlankLines += 1
+                return
+            }
+            for _ in 0..<stack[top].pendingBlankLines + (stack[top].lineCount > 0 ? 1 : 0) {
+                stack[top].text += "\n"
+            }
+            stack[top].lineCount += stack[top].pendingBlankLines + 1
+            stack[top].pendingBlankLines = 0
+            stack[top].text += token.text
+        default:
+            stack[top].lines.append(token)
+        }
+    }
 
     /// Closes rules until the current one is one of `rules` (or the document).
     mutating func close(until rule: Rule, or other: Rule? = nil) {
@@ -92,10 +117,7 @@ struct GherkinASTBuilder {
         var rows: [GherkinTableRow] = []
         rows.reserveCapacity(lines.count)
         for line in lines {
-            let cells = line.items.map {
-                GherkinTableRow.Cell(location: GherkinLocation(line: line.line, column: $0.column), value: $0.text)
-            }
-            rows.append(GherkinTableRow(id: makeID(), location: line.location, cells: cells))
+            rows.append(GherkinTableRow(id: makeID(), location: line.location, cells: line.cells))
         }
         if let first = rows.first, let bad = rows.first(where: { $0.cells.count != first.cells.count }) {
             record(GherkinError(
@@ -116,9 +138,7 @@ struct GherkinASTBuilder {
         case .tags:
             stack[parent].tagLines = frame.lines
         case .description:
-            var lines = frame.lines[...]
-            while let last = lines.last, last.text.isEmpty { lines = lines.dropLast() }
-            stack[parent].description = lines.map(\.text).joined(separator: "\n")
+            stack[parent].description = frame.text
         case .dataTable:
             if let rows = makeRows(frame.lines), let first = rows.first {
                 stack[parent].dataTable = GherkinStep.DataTable(location: first.location, rows: rows)
@@ -126,7 +146,7 @@ struct GherkinASTBuilder {
         case .docString:
             guard let fence = frame.keywordLine else { return }
             stack[parent].docString = GherkinStep.DocString(
-                location: fence.location, content: frame.lines.map(\.text).joined(separator: "\n"),
+                location: fence.location, content: frame.text,
                 delimiter: fence.keyword, mediaType: fence.text.isEmpty ? nil : fence.text)
         case .step:
             guard let line = frame.keywordLine else { return }

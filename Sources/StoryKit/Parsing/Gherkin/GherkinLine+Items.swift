@@ -12,9 +12,9 @@ extension GherkinLine {
     ///
     /// Text before the first `|` and after the last one is not a cell; a row
     /// that ends in a backslash therefore loses its last cell.
-    var tableCells: [Item] {
+    var tableCells: [GherkinTableRow.Cell] {
         let rowEnd = GherkinLine.trimEnd(bytes, from: textStart, to: end)
-        var cells: [Item] = []
+        var cells: [GherkinTableRow.Cell] = []
         var column = 0
         var cellStart = -1
         var cellColumn = 0
@@ -47,7 +47,7 @@ extension GherkinLine {
 
     /// Makes a cell from the raw text `from..<to`, resolving escapes and
     /// trimming blanks (but not escaped line feeds).
-    private func makeCell(_ from: Int, _ to: Int, column: Int, hasEscape: Bool) -> Item {
+    private func makeCell(_ from: Int, _ to: Int, column: Int, hasEscape: Bool) -> GherkinTableRow.Cell {
         guard hasEscape else {
             var start = from
             var leading = 0
@@ -58,9 +58,9 @@ extension GherkinLine {
                 leading += 1
             }
             let stop = GherkinLine.trimEnd(bytes, from: start, to: to)
-            return Item(
-                column: column + indent + leading,
-                text: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self))
+            return GherkinTableRow.Cell(
+                location: GherkinLocation(line: number, column: column + indent + leading),
+                value: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self))
         }
         var cell: [UInt8] = []
         cell.reserveCapacity(to - from)
@@ -104,9 +104,9 @@ extension GherkinLine {
                 if cell[last] == 0x0A || width == 0 || last + width != stop { break }
                 stop = last
             }
-            return Item(
-                column: column + indent + leading,
-                text: String(decoding: UnsafeBufferPointer(rebasing: cell[start..<stop]), as: UTF8.self))
+            return GherkinTableRow.Cell(
+                location: GherkinLocation(line: number, column: column + indent + leading),
+                value: String(decoding: UnsafeBufferPointer(rebasing: cell[start..<stop]), as: UTF8.self))
         }
     }
 

@@ -33,8 +33,10 @@ struct GherkinToken {
     var keywordType: GherkinStep.KeywordType = .unknown
     /// The text after the keyword: a name, step text, media type, comment or line.
     var text: String = ""
-    /// The cells of a table row, or the tags of a tag line.
+    /// The tags of a tag line.
     var items: [GherkinLine.Item] = []
+    /// The cells of a table row.
+    var cells: [GherkinTableRow.Cell] = []
     /// The dialect in force when the line was matched.
     var language: String = ""
 

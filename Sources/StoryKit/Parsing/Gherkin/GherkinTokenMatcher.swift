@@ -62,7 +62,7 @@ struct GherkinTokenMatcher {
             return docStringSeparator(line)
         case .tableRow:
             guard line.starts(with: UInt8(ascii: "|")) else { return nil }
-            return GherkinToken(kind: .tableRow, line: line.number, column: column, items: line.tableCells)
+            return GherkinToken(kind: .tableRow, line: line.number, column: column, cells: line.tableCells)
         case .language:
             guard let code = Self.languageCode(line) else { return nil }
             guard let dialect = GherkinDialect.named(code) else {

@@ -27,8 +27,8 @@ import Testing
     @Test("Table rows split into cells with escapes resolved", arguments: cases)
     func tableCells(_ example: Case) {
         let cells = Self.withLine(example.row, number: 1) { $0.tableCells }
-        #expect(cells.map(\.text) == example.cells)
-        #expect(cells.map(\.column) == example.columns)
+        #expect(cells.map(\.value) == example.cells)
+        #expect(cells.map(\.location.column) == example.columns)
     }
 
     @Test("Tag lines split into tags, a comment ends them")
