@@ -32,6 +32,8 @@ struct GherkinASTBuilder {
     private var stack: [Frame] = [Frame(rule: .document)]
     /// The feature, once its rule has closed.
     private var feature: GherkinFeature?
+    /// The dialect's code when the `Feature:` line was read.
+    var language = "en"
     /// The comments seen so far.
     private(set) var comments: [GherkinDocument.Comment] = []
     /// The next id to hand out; the pickle compiler goes on from it.
@@ -189,7 +191,7 @@ struct GherkinASTBuilder {
         case .feature:
             guard let line = frame.keywordLine else { return }
             feature = GherkinFeature(
-                tags: makeTags(frame.tagLines), location: line.location, language: line.language,
+                tags: makeTags(frame.tagLines), location: line.location, language: language,
                 keyword: line.keyword, name: line.text, description: frame.description, children: frame.children)
         }
     }

@@ -90,6 +90,7 @@ extension GherkinParser {
                 builder.close(until: .featureHeader)
             }
             builder.setKeywordLine(token)
+            builder.language = matcher.dialect.code
             enter(.header(.feature, isInDescription: false))
         case .tagLine:
             applyTagLine(token)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads a feature file into a ``GherkinDocument`` with a hand-written
 /// state machine over Gherkin's grammar, collecting every error.
 ///
@@ -78,8 +80,10 @@ struct GherkinParser {
     func line(at start: Int, number: Int) -> (line: GherkinLine, next: Int)? {
         let count = bytes.count
         guard start < count else { return nil }
-        var end = start
-        while end < count && bytes[end] != 0x0A { end += 1 }
+        var end = count
+        if let base = bytes.baseAddress, let found = memchr(base + start, 0x0A, count - start) {
+            end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
         return (GherkinLine(bytes: bytes, start: start, end: end, number: number), end + 1)
     }
 

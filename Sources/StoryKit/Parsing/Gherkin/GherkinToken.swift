@@ -37,8 +37,6 @@ struct GherkinToken {
     var items: [GherkinLine.Item] = []
     /// The cells of a table row.
     var cells: [GherkinTableRow.Cell] = []
-    /// The dialect in force when the line was matched.
-    var language: String = ""
 
     /// The token's place in the file.
     var location: GherkinLocation { GherkinLocation(line: line, column: column) }

@@ -88,7 +88,7 @@ struct GherkinTokenMatcher {
         for keyword in keywords where line.starts(with: keyword.bytesWithColon) {
             return GherkinToken(
                 kind: kind, line: line.number, column: line.indent + 1, keyword: keyword.keyword,
-                text: line.restTrimmed(after: keyword.bytesWithColon.count), language: dialect.code)
+                text: line.restTrimmed(after: keyword.bytesWithColon.count))
         }
         return nil
     }

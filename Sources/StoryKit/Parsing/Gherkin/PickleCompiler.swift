@@ -50,7 +50,11 @@ struct PickleCompiler {
             var steps: [Pickle.Step] = []
             if !scenario.steps.isEmpty {
                 var last = GherkinStep.KeywordType.unknown
-                for step in background + scenario.steps {
+                steps.reserveCapacity(background.count + scenario.steps.count)
+                for step in background {
+                    steps.append(makeStep(step, last: &last, row: nil))
+                }
+                for step in scenario.steps {
                     steps.append(makeStep(step, last: &last, row: nil))
                 }
             }
