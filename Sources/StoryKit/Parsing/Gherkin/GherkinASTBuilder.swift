@@ -130,7 +130,7 @@ struct GherkinASTBuilder {
         if let first = rows.first, let bad = rows.first(where: { $0.cells.count != first.cells.count }) {
             record(GherkinError(
                 line: bad.location.line, column: bad.location.column,
-                message: "inconsistent cell count within the table"))
+                message: "inconsistent cell count within the table", reason: .inconsistentCellCount))
             return nil
         }
         return rows

@@ -135,7 +135,8 @@ extension GherkinLine {
                     let name = string(trimming: itemStart, index)
                     if name.unicodeScalars.contains(where: { GherkinLine.isWhitespace($0) }) {
                         throw GherkinError(
-                            line: number, column: column, message: "A tag may not contain whitespace")
+                            line: number, column: column, message: "A tag may not contain whitespace",
+                            reason: .tagWithWhitespace)
                     }
                     items.append(Item(column: column, text: "@" + name))
                     column += columns(itemStart, index) + 1

@@ -66,7 +66,8 @@ struct GherkinTokenMatcher {
         case .language:
             guard let code = Self.languageCode(line) else { return nil }
             guard let dialect = GherkinDialect.named(code) else {
-                throw GherkinError(line: line.number, column: column, message: "Language not supported: \(code)")
+                throw GherkinError(line: line.number, column: column, message: "Language not supported: \(code)",
+                    reason: .unknownLanguage)
             }
             self.dialect = dialect
             return GherkinToken(kind: .language, line: line.number, column: column, text: code)

@@ -40,7 +40,7 @@ import Testing
 
     @Test("A tag with white space in it is an error")
     func tagWithWhitespace() {
-        #expect(throws: GherkinError(line: 1, column: 5, message: "A tag may not contain whitespace")) {
+        #expect(throws: GherkinError(line: 1, column: 5, message: "A tag may not contain whitespace", reason: .tagWithWhitespace)) {
             try Self.withLine("@ok @not ok", number: 1) { try $0.tags() }
         }
     }
