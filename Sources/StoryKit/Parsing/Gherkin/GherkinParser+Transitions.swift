@@ -32,8 +32,8 @@ extension GherkinParser {
         }
     }
 
-    /// The candidates of every state, computed once.
-    static let cachedCandidates: [State: [GherkinToken.Kind]] = {
+    /// The candidates of every state, computed once, by ``State/tableIndex``.
+    static let candidateTable: [[GherkinToken.Kind]] = {
         let blocks: [Block] = [.feature, .rule, .background, .scenario, .examples]
         var states: [State] = [.start, .afterLanguage, .featureTags, .examplesTable, .finished]
         for block in blocks {
@@ -43,8 +43,8 @@ extension GherkinParser {
                 states += [.step(block, .docString(afterTable: flag)), .step(block, .docStringEnd(afterTable: flag))]
             }
         }
-        var table: [State: [GherkinToken.Kind]] = [:]
-        for state in states { table[state] = candidates(state) }
+        var table = [[GherkinToken.Kind]](repeating: [], count: State.tableSize)
+        for state in states { table[state.tableIndex] = candidates(state) }
         return table
     }()
 

@@ -32,6 +32,17 @@ struct GherkinParser {
     /// A block of the grammar that has a keyword line and a description.
     enum Block: Hashable, Sendable {
         case feature, rule, background, scenario, examples
+
+        /// The block's number, 0 to 4.
+        var index: Int {
+            switch self {
+            case .feature: 0
+            case .rule: 1
+            case .background: 2
+            case .scenario: 3
+            case .examples: 4
+            }
+        }
     }
 
     /// Where a step is in its arguments.
@@ -44,6 +55,16 @@ struct GherkinParser {
         case docString(afterTable: Bool)
         /// After a doc string's closing fence.
         case docStringEnd(afterTable: Bool)
+
+        /// The phase's number, 0 to 6.
+        var index: Int {
+            switch self {
+            case .line: 0
+            case .table(let afterDocString): afterDocString ? 2 : 1
+            case .docString(let afterTable): afterTable ? 4 : 3
+            case .docStringEnd(let afterTable): afterTable ? 6 : 5
+            }
+        }
     }
 
     /// A state of the parser: where in the grammar the last line left it.
@@ -58,6 +79,23 @@ struct GherkinParser {
         /// In an examples table.
         case examplesTable
         case finished
+
+        /// The number of distinct states.
+        static let tableSize = 55
+
+        /// A distinct number for each state, below ``tableSize``.
+        var tableIndex: Int {
+            switch self {
+            case .start: 0
+            case .afterLanguage: 1
+            case .featureTags: 2
+            case .examplesTable: 3
+            case .finished: 4
+            case .tags(let block): 5 + block.index
+            case .header(let block, let isInDescription): 10 + block.index * 2 + (isInDescription ? 1 : 0)
+            case .step(let block, let phase): 20 + block.index * 7 + phase.index
+            }
+        }
     }
 
     /// The file's UTF-8 bytes.
@@ -128,7 +166,7 @@ struct GherkinParser {
     mutating func enter(_ newState: State) {
         if newState != state {
             state = newState
-            expected = Self.cachedCandidates[newState] ?? Self.candidates(newState)
+            expected = Self.candidateTable[newState.tableIndex]
         }
     }
 }
