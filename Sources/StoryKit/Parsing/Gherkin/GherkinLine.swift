@@ -54,6 +54,16 @@ struct GherkinLine {
         return true
     }
 
+    /// Whether the line contains the byte `byte`.
+    func contains(_ byte: UInt8) -> Bool {
+        var index = start
+        while index < end {
+            if bytes[index] == byte { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// Whether the text after the indentation starts with the ASCII byte `byte`.
     func starts(with byte: UInt8) -> Bool { textStart < end && bytes[textStart] == byte }
 

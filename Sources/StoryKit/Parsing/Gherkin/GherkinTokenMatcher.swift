@@ -73,7 +73,7 @@ struct GherkinTokenMatcher {
             return GherkinToken(kind: .language, line: line.number, column: column, text: code)
         case .other:
             var text = line.text(removingIndent: indentToRemove)
-            if let openFence, text.utf8.contains(UInt8(ascii: "\\")) {
+            if let openFence, line.contains(UInt8(ascii: "\\")) {
                 text = openFence == Self.quotesFence
                     ? text.replacingAll(#"\"\"\""#, with: #"""""#)
                     : text.replacingAll(#"\`\`\`"#, with: "```")
