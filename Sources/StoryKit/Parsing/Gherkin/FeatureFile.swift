@@ -7,7 +7,8 @@ enum FeatureFile {
     static func parse(_ text: String, path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
         let (pickles, errors, groupName) = compile(text, uri: path)
         guard errors.isEmpty else { return ([], errors.map { $0.diagnostic(path: path) }) }
-        return (pickles.map { story(for: $0, path: path, groupName: groupName) }, [])
+        var keywords: [String: String] = [:]
+        return (pickles.map { story(for: $0, path: path, groupName: groupName, keywords: &keywords) }, [])
     }
 
     /// The compiled pickles as NDJSON lines in the official shape
@@ -28,9 +29,16 @@ enum FeatureFile {
     }
 
     /// Makes the story that runs a pickle.
-    static func story(for pickle: Pickle, path: String, groupName: String) -> Story {
+    ///
+    /// - Parameter keywords: A cache of trimmed step keywords, shared by the
+    ///   stories of a file.
+    static func story(
+        for pickle: Pickle, path: String, groupName: String, keywords: inout [String: String]
+    ) -> Story {
         let location = SourceLocation(file: path, line: pickle.location.line, column: pickle.location.column)
-        let steps = pickle.steps.map { step -> Step in
+        var steps: [Step] = []
+        steps.reserveCapacity(pickle.steps.count)
+        for step in pickle.steps {
             let source = step.source
             let kind: Step.Kind =
                 switch step.type {
@@ -39,10 +47,17 @@ enum FeatureFile {
                 case .outcome: .outcome
                 case .unknown: .unknown
                 }
-            return Step(
-                keyword: trimmed(source.keyword), kind: kind, text: step.text,
+            let keyword: String
+            if let known = keywords[source.keyword] {
+                keyword = known
+            } else {
+                keyword = trimmed(source.keyword)
+                keywords[source.keyword] = keyword
+            }
+            steps.append(Step(
+                keyword: keyword, kind: kind, text: step.text,
                 location: SourceLocation(file: path, line: source.location.line, column: source.location.column),
-                attachment: attachment(for: step, path: path))
+                attachment: attachment(for: step, path: path)))
         }
         return Story(
             id: location.fileAndLine, name: pickle.name, tags: pickle.tags.map(\.name), location: location,

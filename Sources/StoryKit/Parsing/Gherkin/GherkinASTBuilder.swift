@@ -16,18 +16,25 @@ struct GherkinASTBuilder {
         let rule: Rule
         var keywordLine: GherkinToken?
         var lines: [GherkinToken] = []
-        var tagLines: [GherkinToken] = []
-        var description = ""
+        var text = ""
+        var lineCount = 0
+        var pendingBlankLines = 0
+        var rows: [GherkinTableRow] = []
         var steps: [GherkinStep] = []
-        var dataTable: GherkinStep.DataTable?
-        var docString: GherkinStep.DocString?
         var children: [GherkinFeature.Child] = []
         var examples: [GherkinExamples] = []
         var tableRows: [GherkinTableRow]?
-        var feature: GherkinFeature?
     }
 
     private var stack: [Frame] = [Frame(rule: .document)]
+    /// The data table of the open step, once it has closed.
+    private var stepDataTable: GherkinStep.DataTable?
+    /// The doc string of the open step, once it has closed.
+    private var stepDocString: GherkinStep.DocString?
+    /// The feature, once its rule has closed.
+    private var feature: GherkinFeature?
+    /// The dialect's code when the `Feature:` line was read.
+    var language = "en"
     /// The comments seen so far.
     private(set) var comments: [GherkinDocument.Comment] = []
     /// The next id to hand out; the pickle compiler goes on from it.
@@ -51,28 +58,60 @@ struct GherkinASTBuilder {
     }
 
     /// Opens a rule inside the current one.
-    mutating func open(_ rule: Rule) { stack.append(Frame(rule: rule)) }
+    mutating func open(_ rule: Rule) {
+        if rule == .step {
+            stepDataTable = nil
+            stepDocString = nil
+        }
+        stack.append(Frame(rule: rule))
+    }
 
     /// Sets the keyword line (or opening fence) of the current rule.
     mutating func setKeywordLine(_ token: GherkinToken) { stack[stack.count - 1].keywordLine = token }
 
     /// Adds a line (row, tag line, description or doc string line) to the current rule.
-    mutating func add(_ token: GherkinToken) { stack[stack.count - 1].lines.append(token) }
+    mutating func add(_ token: GherkinToken) {
+        let top = stack.count - 1
+        switch stack[top].rule {
+        case .docString:
+            if stack[top].lineCount > 0 { stack[top].text += "\n" }
+            stack[top].text += token.text
+            stack[top].lineCount += 1
+        case .description:
+            // Blank lines count only once a later line follows them.
+            if token.text.isEmpty {
+                stack[top].pendingBlankLines += 1
+                return
+            }
+            for _ in 0..<stack[top].pendingBlankLines + (stack[top].lineCount > 0 ? 1 : 0) {
+                stack[top].text += "\n"
+            }
+            stack[top].lineCount += stack[top].pendingBlankLines + 1
+            stack[top].pendingBlankLines = 0
+            stack[top].text += token.text
+        case .dataTable, .examplesTable:
+            // No other id is handed out while a table is open, so ids given
+            // now are the ones the official parser gives when it closes.
+            stack[top].rows.append(GherkinTableRow(id: makeID(), location: token.location, cells: token.cells))
+        default:
+            stack[top].lines.append(token)
+        }
+    }
 
     /// Closes rules until the current one is one of `rules` (or the document).
-    mutating func close(until rules: Rule...) {
-        while let top = stack.last, top.rule != .document, !rules.contains(top.rule) { close() }
+    mutating func close(until rule: Rule, or other: Rule? = nil) {
+        while let top = stack.last?.rule, top != .document, top != rule, top != other { close() }
     }
 
     /// Closes every open rule and returns the document.
     mutating func finish() -> GherkinDocument {
         close(until: .document)
-        return GherkinDocument(feature: stack.first?.feature, comments: comments)
+        return GherkinDocument(feature: feature, comments: comments)
     }
 
-    private mutating func makeID() -> String {
+    private mutating func makeID() -> Int {
         defer { nextID += 1 }
-        return String(nextID)
+        return nextID
     }
 
     private mutating func makeTags(_ lines: [GherkinToken]) -> [GherkinTag] {
@@ -87,19 +126,11 @@ struct GherkinASTBuilder {
     }
 
     /// Makes table rows (with ids), or records an error when rows differ in length.
-    private mutating func makeRows(_ lines: [GherkinToken]) -> [GherkinTableRow]? {
-        var rows: [GherkinTableRow] = []
-        rows.reserveCapacity(lines.count)
-        for line in lines {
-            let cells = line.items.map {
-                GherkinTableRow.Cell(location: GherkinLocation(line: line.line, column: $0.column), value: $0.text)
-            }
-            rows.append(GherkinTableRow(id: makeID(), location: line.location, cells: cells))
-        }
+    private mutating func checkRows(_ rows: [GherkinTableRow]) -> [GherkinTableRow]? {
         if let first = rows.first, let bad = rows.first(where: { $0.cells.count != first.cells.count }) {
             record(GherkinError(
                 line: bad.location.line, column: bad.location.column,
-                message: "inconsistent cell count within the table"))
+                message: "inconsistent cell count within the table", reason: .inconsistentCellCount))
             return nil
         }
         return rows
@@ -113,63 +144,63 @@ struct GherkinASTBuilder {
         case .document:
             stack.append(frame)
         case .tags:
-            stack[parent].tagLines = frame.lines
+            stack[parent].lines = frame.lines
         case .description:
-            var lines = frame.lines[...]
-            while let last = lines.last, last.text.isEmpty { lines = lines.dropLast() }
-            stack[parent].description = lines.map(\.text).joined(separator: "\n")
+            stack[parent].text = frame.text
         case .dataTable:
-            if let rows = makeRows(frame.lines), let first = rows.first {
-                stack[parent].dataTable = GherkinStep.DataTable(location: first.location, rows: rows)
+            if let rows = checkRows(frame.rows), let first = rows.first {
+                stepDataTable = GherkinStep.DataTable(location: first.location, rows: rows)
             }
         case .docString:
             guard let fence = frame.keywordLine else { return }
-            stack[parent].docString = GherkinStep.DocString(
-                location: fence.location, content: frame.lines.map(\.text).joined(separator: "\n"),
+            stepDocString = GherkinStep.DocString(
+                location: fence.location, content: frame.text,
                 delimiter: fence.keyword, mediaType: fence.text.isEmpty ? nil : fence.text)
         case .step:
             guard let line = frame.keywordLine else { return }
             stack[parent].steps.append(GherkinStep(
                 id: makeID(), location: line.location, keyword: line.keyword, keywordType: line.keywordType,
-                text: line.text, dataTable: frame.dataTable, docString: frame.docString))
+                text: line.text, dataTable: stepDataTable, docString: stepDocString))
+            stepDataTable = nil
+            stepDocString = nil
         case .background:
             guard let line = frame.keywordLine else { return }
             stack[parent].children.append(.background(GherkinBackground(
                 id: makeID(), location: line.location, keyword: line.keyword, name: line.text,
-                description: frame.description, steps: frame.steps)))
+                description: frame.text, steps: frame.steps)))
         case .examplesTable:
-            stack[parent].tableRows = makeRows(frame.lines)
+            stack[parent].tableRows = checkRows(frame.rows)
         case .examples, .scenario, .featureHeader, .ruleHeader:
             stack[parent].keywordLine = frame.keywordLine
-            stack[parent].description = frame.description
+            stack[parent].text = frame.text
             stack[parent].tableRows = frame.tableRows
             stack[parent].steps = frame.steps
             stack[parent].examples = frame.examples
-            if frame.rule == .featureHeader || frame.rule == .ruleHeader { stack[parent].tagLines = frame.tagLines }
+            if frame.rule == .featureHeader || frame.rule == .ruleHeader { stack[parent].lines = frame.lines }
         case .examplesDefinition:
             guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.tagLines)
+            let tags = makeTags(frame.lines)
             let rows = frame.tableRows ?? []
             stack[parent].examples.append(GherkinExamples(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
-                description: frame.description, tableHeader: rows.first, tableBody: Array(rows.dropFirst())))
+                description: frame.text, tableHeader: rows.first, tableBody: Array(rows.dropFirst())))
         case .scenarioDefinition:
             guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.tagLines)
+            let tags = makeTags(frame.lines)
             stack[parent].children.append(.scenario(GherkinScenario(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
-                description: frame.description, steps: frame.steps, examples: frame.examples)))
+                description: frame.text, steps: frame.steps, examples: frame.examples)))
         case .rule:
             guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.tagLines)
+            let tags = makeTags(frame.lines)
             stack[parent].children.append(.rule(GherkinRule(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
-                description: frame.description, children: frame.children)))
+                description: frame.text, children: frame.children)))
         case .feature:
             guard let line = frame.keywordLine else { return }
-            stack[parent].feature = GherkinFeature(
-                tags: makeTags(frame.tagLines), location: line.location, language: line.language,
-                keyword: line.keyword, name: line.text, description: frame.description, children: frame.children)
+            feature = GherkinFeature(
+                tags: makeTags(frame.lines), location: line.location, language: language,
+                keyword: line.keyword, name: line.text, description: frame.text, children: frame.children)
         }
     }
 }

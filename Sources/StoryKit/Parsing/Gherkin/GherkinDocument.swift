@@ -25,7 +25,7 @@ struct GherkinDocument: Sendable {
 /// A tag (`@wip`) on a feature, rule, scenario or examples.
 struct GherkinTag: Hashable, Sendable {
     /// The tag's id.
-    var id: String
+    var id: Int
     /// Where the tag is.
     var location: GherkinLocation
     /// The tag with its `@`.

@@ -29,7 +29,7 @@ struct GherkinFeature: Sendable {
 /// A `Rule:` grouping scenarios, with its own optional background.
 struct GherkinRule: Sendable {
     /// The rule's id.
-    var id: String
+    var id: Int
     /// The rule's tags.
     var tags: [GherkinTag]
     /// Where the `Rule:` line is.
@@ -47,7 +47,7 @@ struct GherkinRule: Sendable {
 /// A `Background:`: steps that run before each scenario of its feature or rule.
 struct GherkinBackground: Sendable {
     /// The background's id.
-    var id: String
+    var id: Int
     /// Where the `Background:` line is.
     var location: GherkinLocation
     /// The keyword as written.

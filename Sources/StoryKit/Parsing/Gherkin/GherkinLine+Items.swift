@@ -12,73 +12,102 @@ extension GherkinLine {
     ///
     /// Text before the first `|` and after the last one is not a cell; a row
     /// that ends in a backslash therefore loses its last cell.
-    var tableCells: [Item] {
+    var tableCells: [GherkinTableRow.Cell] {
         let rowEnd = GherkinLine.trimEnd(bytes, from: textStart, to: end)
-        var cells: [Item] = []
-        var cell: [UInt8] = []
+        var cells: [GherkinTableRow.Cell] = []
         var column = 0
-        var cellColumn = 1
-        var isFirst = true
+        var cellStart = -1
+        var cellColumn = 0
+        var hasEscape = false
         var index = textStart
         while index < rowEnd {
             let byte = bytes[index]
-            let width = GherkinLine.characterWidth(byte)
             column += 1
             if byte == UInt8(ascii: "|") {
-                if isFirst {
-                    isFirst = false
-                } else {
-                    cells.append(makeCell(cell, column: cellColumn))
+                if cellStart >= 0 {
+                    cells.append(makeCell(cellStart, index, column: cellColumn, hasEscape: hasEscape))
                 }
-                cell.removeAll(keepingCapacity: true)
+                cellStart = index + 1
                 cellColumn = column + 1
+                hasEscape = false
                 index += 1
             } else if byte == UInt8(ascii: "\\") {
+                hasEscape = true
                 index += 1
-                guard index < rowEnd else {
-                    cell.append(byte)
-                    break
+                if index < rowEnd {
+                    column += 1
+                    index += GherkinLine.characterWidth(bytes[index])
                 }
-                column += 1
-                let next = bytes[index]
-                let nextWidth = min(GherkinLine.characterWidth(next), rowEnd - index)
-                if next == UInt8(ascii: "n") {
-                    cell.append(0x0A)
-                } else {
-                    if next != UInt8(ascii: "|") && next != UInt8(ascii: "\\") { cell.append(byte) }
-                    cell.append(contentsOf: bytes[index..<index + nextWidth])
-                }
-                index += nextWidth
             } else {
-                let width = min(width, rowEnd - index)
-                cell.append(contentsOf: bytes[index..<index + width])
-                index += width
+                index += GherkinLine.characterWidth(byte)
             }
         }
         return cells
     }
 
-    /// Makes a cell from its raw text, trimming blanks but not line feeds.
-    private func makeCell(_ cell: [UInt8], column: Int) -> Item {
-        var from = 0
-        var leading = 0
-        while from < cell.count && cell[from] != 0x0A {
-            let width = GherkinLine.whitespaceWidth(cell, at: from, end: cell.count)
-            if width == 0 { break }
-            from += width
-            leading += 1
+    /// Makes a cell from the raw text `from..<to`, resolving escapes and
+    /// trimming blanks (but not escaped line feeds).
+    private func makeCell(_ from: Int, _ to: Int, column: Int, hasEscape: Bool) -> GherkinTableRow.Cell {
+        guard hasEscape else {
+            var start = from
+            var leading = 0
+            while start < to {
+                let width = GherkinLine.whitespaceWidth(bytes, at: start, end: to)
+                if width == 0 { break }
+                start += width
+                leading += 1
+            }
+            let stop = GherkinLine.trimEnd(bytes, from: start, to: to)
+            return GherkinTableRow.Cell(
+                location: GherkinLocation(line: number, column: column + indent + leading),
+                value: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self))
         }
-        var to = cell.count
-        while to > from {
-            var last = to - 1
-            while last > from && cell[last] & 0xC0 == 0x80 { last -= 1 }
-            let width = GherkinLine.whitespaceWidth(cell, at: last, end: to)
-            if cell[last] == 0x0A || width == 0 || last + width != to { break }
-            to = last
+        var cell: [UInt8] = []
+        cell.reserveCapacity(to - from)
+        var index = from
+        while index < to {
+            let byte = bytes[index]
+            guard byte == UInt8(ascii: "\\") else {
+                cell.append(byte)
+                index += 1
+                continue
+            }
+            index += 1
+            guard index < to else {
+                cell.append(byte)
+                break
+            }
+            let next = bytes[index]
+            let width = min(GherkinLine.characterWidth(next), to - index)
+            if next == UInt8(ascii: "n") {
+                cell.append(0x0A)
+            } else {
+                if next != UInt8(ascii: "|") && next != UInt8(ascii: "\\") { cell.append(byte) }
+                cell.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + width]))
+            }
+            index += width
         }
-        return Item(
-            column: column + indent + leading,
-            text: String(decoding: cell[from..<to], as: UTF8.self))
+        return cell.withUnsafeBufferPointer { cell in
+            var start = 0
+            var leading = 0
+            while start < cell.count && cell[start] != 0x0A {
+                let width = GherkinLine.whitespaceWidth(cell, at: start, end: cell.count)
+                if width == 0 { break }
+                start += width
+                leading += 1
+            }
+            var stop = cell.count
+            while stop > start {
+                var last = stop - 1
+                while last > start && cell[last] & 0xC0 == 0x80 { last -= 1 }
+                let width = GherkinLine.whitespaceWidth(cell, at: last, end: stop)
+                if cell[last] == 0x0A || width == 0 || last + width != stop { break }
+                stop = last
+            }
+            return GherkinTableRow.Cell(
+                location: GherkinLocation(line: number, column: column + indent + leading),
+                value: String(decoding: UnsafeBufferPointer(rebasing: cell[start..<stop]), as: UTF8.self))
+        }
     }
 
     /// The tags on a tag line (`@a @b # comment`), each with its column.
@@ -106,7 +135,8 @@ extension GherkinLine {
                     let name = string(trimming: itemStart, index)
                     if name.unicodeScalars.contains(where: { GherkinLine.isWhitespace($0) }) {
                         throw GherkinError(
-                            line: number, column: column, message: "A tag may not contain whitespace")
+                            line: number, column: column, message: "A tag may not contain whitespace",
+                            reason: .tagWithWhitespace)
                     }
                     items.append(Item(column: column, text: "@" + name))
                     column += columns(itemStart, index) + 1

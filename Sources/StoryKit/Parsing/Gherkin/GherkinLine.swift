@@ -2,9 +2,15 @@
 ///
 /// Lines end at `\n`; a `\r` before it stays in the line and is trimmed as
 /// white space, as the official parser does. Columns count Unicode scalars.
+///
+/// A line points into the file's bytes without owning them, so it is only
+/// valid while the parser holds the text (inside `String.withUTF8`).
 struct GherkinLine {
+    /// The bytes of an input: the whole file, or a cell being trimmed.
+    typealias Bytes = UnsafeBufferPointer<UInt8>
+
     /// The whole file's UTF-8 bytes.
-    let bytes: [UInt8]
+    let bytes: Bytes
     /// The index of the line's first byte.
     let start: Int
     /// The index just past the line's last byte (its `\n` excluded).
@@ -17,7 +23,7 @@ struct GherkinLine {
     let number: Int
 
     /// Creates a line from the range `start..<end` of `bytes`.
-    init(bytes: [UInt8], start: Int, end: Int, number: Int) {
+    init(bytes: Bytes, start: Int, end: Int, number: Int) {
         self.bytes = bytes
         self.start = start
         self.end = end
@@ -48,6 +54,16 @@ struct GherkinLine {
         return true
     }
 
+    /// Whether the line contains the byte `byte`.
+    func contains(_ byte: UInt8) -> Bool {
+        var index = start
+        while index < end {
+            if bytes[index] == byte { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// Whether the text after the indentation starts with the ASCII byte `byte`.
     func starts(with byte: UInt8) -> Bool { textStart < end && bytes[textStart] == byte }
 
@@ -70,7 +86,7 @@ struct GherkinLine {
         }
         var to = end
         while to > from && bytes[to - 1] == 0x0D { to -= 1 }
-        return String(decoding: bytes[from..<to], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
     }
 
     /// The text after the indentation, trimmed at both ends.
@@ -85,7 +101,7 @@ struct GherkinLine {
             if width == 0 { break }
             from += width
         }
-        return String(decoding: bytes[from..<to], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self)
     }
 
     /// Counts the Unicode scalars in `from..<to`.
@@ -105,7 +121,7 @@ struct GherkinLine {
     /// parser uses it: ASCII blanks, U+001C–U+001F, U+0085, U+00A0, U+1680,
     /// U+2000–U+200A, U+2028, U+2029, U+202F, U+205F and U+3000.
     @inline(__always)
-    static func whitespaceWidth(_ bytes: [UInt8], at index: Int, end: Int) -> Int {
+    static func whitespaceWidth(_ bytes: Bytes, at index: Int, end: Int) -> Int {
         let byte = bytes[index]
         if byte < 0x80 {
             return byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) || (byte >= 0x1C && byte <= 0x1F) ? 1 : 0
@@ -134,7 +150,7 @@ struct GherkinLine {
     }
 
     /// Returns the end of `from..<to` once trailing white space is removed.
-    static func trimEnd(_ bytes: [UInt8], from: Int, to: Int) -> Int {
+    static func trimEnd(_ bytes: Bytes, from: Int, to: Int) -> Int {
         var to = to
         while to > from {
             // Step back to the start of the last character.

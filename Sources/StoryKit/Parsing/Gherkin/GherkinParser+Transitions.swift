@@ -32,6 +32,22 @@ extension GherkinParser {
         }
     }
 
+    /// The candidates of every state, computed once, by ``State/tableIndex``.
+    static let candidateTable: [[GherkinToken.Kind]] = {
+        let blocks: [Block] = [.feature, .rule, .background, .scenario, .examples]
+        var states: [State] = [.start, .afterLanguage, .featureTags, .examplesTable, .finished]
+        for block in blocks {
+            states += [.tags(block), .header(block, isInDescription: false), .header(block, isInDescription: true)]
+            for flag in [false, true] {
+                states += [.step(block, .line), .step(block, .table(afterDocString: flag))]
+                states += [.step(block, .docString(afterTable: flag)), .step(block, .docStringEnd(afterTable: flag))]
+            }
+        }
+        var table = [[GherkinToken.Kind]](repeating: [], count: State.tableSize)
+        for state in states { table[state.tableIndex] = candidates(state) }
+        return table
+    }()
+
     /// The keyword lines that may come next in a block, in the order tried.
     private static func following(_ block: Block) -> [GherkinToken.Kind] {
         switch block {
@@ -74,6 +90,7 @@ extension GherkinParser {
                 builder.close(until: .featureHeader)
             }
             builder.setKeywordLine(token)
+            builder.language = matcher.dialect.code
             enter(.header(.feature, isInDescription: false))
         case .tagLine:
             applyTagLine(token)
@@ -88,7 +105,7 @@ extension GherkinParser {
             builder.setKeywordLine(token)
             enter(.header(.rule, isInDescription: false))
         case .backgroundLine:
-            builder.close(until: .feature, .rule)
+            builder.close(until: .feature, or: .rule)
             builder.open(.background)
             builder.setKeywordLine(token)
             enter(.header(.background, isInDescription: false))
@@ -96,7 +113,7 @@ extension GherkinParser {
             if state == .tags(.scenario) {
                 builder.close(until: .scenarioDefinition)
             } else {
-                builder.close(until: .feature, .rule)
+                builder.close(until: .feature, or: .rule)
                 builder.open(.scenarioDefinition)
             }
             builder.open(.scenario)
@@ -178,7 +195,7 @@ extension GherkinParser {
                 builder.open(.tags)
                 enter(.tags(.examples))
             } else if lookahead(for: .scenarioLine) {
-                builder.close(until: .feature, .rule)
+                builder.close(until: .feature, or: .rule)
                 builder.open(.scenarioDefinition)
                 builder.open(.tags)
                 enter(.tags(.scenario))
@@ -204,16 +221,16 @@ extension GherkinParser {
     /// Whether the lines after the current one reach a line of `kind`
     /// through blank lines, comments and tag lines only.
     private mutating func lookahead(for kind: GherkinToken.Kind) -> Bool {
-        var next = index + 1
+        var start = nextStart
+        var number = lineNumber + 1
         while true {
-            let line = next < lines.count ? lines[next] : nil
-            let number = next + 1
+            let found = line(at: start, number: number)
+            let line = found?.line
             if (try? matcher.match(kind, line, lineNumber: number)) != nil { return true }
             guard let line else { return false }
-            if line.isEmpty || line.starts(with: UInt8(ascii: "#")) {
-                next += 1
-                continue
-            }
+            start = found?.next ?? start
+            number += 1
+            if line.isEmpty || line.starts(with: UInt8(ascii: "#")) { continue }
             guard line.starts(with: UInt8(ascii: "@")) else { return false }
             do {
                 _ = try line.tags()
@@ -221,7 +238,6 @@ extension GherkinParser {
                 builder.record(error)
                 return false
             }
-            next += 1
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads a feature file into a ``GherkinDocument`` with a hand-written
 /// state machine over Gherkin's grammar, collecting every error.
 ///
@@ -30,6 +32,17 @@ struct GherkinParser {
     /// A block of the grammar that has a keyword line and a description.
     enum Block: Hashable, Sendable {
         case feature, rule, background, scenario, examples
+
+        /// The block's number, 0 to 4.
+        var index: Int {
+            switch self {
+            case .feature: 0
+            case .rule: 1
+            case .background: 2
+            case .scenario: 3
+            case .examples: 4
+            }
+        }
     }
 
     /// Where a step is in its arguments.
@@ -42,6 +55,16 @@ struct GherkinParser {
         case docString(afterTable: Bool)
         /// After a doc string's closing fence.
         case docStringEnd(afterTable: Bool)
+
+        /// The phase's number, 0 to 6.
+        var index: Int {
+            switch self {
+            case .line: 0
+            case .table(let afterDocString): afterDocString ? 2 : 1
+            case .docString(let afterTable): afterTable ? 4 : 3
+            case .docStringEnd(let afterTable): afterTable ? 6 : 5
+            }
+        }
     }
 
     /// A state of the parser: where in the grammar the last line left it.
@@ -56,32 +79,50 @@ struct GherkinParser {
         /// In an examples table.
         case examplesTable
         case finished
+
+        /// The number of distinct states.
+        static let tableSize = 55
+
+        /// A distinct number for each state, below ``tableSize``.
+        var tableIndex: Int {
+            switch self {
+            case .start: 0
+            case .afterLanguage: 1
+            case .featureTags: 2
+            case .examplesTable: 3
+            case .finished: 4
+            case .tags(let block): 5 + block.index
+            case .header(let block, let isInDescription): 10 + block.index * 2 + (isInDescription ? 1 : 0)
+            case .step(let block, let phase): 20 + block.index * 7 + phase.index
+            }
+        }
     }
 
-    let lines: [GherkinLine]
+    /// The file's UTF-8 bytes.
+    let bytes: GherkinLine.Bytes
     var matcher = GherkinTokenMatcher()
     var builder = GherkinASTBuilder()
     private(set) var state = State.start
     private var expected = Self.candidates(.start)
-    var index = 0
+    /// The number of the line being read.
+    var lineNumber = 1
+    /// Where the line after the one being read starts.
+    var nextStart = 0
 
-    private init(_ text: String) {
-        let bytes = Array(text.utf8)
-        var lines: [GherkinLine] = []
-        var start = 0
-        var position = 0
+    private init(_ bytes: GherkinLine.Bytes) {
+        self.bytes = bytes
+    }
+
+    /// Returns the line that starts at byte `start`, and where the next one
+    /// starts; `nil` at the end of the file.
+    func line(at start: Int, number: Int) -> (line: GherkinLine, next: Int)? {
         let count = bytes.count
-        while position < count {
-            if bytes[position] == 0x0A {
-                lines.append(GherkinLine(bytes: bytes, start: start, end: position, number: lines.count + 1))
-                start = position + 1
-            }
-            position += 1
+        guard start < count else { return nil }
+        var end = count
+        if let base = bytes.baseAddress, let found = memchr(base + start, 0x0A, count - start) {
+            end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
-        if start < count {
-            lines.append(GherkinLine(bytes: bytes, start: start, end: count, number: lines.count + 1))
-        }
-        self.lines = lines
+        return (GherkinLine(bytes: bytes, start: start, end: end, number: number), end + 1)
     }
 
     /// Parses a feature file.
@@ -89,23 +130,29 @@ struct GherkinParser {
     /// - Returns: The document (`nil` when there are errors), every error
     ///   in the order found, and the next free id for the pickle compiler.
     static func parse(_ text: String) -> (document: GherkinDocument?, errors: [GherkinError], nextID: Int) {
-        var parser = GherkinParser(text)
-        while !parser.builder.isStopped {
-            let line = parser.index < parser.lines.count ? parser.lines[parser.index] : nil
-            parser.read(line)
-            if line == nil { break }
-            parser.index += 1
+        var text = text
+        return text.withUTF8 { bytes in
+            var parser = GherkinParser(bytes)
+            var start = 0
+            while !parser.builder.isStopped {
+                let next = parser.line(at: start, number: parser.lineNumber)
+                parser.nextStart = next?.next ?? start
+                parser.read(next?.line)
+                if next == nil { break }
+                start = parser.nextStart
+                parser.lineNumber += 1
+            }
+            let document = parser.builder.finish()
+            let errors = parser.builder.errors
+            return (errors.isEmpty ? document : nil, errors, parser.builder.nextID)
         }
-        let document = parser.builder.finish()
-        let errors = parser.builder.errors
-        return (errors.isEmpty ? document : nil, errors, parser.builder.nextID)
     }
 
     /// Matches one line (or the end of the file) in the current state.
     private mutating func read(_ line: GherkinLine?) {
         for kind in expected {
             do {
-                if let token = try matcher.match(kind, line, lineNumber: index + 1) {
+                if let token = try matcher.match(kind, line, lineNumber: lineNumber) {
                     apply(token)
                     return
                 }
@@ -113,13 +160,13 @@ struct GherkinParser {
                 builder.record(error)
             }
         }
-        builder.record(.unexpected(line, lineNumber: index + 1, expected: expected))
+        builder.record(.unexpected(line, lineNumber: lineNumber, expected: expected))
     }
 
     mutating func enter(_ newState: State) {
         if newState != state {
             state = newState
-            expected = Self.candidates(newState)
+            expected = Self.candidateTable[newState.tableIndex]
         }
     }
 }

@@ -1,7 +1,7 @@
 /// A `Scenario:` or `Scenario Outline:`, with its examples if it has any.
 struct GherkinScenario: Sendable {
     /// The scenario's id.
-    var id: String
+    var id: Int
     /// The scenario's own tags.
     var tags: [GherkinTag]
     /// Where the scenario line is.
@@ -21,7 +21,7 @@ struct GherkinScenario: Sendable {
 /// An `Examples:` block: a table whose header names an outline's placeholders.
 struct GherkinExamples: Sendable {
     /// The block's id.
-    var id: String
+    var id: Int
     /// The block's tags.
     var tags: [GherkinTag]
     /// Where the `Examples:` line is.
@@ -49,7 +49,7 @@ struct GherkinTableRow: Sendable {
     }
 
     /// The row's id.
-    var id: String
+    var id: Int
     /// Where the row's first `|` is.
     var location: GherkinLocation
     /// The cells.

@@ -31,7 +31,7 @@ struct GherkinStep: Sendable {
     }
 
     /// The step's id.
-    var id: String
+    var id: Int
     /// Where the step line is.
     var location: GherkinLocation
     /// The keyword as written, trailing blank included (`Given `).

@@ -33,10 +33,10 @@ struct GherkinToken {
     var keywordType: GherkinStep.KeywordType = .unknown
     /// The text after the keyword: a name, step text, media type, comment or line.
     var text: String = ""
-    /// The cells of a table row, or the tags of a tag line.
+    /// The tags of a tag line.
     var items: [GherkinLine.Item] = []
-    /// The dialect in force when the line was matched.
-    var language: String = ""
+    /// The cells of a table row.
+    var cells: [GherkinTableRow.Cell] = []
 
     /// The token's place in the file.
     var location: GherkinLocation { GherkinLocation(line: line, column: column) }

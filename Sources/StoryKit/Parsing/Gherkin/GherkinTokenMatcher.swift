@@ -62,17 +62,18 @@ struct GherkinTokenMatcher {
             return docStringSeparator(line)
         case .tableRow:
             guard line.starts(with: UInt8(ascii: "|")) else { return nil }
-            return GherkinToken(kind: .tableRow, line: line.number, column: column, items: line.tableCells)
+            return GherkinToken(kind: .tableRow, line: line.number, column: column, cells: line.tableCells)
         case .language:
             guard let code = Self.languageCode(line) else { return nil }
             guard let dialect = GherkinDialect.named(code) else {
-                throw GherkinError(line: line.number, column: column, message: "Language not supported: \(code)")
+                throw GherkinError(line: line.number, column: column, message: "Language not supported: \(code)",
+                    reason: .unknownLanguage)
             }
             self.dialect = dialect
             return GherkinToken(kind: .language, line: line.number, column: column, text: code)
         case .other:
             var text = line.text(removingIndent: indentToRemove)
-            if let openFence, text.utf8.contains(UInt8(ascii: "\\")) {
+            if let openFence, line.contains(UInt8(ascii: "\\")) {
                 text = openFence == Self.quotesFence
                     ? text.replacingAll(#"\"\"\""#, with: #"""""#)
                     : text.replacingAll(#"\`\`\`"#, with: "```")
@@ -88,7 +89,7 @@ struct GherkinTokenMatcher {
         for keyword in keywords where line.starts(with: keyword.bytesWithColon) {
             return GherkinToken(
                 kind: kind, line: line.number, column: line.indent + 1, keyword: keyword.keyword,
-                text: line.restTrimmed(after: keyword.bytesWithColon.count), language: dialect.code)
+                text: line.restTrimmed(after: keyword.bytesWithColon.count))
         }
         return nil
     }
@@ -103,14 +104,21 @@ struct GherkinTokenMatcher {
                 kind: .docStringSeparator, line: line.number, column: line.indent + 1,
                 keyword: String(decoding: fence, as: UTF8.self))
         }
-        for fence in [Self.quotesFence, Self.backticksFence] where line.starts(with: fence) {
+        let fence: [UInt8]
+        if line.starts(with: Self.quotesFence) {
+            fence = Self.quotesFence
+        } else if line.starts(with: Self.backticksFence) {
+            fence = Self.backticksFence
+        } else {
+            return nil
+        }
+        do {
             openFence = fence
             indentToRemove = line.indent
             return GherkinToken(
                 kind: .docStringSeparator, line: line.number, column: line.indent + 1,
                 keyword: String(decoding: fence, as: UTF8.self), text: line.restTrimmed(after: 3))
         }
-        return nil
     }
 
     /// Reads `# language: xx` (blanks allowed around each part), or `nil`.
@@ -128,7 +136,7 @@ struct GherkinTokenMatcher {
         guard index < end, bytes[index] == UInt8(ascii: "#") else { return nil }
         index += 1
         skipBlanks()
-        guard end - index >= languageWord.count, Array(bytes[index..<index + languageWord.count]) == languageWord
+        guard end - index >= languageWord.count, bytes[index..<index + languageWord.count].elementsEqual(languageWord)
         else { return nil }
         index += languageWord.count
         skipBlanks()

@@ -4,7 +4,7 @@ extension Pickle {
     var jsonLine: String {
         var out = #"{"pickle":{"astNodeIds":"#
         out += Self.json(astNodeIDs)
-        out += #","id":"# + Self.json(id)
+        out += #","id":"\#(id)""#
         out += #","language":"# + Self.json(language)
         out += #","location":{"column":\#(location.column),"line":\#(location.line)}"#
         out += #","name":"# + Self.json(name)
@@ -16,12 +16,12 @@ extension Pickle {
                 out += #""argument":{"# + argumentJSON(step) + "},"
             }
             out += #""astNodeIds":"# + Self.json(step.astNodeIDs)
-            out += #","id":"# + Self.json(step.id)
+            out += #","id":"\#(step.id)""#
             out += #","text":"# + Self.json(step.text)
             out += #","type":"# + Self.json(step.type.rawValue) + "}"
         }
         out += #"],"tags":["#
-        out += tags.map { #"{"astNodeId":"# + Self.json($0.astNodeID) + #","name":"# + Self.json($0.name) + "}" }
+        out += tags.map { #"{"astNodeId":"\#($0.astNodeID)","name":"# + Self.json($0.name) + "}" }
             .joined(separator: ",")
         out += #"],"uri":"# + Self.json(uri) + "}}"
         return out
@@ -53,8 +53,8 @@ extension Pickle {
         return parts.joined(separator: ",")
     }
 
-    private static func json(_ strings: [String]) -> String {
-        "[" + strings.map(json).joined(separator: ",") + "]"
+    private static func json(_ ids: [Int]) -> String {
+        "[" + ids.map { "\"\($0)\"" }.joined(separator: ",") + "]"
     }
 
     /// Quotes a string as JSON.

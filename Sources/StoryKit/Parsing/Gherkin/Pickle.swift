@@ -6,7 +6,7 @@ struct Pickle: Sendable {
         /// The tag with its `@`.
         var name: String
         /// The id of the tag in the syntax tree.
-        var astNodeID: String
+        var astNodeID: Int
     }
 
     /// A step of a pickle.
@@ -28,9 +28,9 @@ struct Pickle: Sendable {
         }
 
         /// The step's id.
-        var id: String
+        var id: Int
         /// The ids of the source step and, in an outline, the examples row.
-        var astNodeIDs: [String]
+        var astNodeIDs: [Int]
         /// The step's part.
         var type: StepType
         /// The text, placeholders filled in.
@@ -44,7 +44,7 @@ struct Pickle: Sendable {
     }
 
     /// The pickle's id.
-    var id: String
+    var id: Int
     /// The file's URI.
     var uri: String
     /// The name, placeholders filled in.
@@ -58,5 +58,5 @@ struct Pickle: Sendable {
     /// The steps: background steps first.
     var steps: [Step]
     /// The ids of the scenario and, in an outline, the examples row.
-    var astNodeIDs: [String]
+    var astNodeIDs: [Int]
 }

@@ -40,9 +40,9 @@ struct PickleCompiler {
         return compiler.pickles
     }
 
-    private mutating func makeID() -> String {
+    private mutating func makeID() -> Int {
         defer { nextID += 1 }
-        return String(nextID)
+        return nextID
     }
 
     private mutating func compile(_ scenario: GherkinScenario, tags: [GherkinTag], background: [GherkinStep]) {
@@ -50,7 +50,11 @@ struct PickleCompiler {
             var steps: [Pickle.Step] = []
             if !scenario.steps.isEmpty {
                 var last = GherkinStep.KeywordType.unknown
-                for step in background + scenario.steps {
+                steps.reserveCapacity(background.count + scenario.steps.count)
+                for step in background {
+                    steps.append(makeStep(step, last: &last, row: nil))
+                }
+                for step in scenario.steps {
                     steps.append(makeStep(step, last: &last, row: nil))
                 }
             }
@@ -86,7 +90,7 @@ struct PickleCompiler {
 
     private mutating func makeStep(
         _ step: GherkinStep, last: inout GherkinStep.KeywordType,
-        row: (id: String, names: [String], values: [String])?
+        row: (id: Int, names: [String], values: [String])?
     ) -> Pickle.Step {
         if step.keywordType != .conjunction { last = step.keywordType }
         let names = row?.names ?? []

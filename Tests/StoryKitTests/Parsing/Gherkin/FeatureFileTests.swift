@@ -63,6 +63,7 @@ import Testing
         #expect(diagnostics.allSatisfy { $0.severity == .error })
         #expect(diagnostics.first?.location == SourceLocation(file: "bad.feature", line: 6, column: 1))
         #expect(diagnostics.last?.problem == "inconsistent cell count within the table")
+        #expect(diagnostics.allSatisfy { $0.help != nil })
     }
 
     @Test("Random bytes never trap")

@@ -6,6 +6,12 @@ import Testing
 /// Runs the official Cucumber Gherkin test data: every good file must
 /// compile to the official pickles, every bad file must give the official errors.
 @Suite struct GherkinConformanceTests {
+    @Test("The official test data is there")
+    func fixturesArePresent() {
+        #expect(GherkinFixtures.features(in: "good").count == 40)
+        #expect(GherkinFixtures.features(in: "bad").count == 9)
+    }
+
     @Test("Good feature files compile to the official pickles", arguments: GherkinFixtures.features(in: "good"))
     func goodFile(name: String) throws {
         let text = try GherkinFixtures.read("good", name)

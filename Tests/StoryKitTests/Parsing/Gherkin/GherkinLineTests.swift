@@ -26,27 +26,30 @@ import Testing
 
     @Test("Table rows split into cells with escapes resolved", arguments: cases)
     func tableCells(_ example: Case) {
-        let bytes = Array(example.row.utf8)
-        let line = GherkinLine(bytes: bytes, start: 0, end: bytes.count, number: 1)
-        #expect(line.tableCells.map(\.text) == example.cells)
-        #expect(line.tableCells.map(\.column) == example.columns)
+        let cells = Self.withLine(example.row, number: 1) { $0.tableCells }
+        #expect(cells.map(\.value) == example.cells)
+        #expect(cells.map(\.location.column) == example.columns)
     }
 
     @Test("Tag lines split into tags, a comment ends them")
     func tags() throws {
-        let bytes = Array("  @a @b.c@d #@not".utf8)
-        let line = GherkinLine(bytes: bytes, start: 0, end: bytes.count, number: 3)
-        let tags = try line.tags()
+        let tags = try Self.withLine("  @a @b.c@d #@not", number: 3) { try $0.tags() }
         #expect(tags.map(\.text) == ["@a", "@b.c", "@d"])
         #expect(tags.map(\.column) == [3, 6, 10])
     }
 
     @Test("A tag with white space in it is an error")
     func tagWithWhitespace() {
-        let bytes = Array("@ok @not ok".utf8)
-        let line = GherkinLine(bytes: bytes, start: 0, end: bytes.count, number: 1)
-        #expect(throws: GherkinError(line: 1, column: 5, message: "A tag may not contain whitespace")) {
-            try line.tags()
+        #expect(throws: GherkinError(line: 1, column: 5, message: "A tag may not contain whitespace", reason: .tagWithWhitespace)) {
+            try Self.withLine("@ok @not ok", number: 1) { try $0.tags() }
+        }
+    }
+
+    /// Calls `body` with `text` as a line numbered `number`.
+    static func withLine<T>(_ text: String, number: Int, _ body: (GherkinLine) throws -> T) rethrows -> T {
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBufferPointer { buffer in
+            try body(GherkinLine(bytes: buffer, start: 0, end: buffer.count, number: number))
         }
     }
 
