@@ -17,7 +17,7 @@ example:
 	cd Examples/TicTacToe && $(SWIFT) build && .build/debug/tictactoe --strict Stories/ && $(SWIFT) test
 
 # The tests, storyrun's own stories and the example package: what CI runs.
-test: unit stories conformance example
+test: example stories conformance unit
 
 # Rewrites the golden files in Fixtures/; review the change with git diff.
 goldens:
