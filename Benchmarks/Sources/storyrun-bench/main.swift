@@ -19,9 +19,19 @@ final class WidgetSteps: StepDefinitions {
 
 // `storyrun-bench parse PATH…` only parses and compiles the files, and
 // prints how many stories and steps they hold (the parse throughput bench).
+// Files are parsed one at a time and dropped, as a run does.
 if CommandLine.arguments.dropFirst().first == "parse" {
-    let (stories, diagnostics) = StoryRun.stories(in: Array(CommandLine.arguments.dropFirst(2)))
-    print("\(stories.count) stories, \(stories.reduce(0) { $0 + $1.steps.count }) steps, \(diagnostics.count) diagnostics")
-    exit(diagnostics.contains(where: \.isError) ? 2 : 0)
+    var storyCount = 0, stepCount = 0, errorCount = 0
+    for folder in CommandLine.arguments.dropFirst(2) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        for name in names.sorted() {
+            let (stories, diagnostics) = StoryRun.stories(in: [folder + "/" + name])
+            storyCount += stories.count
+            stepCount += stories.reduce(0) { $0 + $1.steps.count }
+            errorCount += diagnostics.filter(\.isError).count
+        }
+    }
+    print("\(storyCount) stories, \(stepCount) steps, \(errorCount) errors")
+    exit(errorCount > 0 ? 2 : 0)
 }
 await StoryRun.main(steps: [WidgetSteps.self])
