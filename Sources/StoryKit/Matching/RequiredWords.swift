@@ -186,11 +186,4 @@ enum RequiredWords {
 
     private static let fnvOffset: UInt64 = 0xCBF2_9CE4_8422_2325
     private static let fnvPrime: UInt64 = 0x100_0000_01B3
-
-    /// The lowercased words of a text; nil when it is not ASCII.
-    static func words(of text: String) -> Set<String>? {
-        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        let separators = text.unicodeScalars.filter { !isWordCharacter($0) }
-        return Set(text.lowercased().unicodeScalars.split(whereSeparator: { separators.contains($0) }).map { String(String.UnicodeScalarView($0)) })
-    }
 }
