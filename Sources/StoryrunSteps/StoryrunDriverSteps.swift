@@ -9,6 +9,8 @@ final class StoryrunDriverSteps: StepDefinitions {
     var stepLines: [String] = []
     var output: [String] = []
     var status: ExitStatus?
+    var processStatus: Int32?
+    var processWasSignalled = false
     lazy var reportFolder: String = {
         let folder = NSTemporaryDirectory() + "storyrun-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -52,6 +54,26 @@ final class StoryrunDriverSteps: StepDefinitions {
             steps.status = await StoryRun.run(
                 arguments: ["explain"] + steps.stepLines, steps: StoryrunSteps.fixtures, clock: { 0 }, output: { lines.append($0) })
             steps.output = lines
+        }
+        step("^storyrun runs (?:it|them) in a process of its own$") { steps in
+            // For what only a separate process shows: a step that crashes it.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            process.arguments = steps.options + steps.files
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                ["STORYRUN_FIXTURE_STEPS": "1", "SWIFT_BACKTRACE": "enable=no"]) { $1 }
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            steps.output = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            steps.processStatus = process.terminationStatus
+            steps.processWasSignalled = process.terminationReason == .uncaughtSignal
+        }
+        step("^the process is stopped by a signal$") { steps in
+            try expect(steps.processWasSignalled, "the process ended with status \(steps.processStatus ?? -1)")
         }
         step("^the exit status is (\\d)$") { (steps: StoryrunDriverSteps, code: Int32) in
             try expectEqual(steps.status?.rawValue, code, "exit status; output:\n\(steps.text)")

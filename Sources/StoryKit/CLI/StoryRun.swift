@@ -14,6 +14,7 @@ public enum StoryRun {
 
     /// Runs the command line with the process's arguments and exits.
     public static func main(steps: [any StepDefinitions.Type]) async -> Never {
+        CrashNote.install()
         let environment = ProcessInfo.processInfo.environment
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let status = await run(
@@ -21,9 +22,23 @@ public enum StoryRun {
             style: environment["NO_COLOR"] == nil && isTerminal ? .ansi : .plain,
             isGitHubActions: environment["GITHUB_ACTIONS"] == "true",
             startTime: Date(),
-            output: { print($0) },
+            output: writeLine,
             partialOutput: isTerminal ? { print($0, terminator: ""); fflush(nil) } : nil)
         exit(status.rawValue)
+    }
+
+    /// Writes a line to standard output at once, unbuffered: when a step
+    /// crashes the process, every line before it has been written.
+    private static func writeLine(_ line: String) {
+        var text = line + "\n"
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
     }
 
     /// Runs the command line and returns its exit status.

@@ -11,6 +11,7 @@ struct StoryExecution {
     /// they happen.
     func run(emit: (RunEvent) -> Void) async -> StoryResult {
         let start = now()
+        CrashNote.set(story)
         let context = StoryContext()
         var state = State()
         let isUndefined = matches.contains { $0.isUndefined }
@@ -94,6 +95,8 @@ struct StoryExecution {
     private func invoke(_ winner: Match, step: Step, context: StoryContext) async throws {
         let site = ArgumentSite(line: step.line, location: step.location, definitionLocation: winner.definition.location)
         let watchdog = runner.watchdog
+        CrashNote.setStep(line: step.location.line)
+        defer { CrashNote.setStep(line: 0) }
         watchdog.arm(seconds: configuration.stepTimeout)
         do {
             try await winner.definition.invoke(context, winner.inputs, site)

@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Leaves a last word on standard error when a step crashes the process
+/// (a `fatalError`, a trap, a bad access) in a run without worker processes:
+/// where the step is, which story it belongs to, and that `--isolate` keeps
+/// the run going.
+///
+/// The story's part of the note is copied into fixed buffers when the story
+/// starts and only the step's line number is stored per step, so the signal
+/// handler just formats a number and calls `write(2)`, which is safe there;
+/// it then hands the signal on to the handler that was there before.
+enum CrashNote {
+    private static let capacity = 2048
+    nonisolated(unsafe) private static let head = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    nonisolated(unsafe) private static let tail = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    nonisolated(unsafe) private static var headLength = 0
+    nonisolated(unsafe) private static var tailLength = 0
+    /// The line of the running step; 0 between steps.
+    nonisolated(unsafe) private static var stepLine = 0
+    nonisolated(unsafe) private static var isInstalled = false
+    /// The handlers that were there before, by signal number (below 32).
+    nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 32)
+    private static let signals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
+
+    /// Installs the handlers; only the process's own entry point calls this.
+    static func install() {
+        guard !isInstalled else { return }
+        isInstalled = true
+        for signal in signals {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { signal in CrashNote.handle(signal) }
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, previous + Int(signal))
+        }
+    }
+
+    /// Notes the story that starts.
+    static func set(_ story: Story) {
+        guard isInstalled else { return }
+        stepLine = 0
+        headLength = copy("\nstoryrun: the process crashed in the step at \(story.location.file):", into: head)
+        tailLength = copy(
+            " (story \"\(story.name)\"); run with --isolate (or --jobs N) to report the crash as a failed story and go on\n",
+            into: tail)
+    }
+
+    /// Notes the line of the step about to run, or 0 when none runs.
+    static func setStep(line: Int) {
+        stepLine = line
+    }
+
+    private static func copy(_ text: String, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        let bytes = text.utf8.prefix(capacity)
+        _ = UnsafeMutableBufferPointer(start: buffer, count: capacity).initialize(from: bytes)
+        return bytes.count
+    }
+
+    private static func handle(_ signal: Int32) {
+        // Only async-signal-safe work here: arithmetic, write, sigaction, raise.
+        if isInstalled && stepLine > 0 {
+            _ = write(2, head, headLength)
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &digits) { raw in
+                var value = stepLine
+                var start = raw.count
+                repeat {
+                    start -= 1
+                    raw[start] = UInt8(48 + value % 10)
+                    value /= 10
+                } while value > 0 && start > 0
+                _ = write(2, raw.baseAddress! + start, raw.count - start)
+            }
+            _ = write(2, tail, tailLength)
+        }
+        sigaction(signal, previous + Int(signal), nil)
+        raise(signal)
+    }
+}
