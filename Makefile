@@ -39,7 +39,7 @@ fuzz:
 	cp Fixtures/gherkin/good/*.feature Fixtures/gherkin/bad/*.feature .fuzz/corpus/ 2>/dev/null || true
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name StoryKitFuzz \
 		$$(ls Sources/StoryKit/Parsing/*.swift Sources/StoryKit/Parsing/Gherkin/*.swift 2>/dev/null) \
-		Sources/StoryKit/Diagnostics/*.swift Sources/StoryKit/Reporting/TextStyle.swift Sources/StoryKit/Running/Status.swift \
+		Sources/StoryKit/Diagnostics/*.swift Sources/StoryKit/Support/*.swift Sources/StoryKit/Reporting/TextStyle.swift Sources/StoryKit/Running/Status.swift \
 		$$(test -d Sources/StoryKit/Parsing/Gherkin && echo -DFUZZ_FEATURES) \
 		Tests/Fuzz/ParserFuzzer.swift -o .fuzz/parser-fuzzer
 	.fuzz/parser-fuzzer -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 \
