@@ -33,11 +33,35 @@ enum StoryLoader {
 
     /// The text of a file, or the diagnostic that says why it has none.
     static func readText(at path: String) -> Result<String, Diagnostic> {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = readBytes(at: path) else {
             return .failure(Diagnostic(at: SourceLocation(file: path, line: 1), problem: "cannot read \(path)", help: "check that the file exists and is readable"))
         }
-        guard let text = String(data: data, encoding: .utf8) else { return .failure(notUTF8(data, path: path)) }
+        guard let text = String(validating: data, as: UTF8.self) else { return .failure(notUTF8(data, path: path)) }
         return .success(text)
+    }
+
+    /// A file's bytes, read with one `read(2)` per chunk: much faster than
+    /// FileManager for the many small files of a suite. Nil when the file
+    /// cannot be opened or read.
+    static func readBytes(at path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var count = 0
+        while true {
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, count))) }
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            guard read >= 0 else { return nil }
+            if read == 0 { break }
+            count += read
+        }
+        bytes.removeSubrange(count...)
+        return bytes
     }
 
     /// The story files under the paths, with a diagnostic for each path
@@ -71,7 +95,7 @@ enum StoryLoader {
     }
 
     /// A diagnostic naming the line of the first byte that is not UTF-8.
-    private static func notUTF8(_ data: Data, path: String) -> Diagnostic {
+    private static func notUTF8(_ data: [UInt8], path: String) -> Diagnostic {
         var line = 1, column = 1
         var iterator = data.makeIterator()
         var decoder = UTF8()
