@@ -53,12 +53,12 @@ enum StoryLoader {
         var count = 0
         while true {
             if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, count))) }
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            let chunk = bytes.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + count, buffer.count - count)
             }
-            guard read >= 0 else { return nil }
-            if read == 0 { break }
-            count += read
+            guard chunk >= 0 else { return nil }
+            if chunk == 0 { break }
+            count += chunk
         }
         bytes.removeSubrange(count...)
         return bytes

@@ -28,6 +28,7 @@ enum CrashNote {
 
     /// Installs the handlers; only the process's own entry point calls this.
     static func install() {
+        #if os(Linux)
         guard !isInstalled else { return }
         isInstalled = true
         for signal in signals {
@@ -36,6 +37,7 @@ enum CrashNote {
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, previous + Int(signal))
         }
+        #endif
     }
 
     /// Notes the story that starts.
