@@ -39,7 +39,7 @@ import Testing
 
     @Test("Random texts give the same answers as NSRegularExpression")
     func randomParity() throws {
-        var generator = SeededGenerator(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let alphabet = Array("ab -1 2xyz\"'.AB")
         for source in Self.patterns + ["^a(\\d+)b$", "(\\w+) (\\w+)", "a(.*)b", "\"([^\"]*)\" (-?\\d+)"] {
             let pattern = try Pattern(regex: source)
@@ -50,18 +50,5 @@ import Testing
                 #expect(simple.captures(in: text) == pattern.regexCaptures(in: text), "\(source) in \(text)")
             }
         }
-    }
-}
-
-/// A small deterministic random number generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
