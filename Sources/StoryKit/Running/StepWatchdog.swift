@@ -14,6 +14,7 @@ final class StepWatchdog: @unchecked Sendable {
     private var deadline: UInt64 = .max
     private var task: UnsafeCurrentTask?
     private var didFire = false
+    private var firedEver = false
     private var ticker: Task<Void, Never>?
 
     /// Starts watching, if it has not started; the ticker checks the
@@ -50,6 +51,14 @@ final class StepWatchdog: @unchecked Sendable {
         }
     }
 
+    /// Whether any step of the run has overrun its limit (its thread may
+    /// still be held by a step that ignores cancellation).
+    var hasFired: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return firedEver
+    }
+
     /// Stops watching the current task; returns whether its time ran out.
     func disarm() -> Bool {
         lock.lock()
@@ -65,6 +74,7 @@ final class StepWatchdog: @unchecked Sendable {
         guard let task, DispatchTime.now().uptimeNanoseconds > deadline else { return }
         task.cancel()
         didFire = true
+        firedEver = true
         self.task = nil
     }
 }

@@ -34,19 +34,13 @@ enum Worker {
                 file = String(parts[0])
                 stories = StoryLoader.parseFile(at: file).stories
             }
-            var timedOut = false
             if let story = stories.first(where: { $0.location.line == line }) {
-                await runner.run(story) { event in
-                    if case .storyFinished(let result) = event {
-                        timedOut = result.steps.contains { $0.error?.message.contains("--step-timeout") == true }
-                    }
-                    write(event)
-                }
+                await runner.run(story, emit: write)
             } else {
                 write(.diagnostic(Diagnostic(at: SourceLocation(file: file, line: line), problem: "no story starts at this line")))
             }
             // A step that overran its limit may still hold a thread: start afresh.
-            if timedOut { break }
+            if runner.watchdog.hasFired { break }
             send(readyLine)
         }
         _ = await runner.finish(emit: write)
