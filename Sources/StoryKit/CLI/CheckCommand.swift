@@ -4,6 +4,7 @@ enum CheckCommand {
     /// Runs the check; exits 1 when a step is undefined or ambiguous.
     static func run(paths: [String], registry: StepRegistry, style: TextStyle, output: (String) -> Void) -> ExitStatus {
         var matcher = CachingMatcher(registry: registry)
+        var isUsed = Array(repeating: false, count: registry.definitions.count)
         var undefined = 0, ambiguous = 0, rejected = 0
         var snippets: [Snippet] = []
         let (files, pathDiagnostics) = StoryLoader.files(at: paths)
@@ -15,6 +16,7 @@ enum CheckCommand {
             rejected += diagnostics.filter(\.isError).count
             for step in stories.flatMap(\.steps) {
                 let result = matcher.matches(step)
+                if let winner = result.winner { isUsed[winner.definition.id] = true }
                 if result.isUndefined {
                     undefined += 1
                     output("\(step.location.displayFileAndLine): \(style.paint("undefined:", .yellow)) \(step.line)")
@@ -26,7 +28,7 @@ enum CheckCommand {
                 }
             }
         }
-        let unused = registry.definitions.filter { !matcher.usedDefinitions.contains($0.id) }
+        let unused = registry.definitions.filter { !isUsed[$0.id] }
         for definition in unused {
             output("\(definition.location.displayFileAndLine): \(style.paint("unused:", .gray)) no step runs \"\(definition.pattern)\"")
         }

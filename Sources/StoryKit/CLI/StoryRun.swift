@@ -166,20 +166,22 @@ public enum StoryRun {
         emit(.runStarted(fileCount: files.count))
         let usesWorkers = options.jobs > 0
         if !usesWorkers { await runner.begin(emit: emit) }
-        // Files are read and run one at a time, so memory stays flat; a
-        // random order and worker processes need every story first (held).
+        // Files are read, parsed and matched a few ahead, on a thread of
+        // their own, and run one at a time, so memory stays flat; a random
+        // order and worker processes need every story first (held).
+        let runsAsRead = options.order == .defined && !usesWorkers
+        let feed = StoryFeed(files: files, filter: filter, registry: usesWorkers ? nil : registry)
         var held: [Story] = []
-        for file in files where !runner.isStopped {
-            let (stories, diagnostics) = StoryLoader.parseFile(at: file)
-            for diagnostic in diagnostics { emit(.diagnostic(diagnostic)) }
-            rejected += diagnostics.filter(\.isError).count
-            let chosen = stories.filter(filter.includes)
-            if options.order == .defined && !usesWorkers {
-                for story in chosen { await runner.run(story, emit: emit) }
+        while !runner.isStopped, let file = feed.next() {
+            for diagnostic in file.diagnostics { emit(.diagnostic(diagnostic)) }
+            rejected += file.diagnostics.filter(\.isError).count
+            if runsAsRead {
+                for story in file.stories { await runner.run(story, emit: emit) }
             } else {
-                held += chosen
+                held += file.stories.map(\.story)
             }
         }
+        feed.stop()
         let summary: RunSummary
         if usesWorkers {
             let pool = WorkerPool(

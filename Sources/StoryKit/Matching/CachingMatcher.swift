@@ -1,5 +1,5 @@
 /// Matches steps against a registry, remembering the answer for each distinct
-/// step line and which definitions were used.
+/// step line.
 ///
 /// Suites repeat their step lines, and a cached answer skips the index and
 /// the regexes. When a run's lines almost never repeat (every step carries
@@ -9,8 +9,6 @@ struct CachingMatcher {
     let registry: StepRegistry
     /// Results by step line (keyword and text).
     private var cache: [String: MatchResult] = [:]
-    /// The ids of the definitions that won a match.
-    private(set) var usedDefinitions: Set<Int> = []
     private var lookups = 0
     private var hits = 0
     private(set) var isCaching = true
@@ -31,7 +29,7 @@ struct CachingMatcher {
     mutating func matches(_ step: Step) -> MatchResult {
         let line = step.line
         // A step with a doc string or table is not cached: its inputs carry it.
-        guard isCaching, step.attachment == nil else { return record(registry.matches(step, line: line)) }
+        guard isCaching, step.attachment == nil else { return registry.matches(step, line: line) }
         lookups += 1
         if let cached = cache[line] {
             hits += 1
@@ -41,15 +39,10 @@ struct CachingMatcher {
             isCaching = false
             cache = [:]
         }
-        let result = record(registry.matches(step, line: line))
+        let result = registry.matches(step, line: line)
         guard isCaching else { return result }
         if cache.count >= Self.capacity { cache.removeAll(keepingCapacity: true) }
         cache[line] = result
-        return result
-    }
-
-    private mutating func record(_ result: MatchResult) -> MatchResult {
-        if let winner = result.winner { usedDefinitions.insert(winner.definition.id) }
         return result
     }
 }

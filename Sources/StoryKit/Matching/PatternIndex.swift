@@ -8,7 +8,7 @@
 struct PatternIndex: Sendable {
     /// Definitions by the hash of the word they are filed under; a hash
     /// collision only adds candidates, never loses one.
-    private let byWord: [UInt64: [Int]]
+    private let byWord: WordTable
     private let alwaysTried: [Int]
     private let count: Int
 
@@ -25,7 +25,7 @@ struct PatternIndex: Sendable {
                 alwaysTried.append(id)
             }
         }
-        self.byWord = byWord
+        self.byWord = WordTable(byWord)
         self.alwaysTried = alwaysTried
         count = definitions.count
     }
@@ -34,7 +34,8 @@ struct PatternIndex: Sendable {
     func candidates(forLine line: String) -> [Int] {
         var ids = alwaysTried
         let isASCII = RequiredWords.forEachWordHash(of: line) { hash in
-            if let filed = byWord[hash] { ids += filed }
+            // The usual case, one word's list alone, shares that list.
+            if let filed = byWord.lookup(hash) { if ids.isEmpty { ids = filed } else { ids += filed } }
         }
         guard isASCII else { return Array(0..<count) }
         if ids.count > 1 {
@@ -42,5 +43,51 @@ struct PatternIndex: Sendable {
             ids = ids.enumerated().filter { $0.offset == 0 || ids[$0.offset - 1] != $0.element }.map(\.element)
         }
         return ids
+    }
+}
+
+/// Lists of ids by word hash, in an open-addressed table: the keys are
+/// FNV-1a hashes already, so a lookup costs a multiply and a probe or two,
+/// not a second hash.
+private struct WordTable: Sendable {
+    /// The key in each slot; 0 marks an empty slot (a real 0 is stored as 1).
+    private let keys: [UInt64]
+    private let lists: [[Int]]
+    private let shift: UInt64
+
+    init(_ entries: [UInt64: [Int]]) {
+        var bits: UInt64 = 4
+        while (1 << bits) < entries.count * 2 { bits += 1 }
+        shift = 64 - bits
+        var keys = [UInt64](repeating: 0, count: 1 << bits)
+        var lists = [[Int]](repeating: [], count: 1 << bits)
+        for (hash, ids) in entries {
+            let key = Self.key(hash)
+            var slot = Self.slot(key, shift: shift)
+            while keys[slot] != 0 { slot = (slot + 1) & (keys.count - 1) }
+            keys[slot] = key
+            lists[slot] = ids
+        }
+        self.keys = keys
+        self.lists = lists
+    }
+
+    /// The list filed under the hash, if any.
+    func lookup(_ hash: UInt64) -> [Int]? {
+        let key = Self.key(hash)
+        var slot = Self.slot(key, shift: shift)
+        while true {
+            let found = keys[slot]
+            if found == key { return lists[slot] }
+            if found == 0 { return nil }
+            slot = (slot + 1) & (keys.count - 1)
+        }
+    }
+
+    private static func key(_ hash: UInt64) -> UInt64 { hash == 0 ? 1 : hash }
+
+    /// The top bits of the key times a Fibonacci constant.
+    private static func slot(_ key: UInt64, shift: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
     }
 }

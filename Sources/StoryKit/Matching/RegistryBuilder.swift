@@ -33,12 +33,12 @@ final class RegistryBuilder {
 
     func add(
         pattern: String, syntax: StepDefinition.Syntax, location: SourceLocation, owner: String,
-        parameterNames: [String], matcher: StepMatcher, invoke: @escaping StepDefinition.Invocation
+        parameterTypes: [any StepArgument.Type], matcher: StepMatcher, invoke: @escaping StepDefinition.Invocation
     ) {
         definitions.append(
             StepDefinition(
                 id: definitions.count, pattern: pattern, syntax: syntax, location: location,
-                ownerName: owner, parameterNames: parameterNames, matcher: matcher, invoke: invoke,
+                ownerName: owner, parameterTypes: parameterTypes, matcher: matcher, invoke: invoke,
                 requiredWords: matcher.requiredWords))
     }
 

@@ -11,7 +11,7 @@ enum RequiredWords {
     /// The required words of a regex pattern (possibly none).
     static func of(regex pattern: String) -> [String] {
         let characters = Array(pattern.unicodeScalars)
-        if pattern.contains("\\Q") || pattern.contains("(?x") || hasTopLevelAlternation(characters) { return [] }
+        if contains(pattern, "\\Q") || contains(pattern, "(?x") || hasTopLevelAlternation(characters) { return [] }
         var words: [String] = []
         // The literal text being read, and whether a boundary stands before it.
         var run: [Unicode.Scalar] = []
@@ -91,11 +91,28 @@ enum RequiredWords {
             let before = start > 0 || boundaryBefore
             let after = end < run.count || boundaryAfter
             if before && after {
-                words.append(String(String.UnicodeScalarView(run[start..<end])).lowercased())
+                // Word characters are ASCII letters and digits: lowercase their bytes.
+                let bytes = run[start..<end].map { scalar in
+                    let byte = UInt8(truncatingIfNeeded: scalar.value)
+                    return byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
+                }
+                words.append(String(decoding: bytes, as: UTF8.self))
             }
             start = end
         }
         return words
+    }
+
+    /// Whether the text holds the ASCII needle, compared byte by byte
+    /// (Foundation's search is much slower for so short a question).
+    private static func contains(_ text: String, _ needle: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        let bytes = Array(text.utf8)
+        guard bytes.count >= needle.count else { return false }
+        for start in 0...(bytes.count - needle.count) where bytes[start..<(start + needle.count)].elementsEqual(needle) {
+            return true
+        }
+        return false
     }
 
     private static func hasTopLevelAlternation(_ characters: [Unicode.Scalar]) -> Bool {

@@ -105,25 +105,35 @@ struct SimpleRegex: Sendable {
     func captures(in text: String) -> [String?]? {
         var text = text
         return text.withUTF8 { bytes in
-            var ranges = [Range<Int>](repeating: 0..<0, count: groupCount)
-            let lastStart = isAnchoredAtStart ? 0 : bytes.count
-            for start in 0...lastStart {
-                if match(bytes, elementIndex: 0, position: start, groupIndex: 0, ranges: &ranges) {
-                    return ranges.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+            // The groups' ranges live on the stack: no allocation per match.
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: groupCount) { ranges in
+                _ = ranges.initialize(from: repeatElement(0..<0, count: groupCount))
+                let lastStart = isAnchoredAtStart ? 0 : bytes.count
+                for start in 0...lastStart
+                where match(bytes, elementIndex: 0, position: start, groupIndex: 0, ranges: ranges) {
+                    var texts: [String?] = []
+                    texts.reserveCapacity(groupCount)
+                    for range in ranges {
+                        texts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
+                    }
+                    return texts
                 }
+                return nil
             }
-            return nil
         }
     }
 
-    private func match(_ bytes: UnsafeBufferPointer<UInt8>, elementIndex: Int, position: Int, groupIndex: Int, ranges: inout [Range<Int>]) -> Bool {
+    private func match(
+        _ bytes: UnsafeBufferPointer<UInt8>, elementIndex: Int, position: Int, groupIndex: Int,
+        ranges: UnsafeMutableBufferPointer<Range<Int>>
+    ) -> Bool {
         guard elementIndex < elements.count else {
             return !isAnchoredAtEnd || position == bytes.count
         }
         switch elements[elementIndex] {
         case .literal(let expected):
             guard position < bytes.count, Self.lowered(bytes[position]) == expected else { return false }
-            return match(bytes, elementIndex: elementIndex + 1, position: position + 1, groupIndex: groupIndex, ranges: &ranges)
+            return match(bytes, elementIndex: elementIndex + 1, position: position + 1, groupIndex: groupIndex, ranges: ranges)
         case .group(let characterClass, let atLeastOne, let signed, let captures):
             var bodyStart = position
             var signOptions = [position]
@@ -140,7 +150,7 @@ struct SimpleRegex: Sendable {
                 var candidate = end
                 while candidate >= shortest {
                     if captures { ranges[groupIndex] = position..<candidate }
-                    if match(bytes, elementIndex: elementIndex + 1, position: candidate, groupIndex: groupIndex + (captures ? 1 : 0), ranges: &ranges) {
+                    if match(bytes, elementIndex: elementIndex + 1, position: candidate, groupIndex: groupIndex + (captures ? 1 : 0), ranges: ranges) {
                         return true
                     }
                     candidate -= 1

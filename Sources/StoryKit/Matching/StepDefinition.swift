@@ -13,7 +13,10 @@ public final class StepDefinition: Sendable, Identifiable {
     /// The step class the definition belongs to.
     public let ownerName: String
     /// The parameter types of the closure, after the step class.
-    public let parameterNames: [String]
+    public var parameterNames: [String] { parameterTypes.map { $0.stepArgumentName } }
+    /// The types themselves: their names are written out only when asked
+    /// for, since that is slow and a run rarely needs them.
+    let parameterTypes: [any StepArgument.Type]
 
     let matcher: StepMatcher
     let invoke: Invocation
@@ -22,14 +25,14 @@ public final class StepDefinition: Sendable, Identifiable {
 
     init(
         id: Int, pattern: String, syntax: Syntax, location: SourceLocation, ownerName: String,
-        parameterNames: [String], matcher: StepMatcher, invoke: @escaping Invocation, requiredWords: [String]
+        parameterTypes: [any StepArgument.Type], matcher: StepMatcher, invoke: @escaping Invocation, requiredWords: [String]
     ) {
         self.id = id
         self.pattern = pattern
         self.syntax = syntax
         self.location = location
         self.ownerName = ownerName
-        self.parameterNames = parameterNames
+        self.parameterTypes = parameterTypes
         self.matcher = matcher
         self.invoke = invoke
         self.requiredWords = requiredWords
@@ -49,10 +52,22 @@ public final class StepDefinition: Sendable, Identifiable {
 
 /// What a conversion error needs to say where an argument came from.
 struct ArgumentSite: Sendable {
-    /// The step line as written.
-    var line: String
+    /// The step's keyword as written.
+    var keyword: String
+    /// The step's text after its keyword.
+    var text: String
     /// Where the step is.
     var location: SourceLocation
     /// Where the definition that matched it was registered.
     var definitionLocation: SourceLocation?
+
+    /// The step line as written, made only when an error needs it.
+    var line: String { text.isEmpty ? keyword : "\(keyword) \(text)" }
+
+    init(step: Step, definitionLocation: SourceLocation?) {
+        keyword = step.keyword
+        text = step.text
+        location = step.location
+        self.definitionLocation = definitionLocation
+    }
 }

@@ -7,6 +7,8 @@
 /// ``DocString`` instead, which receives the block written under the step.
 public final class StepMap<Steps: StepDefinitions> {
     let builder: RegistryBuilder
+    /// The step class's name, for reports; written out once, not per definition.
+    private let ownerName = "\(Steps.self)"
 
     init(builder: RegistryBuilder) {
         self.builder = builder
@@ -97,8 +99,8 @@ public final class StepMap<Steps: StepDefinitions> {
         types: [any StepArgument.Type], _ body: @escaping @Sendable (Steps, repeat each Arg) async throws -> Void
     ) {
         builder.add(
-            pattern: pattern, syntax: syntax, location: location, owner: "\(Steps.self)",
-            parameterNames: types.map { $0.stepArgumentName }, matcher: matcher
+            pattern: pattern, syntax: syntax, location: location, owner: ownerName,
+            parameterTypes: types, matcher: matcher
         ) { context, inputs, site in
             let cursor = ArgumentCursor(inputs: inputs, site: site)
             let instance: Steps = context.instance(of: Steps.self)

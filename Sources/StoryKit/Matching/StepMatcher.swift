@@ -14,7 +14,7 @@ enum StepMatcher: Sendable {
         switch self {
         case .regex(let pattern):
             guard let captures = pattern.captures(in: line) ?? pattern.captures(in: text) else { return nil }
-            return captures.map { .text($0) } + [.attachment(attachment)]
+            return Self.inputs(captures, attachment: attachment)
         case .expression(let expression, let fallback):
             do {
                 guard let arguments = try expression.match(text) else { return nil }
@@ -25,9 +25,18 @@ enum StepMatcher: Sendable {
                 // A value that does not convert (300 for {byte}): the step
                 // matches, and its conversion error names the argument.
                 guard let captures = fallback.captures(in: text) else { return nil }
-                return captures.map { .text($0) } + [.attachment(attachment)]
+                return Self.inputs(captures, attachment: attachment)
             }
         }
+    }
+
+    /// The captured texts, then the attachment: one array, made once.
+    private static func inputs(_ captures: [String?], attachment: StepAttachment?) -> [StepArgumentInput] {
+        var inputs: [StepArgumentInput] = []
+        inputs.reserveCapacity(captures.count + 1)
+        for capture in captures { inputs.append(.text(capture)) }
+        inputs.append(.attachment(attachment))
+        return inputs
     }
 
     /// Words any text this matcher accepts holds, for the index.

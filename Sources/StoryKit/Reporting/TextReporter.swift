@@ -24,7 +24,7 @@ public struct TextReporter: Reporter {
         case .diagnostic(let diagnostic):
             write(diagnostic.rendered(style: style))
         case .storyFinished(let result):
-            ambiguousSteps += result.steps.filter { !$0.alsoMatched.isEmpty && $0.status != .ambiguous }.count
+            for step in result.steps where !step.alsoMatched.isEmpty && step.status != .ambiguous { ambiguousSteps += 1 }
             report(result)
         case .runFinished(let summary):
             reportEnd(summary)

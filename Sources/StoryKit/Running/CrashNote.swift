@@ -44,9 +44,10 @@ enum CrashNote {
     static func set(_ story: Story) {
         guard isInstalled else { return }
         stepLine = 0
-        headLength = copy("\nstoryrun: the process crashed in the step at \(story.location.file):", into: head)
+        // Copied piece by piece: no string is built per story.
+        headLength = copy(["\nstoryrun: the process crashed in the step at ", story.location.file, ":"], into: head)
         tailLength = copy(
-            " (story \"\(story.name)\"); run with --isolate (or --jobs N) to report the crash as a failed story and go on\n",
+            [" (story \"", story.name, "\"); run with --isolate (or --jobs N) to report the crash as a failed story and go on\n"],
             into: tail)
     }
 
@@ -55,10 +56,19 @@ enum CrashNote {
         stepLine = line
     }
 
-    private static func copy(_ text: String, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
-        let bytes = text.utf8.prefix(capacity)
-        _ = UnsafeMutableBufferPointer(start: buffer, count: capacity).initialize(from: bytes)
-        return bytes.count
+    /// Copies the texts one after another, as much as fits; returns the length.
+    private static func copy(_ texts: [String], into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        var length = 0
+        for text in texts {
+            var text = text
+            text.withUTF8 { bytes in
+                let count = min(bytes.count, capacity - length)
+                guard count > 0 else { return }
+                (buffer + length).update(from: bytes.baseAddress!, count: count)
+                length += count
+            }
+        }
+        return length
     }
 
     private static func handle(_ signal: Int32) {

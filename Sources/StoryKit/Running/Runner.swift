@@ -13,6 +13,8 @@ struct Runner {
     private let start: UInt64
     private var matcher: CachingMatcher
     private var reportedAmbiguities: Set<[Int]> = []
+    /// Whether each definition, by id, has won a match.
+    private var isUsed: [Bool]
     /// The totals so far.
     private(set) var summary = RunSummary()
     /// Whether `--fail-fast` has stopped the run.
@@ -26,6 +28,7 @@ struct Runner {
         self.now = now
         start = now()
         matcher = CachingMatcher(registry: registry)
+        isUsed = Array(repeating: false, count: registry.definitions.count)
     }
 
     /// Runs a list of stories from start to finish: the whole run.
@@ -47,12 +50,32 @@ struct Runner {
     /// adds it to the totals.
     mutating func run(_ story: Story, emit: (RunEvent) -> Void) async {
         guard !isStopped else { return }
+        await run(story, matches: story.steps.map { matcher.matches($0) }, emit: emit)
+    }
+
+    /// Runs a story whose steps are matched already (see ``StoryFeed``).
+    mutating func run(_ planned: PlannedStory, emit: (RunEvent) -> Void) async {
+        guard let matches = planned.matches else { return await run(planned.story, emit: emit) }
+        guard !isStopped else { return }
+        await run(planned.story, matches: matches, emit: emit)
+    }
+
+    private mutating func run(_ story: Story, matches: [MatchResult], emit: (RunEvent) -> Void) async {
         emit(.storyStarted(story))
-        let matches = story.steps.map { matcher.matches($0) }
-        for (step, result) in zip(story.steps, matches) where result.isAmbiguous {
-            if reportedAmbiguities.insert(result.matches.map(\.definition.id)).inserted {
+        for (step, result) in zip(story.steps, matches) {
+            if let winner = result.winner { isUsed[winner.definition.id] = true }
+            if result.isAmbiguous, reportedAmbiguities.insert(result.matches.map(\.definition.id)).inserted {
                 emit(.diagnostic(AmbiguityDiagnostic.make(step: step, result: result, isStrict: configuration.isStrict)))
             }
+        }
+        guard configuration.retries > 0 else {
+            // One attempt is the last: its step results go out as they come.
+            var result = await attempt(story, matches: matches, emit: emit)
+            result.attempts = 1
+            summary.add(result)
+            emit(.storyFinished(result))
+            if configuration.isFailFast && result.status == .failed { isStopped = true }
+            return
         }
         var attempts = 1
         var events: [RunEvent] = []
@@ -80,7 +103,7 @@ struct Runner {
         await runRunHooks(.afterRun, emit: emit)
         watchdog.stop()
         summary.unusedDefinitions = registry.definitions
-            .filter { !matcher.usedDefinitions.contains($0.id) }
+            .filter { !isUsed[$0.id] }
             .map { UnusedDefinition(pattern: $0.pattern, location: $0.location) }
         summary.duration = now() &- start
         emit(.runFinished(summary))
@@ -91,7 +114,8 @@ struct Runner {
     /// overran its limit has cancelled the current task, in a task of its
     /// own, so that cancellation reaches nothing after that step.
     private func attempt(_ story: Story, matches: [MatchResult], emit: (RunEvent) -> Void) async -> StoryResult {
-        let execution = StoryExecution(runner: self, story: story, matches: matches)
+        let execution = StoryExecution(
+            registry: registry, configuration: configuration, now: now, watchdog: watchdog, story: story, matches: matches)
         guard Task.isCancelled else { return await execution.run(emit: emit) }
         return await withoutActuallyEscaping(emit) { emit in
             // The caller waits for the task at once: nothing is used by two

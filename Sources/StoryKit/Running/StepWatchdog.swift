@@ -22,6 +22,11 @@ final class StepWatchdog: @unchecked Sendable {
     func start() {
         lock.lock()
         defer { lock.unlock() }
+        startTicker()
+    }
+
+    /// Starts the ticker if it is not running; call under `lock`.
+    private func startTicker() {
         guard ticker == nil else { return }
         ticker = Task.detached { [weak self] in
             while !Task.isCancelled {
@@ -41,9 +46,9 @@ final class StepWatchdog: @unchecked Sendable {
 
     /// Watches the current task until ``disarm()``.
     func arm(seconds: Double) {
-        start()
         withUnsafeCurrentTask { current in
             lock.lock()
+            startTicker()
             task = current
             deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(seconds * 1_000_000_000)
             didFire = false

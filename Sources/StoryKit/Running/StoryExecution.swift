@@ -1,11 +1,12 @@
 /// One attempt at running one story: hooks, steps, and their results.
 struct StoryExecution {
-    let runner: Runner
+    let registry: StepRegistry
+    let configuration: Runner.Configuration
+    /// The current time in nanoseconds.
+    let now: @Sendable () -> UInt64
+    let watchdog: StepWatchdog
     let story: Story
     let matches: [MatchResult]
-
-    private var configuration: Runner.Configuration { runner.configuration }
-    private var now: @Sendable () -> UInt64 { runner.now }
 
     /// Runs the story and returns its result; step results go to `emit` as
     /// they happen.
@@ -14,6 +15,7 @@ struct StoryExecution {
         CrashNote.set(story)
         let context = StoryContext()
         var state = State()
+        state.steps.reserveCapacity(story.steps.count)
         let isUndefined = matches.contains { $0.isUndefined }
         let runsSteps = !isUndefined && !configuration.isDryRun
         await StoryStore.$currentStore.withValue(context.store) {
@@ -58,7 +60,7 @@ struct StoryExecution {
             alsoMatched: match.matches.dropFirst().map(MatchInfo.init))
         if match.isUndefined {
             result.status = .undefined
-            result.didYouMean = Suggestion.closest(to: step, in: runner.registry.definitions).map(MatchInfo.init)
+            result.didYouMean = Suggestion.closest(to: step, in: registry.definitions).map(MatchInfo.init)
         } else if isUndefined || state.hasFailed || configuration.isDryRun {
             result.status = .skipped
         } else if match.isAmbiguous && configuration.isStrict {
@@ -93,8 +95,7 @@ struct StoryExecution {
     }
 
     private func invoke(_ winner: Match, step: Step, context: StoryContext) async throws {
-        let site = ArgumentSite(line: step.line, location: step.location, definitionLocation: winner.definition.location)
-        let watchdog = runner.watchdog
+        let site = ArgumentSite(step: step, definitionLocation: winner.definition.location)
         CrashNote.setStep(line: step.location.line)
         defer { CrashNote.setStep(line: 0) }
         watchdog.arm(seconds: configuration.stepTimeout)
@@ -108,7 +109,7 @@ struct StoryExecution {
     }
 
     private func hooks(_ kind: Hook.Kind) -> [Hook] {
-        runner.registry.hooks.filter { $0.kind == kind && $0.appliesTo(story.tags) }
+        registry.hooks.filter { $0.kind == kind && $0.appliesTo(story.tags) }
     }
 
     private func runHook(_ hook: Hook, context: StoryContext, state: inout State) async {

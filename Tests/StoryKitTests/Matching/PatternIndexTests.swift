@@ -43,7 +43,7 @@ import Testing
         let definitions = try Self.patterns.enumerated().map { id, pattern in
             StepDefinition(
                 id: id, pattern: pattern, syntax: .regex, location: .init(file: "f", line: id), ownerName: "T",
-                parameterNames: [], matcher: .regex(try Pattern(regex: pattern)), invoke: { _, _, _ in },
+                parameterTypes: [], matcher: .regex(try Pattern(regex: pattern)), invoke: { _, _, _ in },
                 requiredWords: RequiredWords.of(regex: pattern))
         }
         let registry = StepRegistry(definitions: definitions)

@@ -80,7 +80,9 @@ struct Celsius: StepArgument, Equatable {
     func conversionMessage() {
         let error = ArgumentConversionError(
             position: 2, text: "abc", typeName: "Int", takesAttachment: false,
-            site: ArgumentSite(line: "Then I should see abc and x in the log", location: .init(file: "login.stories", line: 7, column: 1)))
+            site: ArgumentSite(
+                step: Step(keyword: "Then", kind: .outcome, text: "I should see abc and x in the log", location: .init(file: "login.stories", line: 7, column: 1)),
+                definitionLocation: nil))
         #expect(error.description == #"argument 2 "abc" of "Then I should see abc and x in the log" (login.stories:7) is not an Int"#)
     }
 }
