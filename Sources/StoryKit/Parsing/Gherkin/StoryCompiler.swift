@@ -12,8 +12,9 @@ struct StoryCompiler {
     /// The feature's name: the group of every story in reports.
     private let groupName: String
     private var stories: [Story] = []
-    /// Step keywords trimmed of blanks, by the keyword as written.
-    private var keywords: [String: String] = [:]
+    /// Step keywords as written, each with its form trimmed of blanks; a
+    /// file uses a handful, so a list is quicker than hashing each one.
+    private var keywords: [(written: String, trimmed: String)] = []
     /// The steps of the last background compiled, which every scenario
     /// under the same feature or rule shares.
     private var background: CompiledBackground?
@@ -155,12 +156,12 @@ struct StoryCompiler {
 
     /// The keyword without blanks around it (`Given` for `Given `).
     private mutating func trimmedKeyword(_ keyword: String) -> String {
-        if let known = keywords[keyword] { return known }
+        for known in keywords where known.written == keyword { return known.trimmed }
         var text = Substring(keyword)
         while let last = text.last, last.isWhitespace { text = text.dropLast() }
         while let first = text.first, first.isWhitespace { text = text.dropFirst() }
         let trimmed = String(text)
-        keywords[keyword] = trimmed
+        keywords.append((keyword, trimmed))
         return trimmed
     }
 }
