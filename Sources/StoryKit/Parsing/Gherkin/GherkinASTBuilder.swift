@@ -92,6 +92,8 @@ struct GherkinASTBuilder {
         case .dataTable, .examplesTable:
             // No other id is handed out while a table is open, so ids given
             // now are the ones the official parser gives when it closes.
+            // Room for a few rows at once: one allocation for most tables.
+            if stack[top].rows.isEmpty { stack[top].rows.reserveCapacity(4) }
             stack[top].rows.append(GherkinTableRow(id: makeID(), location: token.location, cells: token.cells))
         default:
             stack[top].lines.append(token)
@@ -158,6 +160,8 @@ struct GherkinASTBuilder {
                 delimiter: fence.keyword, mediaType: fence.text.isEmpty ? nil : fence.text)
         case .step:
             guard let line = frame.keywordLine else { return }
+            // Room for a few steps at once: one allocation for most scenarios.
+            if stack[parent].steps.isEmpty { stack[parent].steps.reserveCapacity(4) }
             stack[parent].steps.append(GherkinStep(
                 id: makeID(), location: line.location, keyword: line.keyword, keywordType: line.keywordType,
                 text: line.text, dataTable: stepDataTable, docString: stepDocString))

@@ -15,6 +15,11 @@ extension GherkinLine {
     var tableCells: [GherkinTableRow.Cell] {
         let rowEnd = GherkinLine.trimEnd(bytes, from: textStart, to: end)
         var cells: [GherkinTableRow.Cell] = []
+        // A row has at most one cell fewer than it has bars: room for them
+        // all at once saves growing the array cell by cell.
+        var bars = 0
+        for index in textStart..<rowEnd where bytes[index] == UInt8(ascii: "|") { bars += 1 }
+        cells.reserveCapacity(max(bars - 1, 0))
         var column = 0
         var cellStart = -1
         var cellColumn = 0

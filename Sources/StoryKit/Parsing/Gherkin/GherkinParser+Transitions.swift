@@ -218,17 +218,16 @@ extension GherkinParser {
         }
     }
 
-    /// Whether the lines after the current one reach a line of `kind`
-    /// through blank lines, comments and tag lines only.
+    /// Whether the lines after the current one reach a title line of `kind`
+    /// (`.scenarioLine` or `.examplesLine`) through blank lines, comments
+    /// and tag lines only.
     private mutating func lookahead(for kind: GherkinToken.Kind) -> Bool {
         var start = nextStart
         var number = lineNumber + 1
         while true {
-            let found = line(at: start, number: number)
-            let line = found?.line
-            if (try? matcher.match(kind, line, lineNumber: number)) != nil { return true }
-            guard let line else { return false }
-            start = found?.next ?? start
+            guard let (line, next) = line(at: start, number: number) else { return false }
+            if matcher.isTitle(kind, line) { return true }
+            start = next
             number += 1
             if line.isEmpty || line.starts(with: UInt8(ascii: "#")) { continue }
             guard line.starts(with: UInt8(ascii: "@")) else { return false }

@@ -82,6 +82,21 @@ struct GherkinTokenMatcher {
         }
     }
 
+    /// Whether `line` is a title line of `kind` (`.scenarioLine`,
+    /// `.examplesLine`, …), without making its token: for looking ahead.
+    func isTitle(_ kind: GherkinToken.Kind, _ line: GherkinLine) -> Bool {
+        let keywords: [GherkinDialect.TitleKeyword]
+        switch kind {
+        case .featureLine: keywords = dialect.featureKeywords
+        case .ruleLine: keywords = dialect.ruleKeywords
+        case .backgroundLine: keywords = dialect.backgroundKeywords
+        case .scenarioLine: keywords = dialect.scenarioKeywords
+        case .examplesLine: keywords = dialect.examplesKeywords
+        default: return false
+        }
+        return keywords.contains { line.starts(with: $0.bytesWithColon) }
+    }
+
     /// Matches a line that starts with one of `keywords` and a colon.
     private func title(
         _ kind: GherkinToken.Kind, _ line: GherkinLine, _ keywords: [GherkinDialect.TitleKeyword]

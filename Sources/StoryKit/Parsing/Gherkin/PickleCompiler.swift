@@ -16,26 +16,8 @@ struct PickleCompiler {
     static func compile(_ document: GherkinDocument, uri: String, firstID: Int) -> [Pickle] {
         guard let feature = document.feature else { return [] }
         var compiler = PickleCompiler(uri: uri, language: feature.language, firstID: firstID)
-        var background: [GherkinStep] = []
-        for child in feature.children {
-            switch child {
-            case .background(let value):
-                background += value.steps
-            case .scenario(let scenario):
-                compiler.compile(scenario, tags: feature.tags, background: background)
-            case .rule(let rule):
-                var ruleBackground = background
-                for ruleChild in rule.children {
-                    switch ruleChild {
-                    case .background(let value):
-                        ruleBackground += value.steps
-                    case .scenario(let scenario):
-                        compiler.compile(scenario, tags: feature.tags + rule.tags, background: ruleBackground)
-                    case .rule:
-                        break
-                    }
-                }
-            }
+        feature.forEachScenario { scenario, tags, background in
+            compiler.compile(scenario, tags: tags, background: background)
         }
         return compiler.pickles
     }
@@ -92,7 +74,7 @@ struct PickleCompiler {
         _ step: GherkinStep, last: inout GherkinStep.KeywordType,
         row: (id: Int, names: [String], values: [String])?
     ) -> Pickle.Step {
-        if step.keywordType != .conjunction { last = step.keywordType }
+        last = step.keywordType.resolved(after: last)
         let names = row?.names ?? []
         let values = row?.values ?? []
         let type: Pickle.Step.StepType =
@@ -121,7 +103,7 @@ struct PickleCompiler {
         guard !names.isEmpty, text.utf8.contains(UInt8(ascii: "<")) else { return text }
         var result = text
         for (name, value) in zip(names, values) {
-            result = result.replacingAll("<" + name + ">", with: value)
+            result = result.replacingPlaceholder(name, with: value)
         }
         return result
     }
