@@ -30,13 +30,25 @@ public enum StoryRun {
     /// Writes a line to standard output at once, unbuffered: when a step
     /// crashes the process, every line before it has been written.
     private static func writeLine(_ line: String) {
-        var text = line + "\n"
+        var text = line
+        var newline = UInt8(ascii: "\n")
         text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                guard written > 0 else { return }
-                offset += written
+            withUnsafeMutablePointer(to: &newline) { newlinePointer in
+                // The line and its end in one call, without joining them first.
+                withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { iovecs in
+                    iovecs[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
+                    iovecs[1] = iovec(iov_base: UnsafeMutableRawPointer(newlinePointer), iov_len: 1)
+                    let written = writev(STDOUT_FILENO, iovecs.baseAddress, 2)
+                    guard written >= 0, written < bytes.count + 1 else { return }
+                    // A short write (a full pipe, say): the rest piece by piece.
+                    var offset = written
+                    while offset < bytes.count {
+                        let more = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+                        guard more > 0 else { return }
+                        offset += more
+                    }
+                    _ = write(STDOUT_FILENO, newlinePointer, 1)
+                }
             }
         }
     }

@@ -1,5 +1,5 @@
 /// Hands a step closure's parameters their converted inputs, one by one.
-final class ArgumentCursor {
+struct ArgumentCursor {
     private let inputs: [StepArgumentInput]
     private let site: ArgumentSite
     private var index = 0
@@ -11,7 +11,7 @@ final class ArgumentCursor {
 
     /// Converts the next input to `type`.
     /// - Throws: ``ArgumentConversionError`` when it does not convert.
-    func next<T: StepArgument>(_ type: T.Type) throws -> T {
+    mutating func next<T: StepArgument>(_ type: T.Type) throws -> T {
         defer { index += 1 }
         let input: StepArgumentInput =
             if T.takesAttachment, let last = inputs.last, case .attachment = last { last }

@@ -4,10 +4,14 @@ public struct Match: Sendable {
     public let definition: StepDefinition
     /// The inputs for the closure's parameters, in order.
     public let inputs: [StepArgumentInput]
+    /// The captured texts, for reports; gathered when the step is matched,
+    /// which is before it runs.
+    public let capturedTexts: [String?]
 
-    /// The captured texts, for reports.
-    public var capturedTexts: [String?] {
-        inputs.compactMap { if case .attachment = $0 { nil } else { $0.text } }
+    init(definition: StepDefinition, inputs: [StepArgumentInput]) {
+        self.definition = definition
+        self.inputs = inputs
+        capturedTexts = inputs.compactMap { if case .attachment = $0 { nil } else { $0.text } }
     }
 }
 

@@ -102,7 +102,7 @@ public final class StepMap<Steps: StepDefinitions> {
             pattern: pattern, syntax: syntax, location: location, owner: ownerName,
             parameterTypes: types, matcher: matcher
         ) { context, inputs, site in
-            let cursor = ArgumentCursor(inputs: inputs, site: site)
+            var cursor = ArgumentCursor(inputs: inputs, site: site)
             let instance: Steps = context.instance(of: Steps.self)
             let arguments = (repeat try cursor.next((each Arg).self))
             try await body(instance, repeat each arguments)

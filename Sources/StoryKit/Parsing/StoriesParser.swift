@@ -97,22 +97,20 @@ struct StoriesParser {
 
     private mutating func readStep(keyword: StepKeyword, line: StoryLine, location: SourceLocation) {
         finishTags()
-        guard var story = pending else {
+        // The pending story is changed in place: a copy would copy its steps.
+        guard let lastKind = pending.map({ $0.lastKind }) else {
             reject(.stepBeforeStory(String(line.text)), at: location, line: line)
             return
         }
-        let kind = keyword.kind ?? story.lastKind ?? .context
-        if let problem = OrderRule.check(keyword: keyword, previous: story.lastKind) {
-            story.isRejected = true
-            story.lastKind = kind  // read on as if the order were right, to avoid cascading errors
-            pending = story
+        let kind = keyword.kind ?? lastKind ?? .context
+        pending!.lastKind = kind
+        if let problem = OrderRule.check(keyword: keyword, previous: lastKind) {
+            pending!.isRejected = true  // read on as if the order were right, to avoid cascading errors
             reject(problem, at: location, line: line)
             return
         }
-        story.lastKind = kind
-        story.steps.append(
+        pending!.steps.append(
             Step(keyword: String(line.firstWord), kind: kind, text: String(line.rest), location: location))
-        pending = story
     }
 
     private mutating func finishStory() {

@@ -34,7 +34,7 @@ public struct TextReporter: Reporter {
     }
 
     private mutating func report(_ result: StoryResult) {
-        let label = style.paint(result.status.rawValue.uppercased(), TextStyle.color(for: result.status))
+        let label = style.paint(result.status.label, TextStyle.color(for: result.status))
         let flaky = result.isFlaky ? "  " + style.paint("(flaky: passed on attempt \(result.attempts))", .yellow) : ""
         write("\(label)  \(result.story.name)  \(style.paint(result.story.location.displayFileAndLine, .gray))\(flaky)")
         for hook in result.hooks where hook.status == .failed {

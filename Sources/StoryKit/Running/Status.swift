@@ -22,4 +22,14 @@ public enum StoryStatus: String, Sendable, Codable, CaseIterable {
     case undefined
     /// No step ran: a dry run.
     case skipped
+
+    /// The status in capitals, as the terminal report labels a story.
+    var label: String {
+        switch self {
+        case .passed: "PASSED"
+        case .failed: "FAILED"
+        case .undefined: "UNDEFINED"
+        case .skipped: "SKIPPED"
+        }
+    }
 }

@@ -6,7 +6,8 @@ final class StoryContext {
 
     /// Returns the story's instance of a step class, making it on first use.
     func instance<Steps: StepDefinitions>(of type: Steps.Type) -> Steps {
-        if let existing = instances[ObjectIdentifier(type)] as? Steps { return existing }
+        // Filed under its own type's identifier, so the downcast cannot fail.
+        if let existing = instances[ObjectIdentifier(type)] { return unsafeDowncast(existing, to: Steps.self) }
         let made = type.init()
         instances[ObjectIdentifier(type)] = made
         return made
