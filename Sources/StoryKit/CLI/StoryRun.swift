@@ -100,24 +100,40 @@ public enum StoryRun {
             return PicklesCommand.run(paths: options.paths, output: output)
         case .run, .check, .explain, .worker:
             let style = options.isColorDisabled ? .plain : style
+            // A run reads and parses its story files while the step classes register.
+            var started: (selection: StorySelection, feed: StoryFeed)?
+            if options.command == .run {
+                switch StorySelection.make(options) {
+                case .failure(let diagnostic):
+                    output(diagnostic.rendered(style: style))
+                    return .inputError
+                case .success(let selection):
+                    let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: options.jobs == 0)
+                    started = (selection, feed)
+                }
+            }
             let builder = RegistryBuilder()
             builder.register(steps)
             guard builder.diagnostics.isEmpty else {
+                started?.feed.stop()
                 for diagnostic in builder.diagnostics { output(diagnostic.rendered(style: style)) }
                 output("storyrun: no story was run: \(builder.diagnostics.count) step definition\(builder.diagnostics.count == 1 ? " was" : "s were") rejected")
                 return .inputError
             }
             let registry = builder.freeze()
+            started?.feed.match(with: registry)
             switch options.command {
             case .check: return CheckCommand.run(paths: options.paths, registry: registry, style: style, output: output)
             case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
             case .worker: return await Worker.run(registry: registry, configuration: runnerConfiguration(options), clock: clock)
             case .help, .version, .match, .pickles: return .success
             case .run:
+                guard let (selection, feed) = started else { return .success }
                 let context = ReporterContext(
                     style: style, isVerbose: options.isVerbose, output: output,
                     partialOutput: partialOutput, startTime: startTime)
-                return await runStories(options, registry: registry, context: context, clock: clock)
+                return await runStories(
+                    options, selection: selection, feed: feed, registry: registry, context: context, clock: clock)
             }
         }
     }
@@ -129,23 +145,14 @@ public enum StoryRun {
     }
 
     private static func runStories(
-        _ options: Options, registry: StepRegistry, context: ReporterContext,
-        clock: @escaping @Sendable () -> UInt64
+        _ options: Options, selection: StorySelection, feed: StoryFeed, registry: StepRegistry,
+        context: ReporterContext, clock: @escaping @Sendable () -> UInt64
     ) async -> ExitStatus {
         let style = context.style
         let output = context.output
         let start = clock()
-        let (paths, lines) = StoryFilter.splitLines(options.paths)
-        let (files, pathDiagnostics) = StoryLoader.files(at: paths)
-        var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
-        if let expression = options.tagExpression {
-            do {
-                filter.tags = try TagFilter.predicate(expression)
-            } catch {
-                output(Diagnostic(at: nil, problem: "--tags \"\(expression)\" is not a tag expression: \(error)", help: "write e.g. --tags \"@smoke and not (@wip or @slow)\"").rendered(style: style))
-                return .inputError
-            }
-        }
+        let files = selection.files
+        let pathDiagnostics = selection.pathDiagnostics
 
         // On a terminal, a live line shows the counts while stories run.
         var context = context
@@ -182,15 +189,14 @@ public enum StoryRun {
         // their own, and run one at a time, so memory stays flat; a random
         // order and worker processes need every story first (held).
         let runsAsRead = options.order == .defined && !usesWorkers
-        let feed = StoryFeed(files: files, filter: filter, registry: usesWorkers ? nil : registry)
         var held: [Story] = []
-        while !runner.isStopped, let file = feed.next() {
-            for diagnostic in file.diagnostics { emit(.diagnostic(diagnostic)) }
-            rejected += file.diagnostics.filter(\.isError).count
+        while !runner.isStopped, let batch = feed.next() {
+            for diagnostic in batch.diagnostics { emit(.diagnostic(diagnostic)) }
+            rejected += batch.diagnostics.filter(\.isError).count
             if runsAsRead {
-                for story in file.stories { await runner.run(story, emit: emit) }
+                for story in batch.stories { await runner.run(story, emit: emit) }
             } else {
-                held += file.stories.map(\.story)
+                held += batch.stories.map(\.story)
             }
         }
         feed.stop()

@@ -8,55 +8,72 @@ import Foundation
 /// each with its diagnostics and its chosen stories; at most `lookahead`
 /// files wait at a time, so memory stays flat however large the suite.
 final class StoryFeed: @unchecked Sendable {
-    // Unchecked: `ready`, `isFinished` and `isStopped` are read and written
-    // only under `condition`; everything else is set before the thread starts.
+    // Unchecked: `ready`, `registry`, `isFinished` and `isStopped` are read
+    // and written only under `condition`; everything else is set before the
+    // thread starts.
 
-    /// One file, parsed: its stories that the filter chose, each with the
-    /// definitions that match its steps, and the problems found in it.
-    struct File: Sendable {
+    /// Stories of one file, parsed: those the filter chose, each with the
+    /// definitions that match its steps, and (with a file's first batch)
+    /// the problems found in the file. A file comes in batches, so the
+    /// runner can start on its first stories while the rest are matched.
+    struct Batch: Sendable {
         var path: String
         var stories: [PlannedStory]
         var diagnostics: [Diagnostic]
     }
 
+    /// How many stories a batch holds at most.
+    static let batchSize = 64
+
     private let files: [String]
     private let filter: StoryFilter
-    private let registry: StepRegistry?
+    private let matchesSteps: Bool
     private let lookahead: Int
     private let condition = NSCondition()
-    private var ready: [File] = []
+    private var registry: StepRegistry?
+    private var ready: [Batch] = []
     private var isFinished = false
     private var isStopped = false
 
-    /// Starts reading the files.
+    /// Starts reading the files at once: parsing needs no step definitions,
+    /// so it goes on while the step classes register.
     /// - Parameters:
     ///   - files: The story files, in the order they run.
     ///   - filter: Which stories to keep.
-    ///   - registry: The definitions to match steps against; nil to leave
-    ///     the stories unmatched (their runner matches them elsewhere).
-    ///   - lookahead: How many parsed files may wait for the runner.
-    init(files: [String], filter: StoryFilter, registry: StepRegistry?, lookahead: Int = 2) {
+    ///   - matchesSteps: Whether to match the steps, against the registry
+    ///     given to ``match(with:)``; when false the stories come unmatched
+    ///     (their runner matches them elsewhere).
+    ///   - lookahead: How many batches may wait for the runner.
+    init(files: [String], filter: StoryFilter, matchesSteps: Bool, lookahead: Int = 32) {
         self.files = files
         self.filter = filter
-        self.registry = registry
+        self.matchesSteps = matchesSteps
         self.lookahead = max(1, lookahead)
         let thread = Thread { [self] in produce() }
         thread.name = "storyrun feed"
         thread.start()
     }
 
-    /// The next file, waiting for it if it is not parsed yet; nil after the last.
-    func next() -> File? {
+    /// Gives the feed the frozen registry to match steps against.
+    func match(with registry: StepRegistry) {
+        condition.lock()
+        self.registry = registry
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next batch, waiting for it if it is not ready; nil after the last.
+    func next() -> Batch? {
         condition.lock()
         defer { condition.unlock() }
         while ready.isEmpty && !isFinished { condition.wait() }
         guard !ready.isEmpty else { return nil }
-        let file = ready.removeFirst()
+        let batch = ready.removeFirst()
         condition.broadcast()
-        return file
+        return batch
     }
 
-    /// Stops reading files (after `--fail-fast` has stopped the run).
+    /// Stops reading files (after `--fail-fast`, or when the run cannot start).
     func stop() {
         condition.lock()
         isStopped = true
@@ -66,28 +83,52 @@ final class StoryFeed: @unchecked Sendable {
     }
 
     private func produce() {
-        var matcher = registry.map(CachingMatcher.init)
-        for path in files {
+        var matcher: CachingMatcher?
+        files: for path in files {
             let (stories, diagnostics) = StoryLoader.parseFile(at: path)
-            var planned: [PlannedStory] = []
-            for story in stories where filter.includes(story) {
-                var matches: [MatchResult]?
-                if matcher != nil { matches = story.steps.map { matcher!.matches($0) } }
-                planned.append(PlannedStory(story: story, matches: matches))
+            let chosen = stories.filter(filter.includes)
+            if matchesSteps && matcher == nil {
+                guard let registry = waitForRegistry() else { break }
+                matcher = CachingMatcher(registry: registry)
             }
-            let file = File(path: path, stories: planned, diagnostics: diagnostics)
-            condition.lock()
-            while ready.count >= lookahead && !isStopped { condition.wait() }
-            let stopped = isStopped
-            if !stopped { ready.append(file) }
-            condition.broadcast()
-            condition.unlock()
-            if stopped { break }
+            var start = 0
+            repeat {
+                let end = min(start + Self.batchSize, chosen.count)
+                var planned: [PlannedStory] = []
+                planned.reserveCapacity(end - start)
+                for story in chosen[start..<end] {
+                    var matches: [MatchResult]?
+                    if matcher != nil { matches = story.steps.map { matcher!.matches($0) } }
+                    planned.append(PlannedStory(story: story, matches: matches))
+                }
+                guard hand(Batch(path: path, stories: planned, diagnostics: start == 0 ? diagnostics : [])) else { break files }
+                start = end
+            } while start < chosen.count
         }
         condition.lock()
         isFinished = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Waits for ``match(with:)``; nil when the feed is stopped first.
+    private func waitForRegistry() -> StepRegistry? {
+        condition.lock()
+        defer { condition.unlock() }
+        while registry == nil && !isStopped { condition.wait() }
+        return isStopped ? nil : registry
+    }
+
+    /// Hands a batch to the runner, waiting while too many wait; false
+    /// when the feed is stopped.
+    private func hand(_ batch: Batch) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready.count >= lookahead && !isStopped { condition.wait() }
+        guard !isStopped else { return false }
+        ready.append(batch)
+        condition.broadcast()
+        return true
     }
 }
 

@@ -1,0 +1,27 @@
+/// The stories a run asks for: the files under its paths and the filter its
+/// options make (`PATH:LINE`, `--name`, `--tags`, `--shard`).
+struct StorySelection {
+    /// The story files, in the order they run.
+    var files: [String]
+    /// A problem for each path that does not exist.
+    var pathDiagnostics: [Diagnostic]
+    /// Which stories of the files run.
+    var filter: StoryFilter
+
+    /// Reads the options; fails with the diagnostic for a bad `--tags` expression.
+    static func make(_ options: Options) -> Result<StorySelection, Diagnostic> {
+        let (paths, lines) = StoryFilter.splitLines(options.paths)
+        let (files, pathDiagnostics) = StoryLoader.files(at: paths)
+        var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
+        if let expression = options.tagExpression {
+            do {
+                filter.tags = try TagFilter.predicate(expression)
+            } catch {
+                return .failure(Diagnostic(
+                    at: nil, problem: "--tags \"\(expression)\" is not a tag expression: \(error)",
+                    help: "write e.g. --tags \"@smoke and not (@wip or @slow)\""))
+            }
+        }
+        return .success(StorySelection(files: files, pathDiagnostics: pathDiagnostics, filter: filter))
+    }
+}
