@@ -43,8 +43,14 @@ struct Pattern: @unchecked Sendable {
     /// Returns the text of each capture group (nil for a group that took no
     /// part) when the pattern is found in `text`, or nil when it is not.
     func captures(in text: String) -> [String?]? {
-        if let prefix = anchoredPrefix, !Self.hasASCIIPrefix(text, prefix) { return nil }
-        if let simple, SimpleRegex.canMatch(text) { return simple.captures(in: text) }
+        var text = text
+        // One look at the bytes answers most texts: the prefix, then the fast matcher.
+        let answer: [String?]?? = text.withUTF8 { bytes in
+            if let prefix = anchoredPrefix, !Self.hasASCIIPrefix(bytes, prefix) { return .some(nil) }
+            guard let simple, SimpleRegex.canMatch(bytes) else { return nil }
+            return .some(simple.captures(in: bytes))
+        }
+        if let answer { return answer }
         return regexCaptures(in: text)
     }
 
@@ -68,10 +74,10 @@ struct Pattern: @unchecked Sendable {
     /// Whether the text starts with the lowercase ASCII prefix, ignoring the
     /// case of ASCII letters. A non-ASCII character in the text's first
     /// bytes answers yes, since case folding may then equate characters.
-    private static func hasASCIIPrefix(_ text: String, _ prefix: [UInt8]) -> Bool {
-        var utf8 = text.utf8.makeIterator()
-        for expected in prefix {
-            guard let byte = utf8.next() else { return false }
+    private static func hasASCIIPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+        for (offset, expected) in prefix.enumerated() {
+            guard offset < bytes.count else { return false }
+            let byte = bytes[offset]
             if byte >= 0x80 { return true }
             let lowered = byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
             if lowered != expected { return false }

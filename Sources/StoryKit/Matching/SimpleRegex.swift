@@ -98,28 +98,40 @@ struct SimpleRegex: Sendable {
     /// Whether a text is one this matcher answers exactly as ICU would:
     /// printable ASCII and tabs.
     static func canMatch(_ text: String) -> Bool {
-        text.utf8.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }
+        text.utf8.allSatisfy(isMatchable)
+    }
+
+    /// Whether a text's bytes are ones this matcher answers exactly as ICU would.
+    static func canMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.allSatisfy(isMatchable)
+    }
+
+    private static func isMatchable(_ byte: UInt8) -> Bool {
+        (byte >= 0x20 && byte < 0x7F) || byte == 0x09
     }
 
     /// The captured texts of the first match in the text, or nil.
     func captures(in text: String) -> [String?]? {
         var text = text
-        return text.withUTF8 { bytes in
-            // The groups' ranges live on the stack: no allocation per match.
-            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: groupCount) { ranges in
-                _ = ranges.initialize(from: repeatElement(0..<0, count: groupCount))
-                let lastStart = isAnchoredAtStart ? 0 : bytes.count
-                for start in 0...lastStart
-                where match(bytes, elementIndex: 0, position: start, groupIndex: 0, ranges: ranges) {
-                    var texts: [String?] = []
-                    texts.reserveCapacity(groupCount)
-                    for range in ranges {
-                        texts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
-                    }
-                    return texts
+        return text.withUTF8 { captures(in: $0) }
+    }
+
+    /// The captured texts of the first match in the UTF-8 bytes of a text, or nil.
+    func captures(in bytes: UnsafeBufferPointer<UInt8>) -> [String?]? {
+        // The groups' ranges live on the stack: no allocation per match.
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: groupCount) { ranges in
+            _ = ranges.initialize(from: repeatElement(0..<0, count: groupCount))
+            let lastStart = isAnchoredAtStart ? 0 : bytes.count
+            for start in 0...lastStart
+            where match(bytes, elementIndex: 0, position: start, groupIndex: 0, ranges: ranges) {
+                var texts: [String?] = []
+                texts.reserveCapacity(groupCount)
+                for range in ranges {
+                    texts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
                 }
-                return nil
+                return texts
             }
+            return nil
         }
     }
 
