@@ -1,17 +1,15 @@
 import Foundation
 
-/// Reads, parses, filters and matches story files on a thread of its own, a
-/// few files ahead of the runner, so the runner's thread only runs steps.
+/// Reads, parses, filters and matches story files ahead of the runner, on
+/// threads of their own (one parses, one matches), so the runner's thread
+/// only runs steps.
 ///
 /// Parsing and matching are pure (the registry is frozen), so they can run
-/// beside the steps without touching user code. Files come back in order,
-/// each with its diagnostics and its chosen stories; at most `lookahead`
-/// files wait at a time, so memory stays flat however large the suite.
-final class StoryFeed: @unchecked Sendable {
-    // Unchecked: `ready`, `registry`, `isFinished` and `isStopped` are read
-    // and written only under `condition`; everything else is set before the
-    // thread starts.
-
+/// beside the steps without touching user code. Stories come back in file
+/// order, in batches, each file's problems with its first batch; a few
+/// files and batches wait at a time, so memory stays flat however large
+/// the suite.
+final class StoryFeed: Sendable {
     /// Stories of one file, parsed: those the filter chose, each with the
     /// definitions that match its steps, and (with a file's first batch)
     /// the problems found in the file. A file comes in batches, so the
@@ -22,18 +20,20 @@ final class StoryFeed: @unchecked Sendable {
         var diagnostics: [Diagnostic]
     }
 
+    /// A file the parsing thread has read, on its way to the matching thread.
+    private struct ParsedFile: Sendable {
+        var path: String
+        var stories: [Story]
+        var diagnostics: [Diagnostic]
+    }
+
     /// How many stories a batch holds at most.
     static let batchSize = 64
 
-    private let files: [String]
-    private let filter: StoryFilter
-    private let matchesSteps: Bool
-    private let lookahead: Int
-    private let condition = NSCondition()
-    private var registry: StepRegistry?
-    private var ready: [Batch] = []
-    private var isFinished = false
-    private var isStopped = false
+    private let parsed = HandOff<ParsedFile>(capacity: 2)
+    private let ready: HandOff<Batch>
+    /// Holds the registry once ``match(with:)`` gives it.
+    private let registry = HandOff<StepRegistry>(capacity: 1)
 
     /// Starts reading the files at once: parsing needs no step definitions,
     /// so it goes on while the step classes register.
@@ -45,90 +45,66 @@ final class StoryFeed: @unchecked Sendable {
     ///     (their runner matches them elsewhere).
     ///   - lookahead: How many batches may wait for the runner.
     init(files: [String], filter: StoryFilter, matchesSteps: Bool, lookahead: Int = 32) {
-        self.files = files
-        self.filter = filter
-        self.matchesSteps = matchesSteps
-        self.lookahead = max(1, lookahead)
-        let thread = Thread { [self] in produce() }
-        thread.name = "storyrun feed"
-        thread.start()
+        ready = HandOff(capacity: lookahead)
+        let parsing = Thread { [parsed] in Self.parse(files, filter: filter, into: parsed) }
+        parsing.name = "storyrun parse"
+        parsing.start()
+        let matching = Thread { [parsed, ready, registry] in
+            Self.match(parsed, with: matchesSteps ? registry.take() : nil, into: ready, matchesSteps: matchesSteps)
+        }
+        matching.name = "storyrun match"
+        matching.start()
     }
 
     /// Gives the feed the frozen registry to match steps against.
     func match(with registry: StepRegistry) {
-        condition.lock()
-        self.registry = registry
-        condition.broadcast()
-        condition.unlock()
+        self.registry.put(registry)
     }
 
     /// The next batch, waiting for it if it is not ready; nil after the last.
     func next() -> Batch? {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.isEmpty && !isFinished { condition.wait() }
-        guard !ready.isEmpty else { return nil }
-        let batch = ready.removeFirst()
-        condition.broadcast()
-        return batch
+        ready.take()
     }
 
     /// Stops reading files (after `--fail-fast`, or when the run cannot start).
     func stop() {
-        condition.lock()
-        isStopped = true
-        ready = []
-        condition.broadcast()
-        condition.unlock()
+        registry.cancel()
+        parsed.cancel()
+        ready.cancel()
     }
 
-    private func produce() {
-        var matcher: CachingMatcher?
-        files: for path in files {
+    private static func parse(_ files: [String], filter: StoryFilter, into parsed: HandOff<ParsedFile>) {
+        for path in files {
             let (stories, diagnostics) = StoryLoader.parseFile(at: path)
-            let chosen = stories.filter(filter.includes)
-            if matchesSteps && matcher == nil {
-                guard let registry = waitForRegistry() else { break }
-                matcher = CachingMatcher(registry: registry)
-            }
+            guard parsed.put(ParsedFile(path: path, stories: stories.filter(filter.includes), diagnostics: diagnostics))
+            else { return }
+        }
+        parsed.finish()
+    }
+
+    private static func match(
+        _ parsed: HandOff<ParsedFile>, with registry: StepRegistry?, into ready: HandOff<Batch>, matchesSteps: Bool
+    ) {
+        // A feed stopped before it had the registry matches nothing.
+        guard registry != nil || !matchesSteps else { return }
+        var matcher = registry.map(CachingMatcher.init)
+        while let file = parsed.take() {
             var start = 0
             repeat {
-                let end = min(start + Self.batchSize, chosen.count)
+                let end = min(start + batchSize, file.stories.count)
                 var planned: [PlannedStory] = []
                 planned.reserveCapacity(end - start)
-                for story in chosen[start..<end] {
+                for story in file.stories[start..<end] {
                     var matches: [MatchResult]?
                     if matcher != nil { matches = story.steps.map { matcher!.matches($0) } }
                     planned.append(PlannedStory(story: story, matches: matches))
                 }
-                guard hand(Batch(path: path, stories: planned, diagnostics: start == 0 ? diagnostics : [])) else { break files }
+                guard ready.put(Batch(path: file.path, stories: planned, diagnostics: start == 0 ? file.diagnostics : []))
+                else { return }
                 start = end
-            } while start < chosen.count
+            } while start < file.stories.count
         }
-        condition.lock()
-        isFinished = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits for ``match(with:)``; nil when the feed is stopped first.
-    private func waitForRegistry() -> StepRegistry? {
-        condition.lock()
-        defer { condition.unlock() }
-        while registry == nil && !isStopped { condition.wait() }
-        return isStopped ? nil : registry
-    }
-
-    /// Hands a batch to the runner, waiting while too many wait; false
-    /// when the feed is stopped.
-    private func hand(_ batch: Batch) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while ready.count >= lookahead && !isStopped { condition.wait() }
-        guard !isStopped else { return false }
-        ready.append(batch)
-        condition.broadcast()
-        return true
+        ready.finish()
     }
 }
 
