@@ -5,7 +5,7 @@ let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "storyrun",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "StoryKit", targets: ["StoryKit"]),
         .library(name: "StoryKitTesting", targets: ["StoryKitTesting"]),

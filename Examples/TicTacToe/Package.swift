@@ -5,7 +5,7 @@ let settings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
 
 let package = Package(
     name: "TicTacToe",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         // The executable is named `tictactoe`; its target has another name so
         // that it does not clash with `TicTacToe` on case-insensitive disks.

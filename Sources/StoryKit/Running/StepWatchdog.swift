@@ -1,21 +1,28 @@
 import Foundation
+import Synchronization
 
 /// Watches the running step and cancels its task when it overruns its time
 /// limit, so a step that awaits (a sleep, a network call) stops and fails.
 ///
-/// One watchdog serves a whole run: arming it for a step costs a lock, not a
-/// task. A step that ignores cancellation (say, one blocked in a system call)
-/// runs to its end in this process; `--isolate` and `--jobs` stop it by
-/// stopping its worker process.
+/// One watchdog serves a whole run. A story hands it its task once
+/// (``watch(_:)``, under a lock); each step then only stores its deadline
+/// in an atomic (``arm(seconds:)``, ``disarm()``), so watching costs a step
+/// next to nothing. A step that ignores cancellation (say, one blocked in a
+/// system call) runs to its end in this process; `--isolate` and `--jobs`
+/// stop it by stopping its worker process.
 final class StepWatchdog: @unchecked Sendable {
-    // Unchecked: every field is read and written only under `lock`; the
-    // task handle is used only while its step runs (between arm and disarm).
+    // Unchecked: `task` and `ticker` are read and written only under `lock`;
+    // the task handle is used only while its story runs (between watch and
+    // unwatch). The atomics need no lock.
     private let lock = NSLock()
-    private var deadline: UInt64 = .max
     private var task: UnsafeCurrentTask?
-    private var didFire = false
-    private var firedEver = false
     private var ticker: Task<Void, Never>?
+    /// The running step's deadline in uptime nanoseconds; `idle` between
+    /// steps, `fired` once the ticker has claimed an overrun.
+    private let deadline = Atomic<UInt64>(idle)
+    private let firedEver = Atomic<Bool>(false)
+    private static let idle = UInt64.max
+    private static let fired = UInt64.max - 1
 
     /// Starts watching, if it has not started; the ticker checks the
     /// deadline every 20 ms.
@@ -44,43 +51,48 @@ final class StepWatchdog: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Watches the current task until ``disarm()``.
+    /// Watches the current task, whose steps are armed one by one, until
+    /// ``unwatch()``.
+    func watch(_ current: UnsafeCurrentTask?) {
+        lock.lock()
+        startTicker()
+        task = current
+        lock.unlock()
+    }
+
+    /// Stops watching the task that ``watch(_:)`` gave.
+    func unwatch() {
+        lock.lock()
+        task = nil
+        lock.unlock()
+    }
+
+    /// Watches the step about to run, until ``disarm()``.
     func arm(seconds: Double) {
-        withUnsafeCurrentTask { current in
-            lock.lock()
-            startTicker()
-            task = current
-            deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(seconds * 1_000_000_000)
-            didFire = false
-            lock.unlock()
-        }
+        let limit = DispatchTime.now().uptimeNanoseconds &+ UInt64(seconds * 1_000_000_000)
+        deadline.store(min(limit, Self.fired - 1), ordering: .releasing)
     }
 
     /// Whether any step of the run has overrun its limit (its thread may
     /// still be held by a step that ignores cancellation).
-    var hasFired: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return firedEver
-    }
+    var hasFired: Bool { firedEver.load(ordering: .acquiring) }
 
-    /// Stops watching the current task; returns whether its time ran out.
+    /// Stops watching the step; returns whether its time ran out.
     func disarm() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        task = nil
-        deadline = .max
-        return didFire
+        deadline.exchange(Self.idle, ordering: .acquiringAndReleasing) == Self.fired
     }
 
     private func check() {
+        let current = deadline.load(ordering: .acquiring)
+        guard current < Self.fired, DispatchTime.now().uptimeNanoseconds > current else { return }
+        // The step may end at this moment: only the side that swaps the
+        // deadline first decides whether it overran.
+        guard deadline.compareExchange(expected: current, desired: Self.fired, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        firedEver.store(true, ordering: .releasing)
         lock.lock()
-        defer { lock.unlock() }
-        guard let task, DispatchTime.now().uptimeNanoseconds > deadline else { return }
-        task.cancel()
-        didFire = true
-        firedEver = true
-        self.task = nil
+        task?.cancel()
+        lock.unlock()
     }
 }
 

@@ -14,6 +14,8 @@ struct StoryExecution {
         let start = now()
         CrashNote.set(story)
         let context = StoryContext()
+        withUnsafeCurrentTask { watchdog.watch($0) }
+        defer { watchdog.unwatch() }
         var state = State()
         state.steps.reserveCapacity(story.steps.count)
         let isUndefined = matches.contains { $0.isUndefined }
