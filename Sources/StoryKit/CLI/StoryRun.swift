@@ -195,6 +195,7 @@ public enum StoryRun {
             rejected += batch.diagnostics.filter(\.isError).count
             if runsAsRead {
                 for story in batch.stories { await runner.run(story, emit: emit) }
+                feed.recycle(batch)
             } else {
                 held += batch.stories.map(\.story)
             }

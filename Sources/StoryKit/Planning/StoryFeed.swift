@@ -8,7 +8,9 @@ import Foundation
 /// beside the steps without touching user code. Stories come back in file
 /// order, in batches, each file's problems with its first batch; a few
 /// files and batches wait at a time, so memory stays flat however large
-/// the suite.
+/// the suite. Batches the runner is done with go back to the parsing
+/// thread (``recycle(_:)``), which frees them: freeing thousands of
+/// stories is work the runner's thread need not do.
 final class StoryFeed: Sendable {
     /// Stories of one file, parsed: those the filter chose, each with the
     /// definitions that match its steps, and (with a file's first batch)
@@ -34,6 +36,8 @@ final class StoryFeed: Sendable {
     private let ready: HandOff<Batch>
     /// Holds the registry once ``match(with:)`` gives it.
     private let registry = HandOff<StepRegistry>(capacity: 1)
+    /// Batches the runner is done with, for the parsing thread to free.
+    private let spent = SpentBatches()
 
     /// Starts reading the files at once: parsing needs no step definitions,
     /// so it goes on while the step classes register.
@@ -46,7 +50,7 @@ final class StoryFeed: Sendable {
     ///   - lookahead: How many batches may wait for the runner.
     init(files: [String], filter: StoryFilter, matchesSteps: Bool, lookahead: Int = 32) {
         ready = HandOff(capacity: lookahead)
-        let parsing = Thread { [parsed] in Self.parse(files, filter: filter, into: parsed) }
+        let parsing = Thread { [parsed, spent] in Self.parse(files, filter: filter, into: parsed, freeing: spent) }
         parsing.name = "storyrun parse"
         parsing.start()
         let matching = Thread { [parsed, ready, registry] in
@@ -66,6 +70,11 @@ final class StoryFeed: Sendable {
         ready.take()
     }
 
+    /// Takes back a batch the runner has run, for another thread to free.
+    func recycle(_ batch: consuming Batch) {
+        spent.add(batch)
+    }
+
     /// Stops reading files (after `--fail-fast`, or when the run cannot start).
     func stop() {
         registry.cancel()
@@ -73,13 +82,19 @@ final class StoryFeed: Sendable {
         ready.cancel()
     }
 
-    private static func parse(_ files: [String], filter: StoryFilter, into parsed: HandOff<ParsedFile>) {
+    private static func parse(
+        _ files: [String], filter: StoryFilter, into parsed: HandOff<ParsedFile>, freeing spent: SpentBatches
+    ) {
+        defer { spent.close() }
         for path in files {
+            spent.free()
             let (stories, diagnostics) = StoryLoader.parseFile(at: path)
             guard parsed.put(ParsedFile(path: path, stories: stories.filter(filter.includes), diagnostics: diagnostics))
             else { return }
         }
         parsed.finish()
+        // Go on freeing what the runner hands back while it keeps coming.
+        while spent.waitAndFree() {}
     }
 
     private static func match(
@@ -105,6 +120,57 @@ final class StoryFeed: Sendable {
             } while start < file.stories.count
         }
         ready.finish()
+    }
+}
+
+/// Batches the runner is done with, waiting for the parsing thread to free
+/// them; once that thread has closed the list, the runner frees its own.
+private final class SpentBatches: @unchecked Sendable {
+    // Unchecked: `batches` and `isClosed` are used only under `condition`.
+    private let condition = NSCondition()
+    private var batches: [StoryFeed.Batch] = []
+    private var isClosed = false
+
+    /// Files a batch to be freed; once the list is closed the caller frees it.
+    func add(_ batch: consuming StoryFeed.Batch) {
+        condition.lock()
+        if !isClosed {
+            batches.append(batch)
+            condition.signal()
+        }
+        condition.unlock()
+    }
+
+    /// Frees what has been filed.
+    func free() {
+        condition.lock()
+        let dead = batches
+        batches = []
+        condition.unlock()
+        _ = consume dead
+    }
+
+    /// Waits a little for batches and frees them; false once none came
+    /// (the run is ending, or its steps are slow enough not to need this).
+    func waitAndFree() -> Bool {
+        condition.lock()
+        if batches.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.2)) }
+        let dead = batches
+        batches = []
+        condition.unlock()
+        let cameIn = !dead.isEmpty
+        _ = consume dead
+        return cameIn
+    }
+
+    /// Ends the list: the runner frees its batches itself from now on.
+    func close() {
+        condition.lock()
+        isClosed = true
+        let dead = batches
+        batches = []
+        condition.unlock()
+        _ = consume dead
     }
 }
 
