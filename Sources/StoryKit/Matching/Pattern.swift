@@ -94,7 +94,7 @@ struct Pattern: @unchecked Sendable {
             let isLiteral = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x20
             guard isLiteral else { break }
             // A quantifier after the character makes it optional or repeated.
-            if offset + 1 < bytes.count, "?*+{".utf8.contains(bytes[offset + 1]) { break }
+            if offset + 1 < bytes.count, SimpleRegex.isQuantifier(bytes[offset + 1]) { break }
             prefix.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
         }
         return prefix.isEmpty ? nil : prefix

@@ -13,14 +13,24 @@ struct PatternIndex: Sendable {
     private let count: Int
 
     init(definitions: [StepDefinition]) {
-        let required = definitions.map { $0.requiredWords }
-        var frequency: [String: Int] = [:]
-        for words in required { for word in Set(words) { frequency[word, default: 0] += 1 } }
+        // Words are counted by their hashes, which are cheaper to look up
+        // than the words; a collision only files a definition under a word
+        // that is not the rarest, which costs candidates, never answers.
+        let required = definitions.map { definition in
+            definition.requiredWords.map { (hash: RequiredWords.hash($0), length: $0.utf8.count) }
+        }
+        var frequency: [UInt64: Int] = [:]
+        for words in required {
+            for (offset, word) in words.enumerated() where !words[..<offset].contains(where: { $0.hash == word.hash }) {
+                frequency[word.hash, default: 0] += 1
+            }
+        }
         var byWord: [UInt64: [Int]] = [:]
         var alwaysTried: [Int] = []
         for (id, words) in required.enumerated() {
-            if let rarest = words.min(by: { (frequency[$0]!, $1.count) < (frequency[$1]!, $0.count) }) {
-                byWord[RequiredWords.hash(rarest), default: []].append(id)
+            // The rarest word, and of those the longest.
+            if let rarest = words.min(by: { (frequency[$0.hash]!, $1.length) < (frequency[$1.hash]!, $0.length) }) {
+                byWord[rarest.hash, default: []].append(id)
             } else {
                 alwaysTried.append(id)
             }

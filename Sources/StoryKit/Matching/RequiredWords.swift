@@ -28,7 +28,8 @@ enum RequiredWords {
         /// Adds a literal character to the run, unless a quantifier makes it
         /// optional or repeated, which ends the run before it.
         func appendLiteral(_ c: Unicode.Scalar) {
-            if index < characters.count, "?*+{".unicodeScalars.contains(characters[index]) {
+            if index < characters.count, characters[index].isASCII,
+                SimpleRegex.isQuantifier(UInt8(characters[index].value)) {
                 endRun(boundaryAfter: false)
                 skipQuantifier(characters, &index)
             } else if c.isASCII {

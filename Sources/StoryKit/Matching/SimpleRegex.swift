@@ -57,11 +57,11 @@ struct SimpleRegex: Sendable {
                 guard index + 1 < bytes.count, Self.isPunctuation(bytes[index + 1]) else { return nil }
                 elements.append(.literal(bytes[index + 1]))
                 index += 2
-            } else if byte == UInt8(ascii: "."), index + 1 < bytes.count, "*+".utf8.contains(bytes[index + 1]) {
-                if index + 2 < bytes.count, "?*+{".utf8.contains(bytes[index + 2]) { return nil }
+            } else if byte == UInt8(ascii: "."), index + 1 < bytes.count, (bytes[index + 1] == UInt8(ascii: "*") || bytes[index + 1] == UInt8(ascii: "+")) {
+                if index + 2 < bytes.count, Self.isQuantifier(bytes[index + 2]) { return nil }
                 elements.append(.group(.any, atLeastOne: bytes[index + 1] == UInt8(ascii: "+"), signed: false, captures: false))
                 index += 2
-            } else if "[].*+?{}|^$)".utf8.contains(byte) {
+            } else if Self.isSpecial(byte) {
                 return nil
             } else {
                 elements.append(.literal(Self.lowered(byte)))
@@ -89,7 +89,7 @@ struct SimpleRegex: Sendable {
         for (written, element) in groups where bytes.starts(with: written.utf8) {
             let after = bytes.index(bytes.startIndex, offsetBy: written.utf8.count)
             // A quantifier after the group changes what it means.
-            if after < bytes.endIndex, "?*+{".utf8.contains(bytes[after]) { return nil }
+            if after < bytes.endIndex, Self.isQuantifier(bytes[after]) { return nil }
             return (element, written.utf8.count)
         }
         return nil
@@ -169,6 +169,25 @@ struct SimpleRegex: Sendable {
                 }
             }
             return false
+        }
+    }
+
+    /// Whether the byte starts a quantifier: `?`, `*`, `+` or `{`.
+    static func isQuantifier(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "{"): true
+        default: false
+        }
+    }
+
+    /// Whether the byte means more than itself outside a group: `[].*+?{}|^$)`.
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "."), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "?"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "|"), UInt8(ascii: "^"),
+            UInt8(ascii: "$"), UInt8(ascii: ")"):
+            true
+        default: false
         }
     }
 
