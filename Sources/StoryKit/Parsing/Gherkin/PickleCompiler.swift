@@ -47,9 +47,9 @@ struct PickleCompiler {
         }
         for examples in scenario.examples {
             guard let header = examples.tableHeader else { continue }
-            let names = header.cells.map(\.value)
+            let names = header.cells
             for row in examples.tableBody {
-                let values = (names, row.cells.map(\.value))
+                let values = (names, row.cells)
                 var steps: [Pickle.Step] = []
                 if !scenario.steps.isEmpty {
                     var last = GherkinStep.KeywordType.unknown
@@ -90,7 +90,7 @@ struct PickleCompiler {
                 mediaType: $0.mediaType.map { Self.interpolate($0, names, values) })
         }
         let dataTable = step.dataTable.map {
-            $0.rows.map { $0.cells.map { Self.interpolate($0.value, names, values) } }
+            $0.rows.map { $0.map { Self.interpolate($0, names, values) } }
         }
         return Pickle.Step(
             id: makeID(), astNodeIDs: row.map { [step.id, $0.id] } ?? [step.id], type: type,
@@ -101,6 +101,7 @@ struct PickleCompiler {
     /// Replaces each `<name>` with the row's value, one column after another.
     static func interpolate(_ text: String, _ names: [String], _ values: [String]) -> String {
         guard !names.isEmpty, text.utf8.contains(UInt8(ascii: "<")) else { return text }
+        if let filled = text.fillingPlaceholdersInOnePass(names, values) { return filled }
         var result = text
         for (name, value) in zip(names, values) {
             result = result.replacingPlaceholder(name, with: value)
