@@ -11,11 +11,28 @@ struct GherkinASTBuilder {
         case step, dataTable, docString, tags, description
     }
 
+    /// What a node keeps of its keyword line (or a doc string of its
+    /// opening fence): not the whole token, so frames stay small.
+    private struct KeywordLine {
+        let location: GherkinLocation
+        /// The keyword as written, or the fence.
+        let keyword: String
+        let keywordType: GherkinStep.KeywordType
+        /// The name, step text or media type.
+        let text: String
+    }
+
+    /// A tag line: its number and its tags.
+    private struct TagLine {
+        let line: Int
+        let items: [GherkinLine.Item]
+    }
+
     /// An open rule and what has been gathered for it so far.
     private struct Frame {
         let rule: Rule
-        var keywordLine: GherkinToken?
-        var lines: [GherkinToken] = []
+        var keywordLine: KeywordLine?
+        var tagLines: [TagLine] = []
         var text = ""
         var lineCount = 0
         var pendingBlankLines = 0
@@ -74,7 +91,10 @@ struct GherkinASTBuilder {
     }
 
     /// Sets the keyword line (or opening fence) of the current rule.
-    mutating func setKeywordLine(_ token: consuming GherkinToken) { stack[stack.count - 1].keywordLine = token }
+    mutating func setKeywordLine(_ token: consuming GherkinToken) {
+        stack[stack.count - 1].keywordLine = KeywordLine(
+            location: token.location, keyword: token.keyword, keywordType: token.keywordType, text: token.text)
+    }
 
     /// Adds a line (row, tag line, description or doc string line) to the current rule.
     mutating func add(_ token: consuming GherkinToken) {
@@ -113,7 +133,7 @@ struct GherkinASTBuilder {
             if stack[top].rows.isEmpty { stack[top].rows.reserveCapacity(4) }
             stack[top].rows.append(GherkinTableRow(id: makeID(), location: token.location, cells: token.cells))
         default:
-            stack[top].lines.append(token)
+            stack[top].tagLines.append(TagLine(line: token.line, items: token.items))
         }
     }
 
@@ -133,7 +153,7 @@ struct GherkinASTBuilder {
         return nextID
     }
 
-    private mutating func makeTags(_ lines: [GherkinToken]) -> [GherkinTag] {
+    private mutating func makeTags(_ lines: [TagLine]) -> [GherkinTag] {
         var tags: [GherkinTag] = []
         for line in lines {
             for item in line.items {
@@ -168,7 +188,7 @@ struct GherkinASTBuilder {
         case .document:
             stack.append(frame)
         case .tags:
-            stack[parent].lines = frame.lines
+            stack[parent].tagLines = frame.tagLines
         case .description:
             stack[parent].text = frame.text
         case .dataTable:
@@ -206,30 +226,30 @@ struct GherkinASTBuilder {
             stack[parent].rows = frame.rows
             stack[parent].steps = frame.steps
             stack[parent].examples = frame.examples
-            if frame.rule == .featureHeader || frame.rule == .ruleHeader { stack[parent].lines = frame.lines }
+            if frame.rule == .featureHeader || frame.rule == .ruleHeader { stack[parent].tagLines = frame.tagLines }
         case .examplesDefinition:
             guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.lines)
+            let tags = makeTags(frame.tagLines)
             let rows = frame.rows
             stack[parent].examples.append(GherkinExamples(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
                 description: frame.text, tableHeader: rows.first, tableBody: Array(rows.dropFirst())))
         case .scenarioDefinition:
             guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.lines)
+            let tags = makeTags(frame.tagLines)
             stack[parent].children.append(.scenario(GherkinScenario(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
                 description: frame.text, steps: frame.steps, examples: frame.examples)))
         case .rule:
             guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.lines)
+            let tags = makeTags(frame.tagLines)
             stack[parent].children.append(.rule(GherkinRule(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
                 description: frame.text, children: frame.children)))
         case .feature:
             guard let line = frame.keywordLine else { return }
             feature = GherkinFeature(
-                tags: makeTags(frame.lines), location: line.location, language: language,
+                tags: makeTags(frame.tagLines), location: line.location, language: language,
                 keyword: line.keyword, name: line.text, description: frame.text, children: frame.children)
         }
     }

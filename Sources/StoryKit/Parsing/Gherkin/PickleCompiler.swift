@@ -101,7 +101,6 @@ struct PickleCompiler {
     /// Replaces each `<name>` with the row's value, one column after another.
     static func interpolate(_ text: String, _ names: [String], _ values: [String]) -> String {
         guard !names.isEmpty, text.utf8.contains(UInt8(ascii: "<")) else { return text }
-        if let filled = text.fillingPlaceholdersInOnePass(names, values) { return filled }
         var result = text
         for (name, value) in zip(names, values) {
             result = result.replacingPlaceholder(name, with: value)
