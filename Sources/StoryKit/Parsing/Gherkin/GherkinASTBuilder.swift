@@ -11,22 +11,46 @@ struct GherkinASTBuilder {
         case step, dataTable, docString, tags, description
     }
 
+    /// What a node keeps of its keyword line (or a doc string of its
+    /// opening fence): not the whole token, so frames stay small.
+    private struct KeywordLine {
+        let location: GherkinLocation
+        /// The keyword as written, or the fence.
+        let keyword: String
+        let keywordType: GherkinStep.KeywordType
+        /// The name, step text or media type.
+        let text: String
+    }
+
+    /// A tag line: its number and its tags.
+    private struct TagLine {
+        let line: Int
+        let items: [GherkinLine.Item]
+    }
+
     /// An open rule and what has been gathered for it so far.
     private struct Frame {
         let rule: Rule
-        var keywordLine: GherkinToken?
-        var lines: [GherkinToken] = []
+        var keywordLine: KeywordLine?
+        var tagLines: [TagLine] = []
         var text = ""
         var lineCount = 0
         var pendingBlankLines = 0
+        /// An examples table's rows; an examples block's, once its table closed.
         var rows: [GherkinTableRow] = []
         var steps: [GherkinStep] = []
         var children: [GherkinFeature.Child] = []
         var examples: [GherkinExamples] = []
-        var tableRows: [GherkinTableRow]?
     }
 
     private var stack: [Frame] = [Frame(rule: .document)]
+    /// The rows of the open data table (tables don't nest, so one is enough):
+    /// kept as plain cells, which the table and then its stories share.
+    private var dataTableRows: [[String]] = []
+    /// Where the open data table's first row is.
+    private var dataTableLocation = GherkinLocation(line: 0, column: 0)
+    /// The open data table's first row with a cell count unlike the first's.
+    private var inconsistentRow: GherkinLocation?
     /// The data table of the open step, once it has closed.
     private var stepDataTable: GherkinStep.DataTable?
     /// The doc string of the open step, once it has closed.
@@ -53,7 +77,7 @@ struct GherkinASTBuilder {
     }
 
     /// Records a comment line.
-    mutating func addComment(_ token: GherkinToken) {
+    mutating func addComment(_ token: consuming GherkinToken) {
         comments.append(.init(location: token.location, text: token.text))
     }
 
@@ -67,10 +91,13 @@ struct GherkinASTBuilder {
     }
 
     /// Sets the keyword line (or opening fence) of the current rule.
-    mutating func setKeywordLine(_ token: GherkinToken) { stack[stack.count - 1].keywordLine = token }
+    mutating func setKeywordLine(_ token: consuming GherkinToken) {
+        stack[stack.count - 1].keywordLine = KeywordLine(
+            location: token.location, keyword: token.keyword, keywordType: token.keywordType, text: token.text)
+    }
 
     /// Adds a line (row, tag line, description or doc string line) to the current rule.
-    mutating func add(_ token: GherkinToken) {
+    mutating func add(_ token: consuming GherkinToken) {
         let top = stack.count - 1
         switch stack[top].rule {
         case .docString:
@@ -89,14 +116,24 @@ struct GherkinASTBuilder {
             stack[top].lineCount += stack[top].pendingBlankLines + 1
             stack[top].pendingBlankLines = 0
             stack[top].text += token.text
-        case .dataTable, .examplesTable:
+        case .dataTable:
             // No other id is handed out while a table is open, so ids given
             // now are the ones the official parser gives when it closes.
-            // Room for a few rows at once: one allocation for most tables.
+            // A data table's rows need ids only to keep the numbering.
+            _ = makeID()
+            if dataTableRows.isEmpty {
+                dataTableLocation = token.location
+                // Room for a few rows at once: one allocation for most tables.
+                dataTableRows.reserveCapacity(4)
+            } else if inconsistentRow == nil && token.cells.count != dataTableRows[0].count {
+                inconsistentRow = token.location
+            }
+            dataTableRows.append(token.cells)
+        case .examplesTable:
             if stack[top].rows.isEmpty { stack[top].rows.reserveCapacity(4) }
             stack[top].rows.append(GherkinTableRow(id: makeID(), location: token.location, cells: token.cells))
         default:
-            stack[top].lines.append(token)
+            stack[top].tagLines.append(TagLine(line: token.line, items: token.items))
         }
     }
 
@@ -116,7 +153,7 @@ struct GherkinASTBuilder {
         return nextID
     }
 
-    private mutating func makeTags(_ lines: [GherkinToken]) -> [GherkinTag] {
+    private mutating func makeTags(_ lines: [TagLine]) -> [GherkinTag] {
         var tags: [GherkinTag] = []
         for line in lines {
             for item in line.items {
@@ -130,12 +167,17 @@ struct GherkinASTBuilder {
     /// Makes table rows (with ids), or records an error when rows differ in length.
     private mutating func checkRows(_ rows: [GherkinTableRow]) -> [GherkinTableRow]? {
         if let first = rows.first, let bad = rows.first(where: { $0.cells.count != first.cells.count }) {
-            record(GherkinError(
-                line: bad.location.line, column: bad.location.column,
-                message: "inconsistent cell count within the table", reason: .inconsistentCellCount))
+            recordInconsistentCellCount(at: bad.location)
             return nil
         }
         return rows
+    }
+
+    /// Records that the table row at `location` has more or fewer cells than the first.
+    private mutating func recordInconsistentCellCount(at location: GherkinLocation) {
+        record(GherkinError(
+            line: location.line, column: location.column,
+            message: "inconsistent cell count within the table", reason: .inconsistentCellCount))
     }
 
     /// Closes the current rule and hands what it built to its parent.
@@ -146,13 +188,17 @@ struct GherkinASTBuilder {
         case .document:
             stack.append(frame)
         case .tags:
-            stack[parent].lines = frame.lines
+            stack[parent].tagLines = frame.tagLines
         case .description:
             stack[parent].text = frame.text
         case .dataTable:
-            if let rows = checkRows(frame.rows), let first = rows.first {
-                stepDataTable = GherkinStep.DataTable(location: first.location, rows: rows)
+            if let bad = inconsistentRow {
+                recordInconsistentCellCount(at: bad)
+            } else if !dataTableRows.isEmpty {
+                stepDataTable = GherkinStep.DataTable(location: dataTableLocation, rows: dataTableRows)
             }
+            dataTableRows = []
+            inconsistentRow = nil
         case .docString:
             guard let fence = frame.keywordLine else { return }
             stepDocString = GherkinStep.DocString(
@@ -173,37 +219,37 @@ struct GherkinASTBuilder {
                 id: makeID(), location: line.location, keyword: line.keyword, name: line.text,
                 description: frame.text, steps: frame.steps)))
         case .examplesTable:
-            stack[parent].tableRows = checkRows(frame.rows)
+            stack[parent].rows = checkRows(frame.rows) ?? []
         case .examples, .scenario, .featureHeader, .ruleHeader:
             stack[parent].keywordLine = frame.keywordLine
             stack[parent].text = frame.text
-            stack[parent].tableRows = frame.tableRows
+            stack[parent].rows = frame.rows
             stack[parent].steps = frame.steps
             stack[parent].examples = frame.examples
-            if frame.rule == .featureHeader || frame.rule == .ruleHeader { stack[parent].lines = frame.lines }
+            if frame.rule == .featureHeader || frame.rule == .ruleHeader { stack[parent].tagLines = frame.tagLines }
         case .examplesDefinition:
             guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.lines)
-            let rows = frame.tableRows ?? []
+            let tags = makeTags(frame.tagLines)
+            let rows = frame.rows
             stack[parent].examples.append(GherkinExamples(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
                 description: frame.text, tableHeader: rows.first, tableBody: Array(rows.dropFirst())))
         case .scenarioDefinition:
             guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.lines)
+            let tags = makeTags(frame.tagLines)
             stack[parent].children.append(.scenario(GherkinScenario(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
                 description: frame.text, steps: frame.steps, examples: frame.examples)))
         case .rule:
             guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.lines)
+            let tags = makeTags(frame.tagLines)
             stack[parent].children.append(.rule(GherkinRule(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
                 description: frame.text, children: frame.children)))
         case .feature:
             guard let line = frame.keywordLine else { return }
             feature = GherkinFeature(
-                tags: makeTags(frame.lines), location: line.location, language: language,
+                tags: makeTags(frame.tagLines), location: line.location, language: language,
                 keyword: line.keyword, name: line.text, description: frame.text, children: frame.children)
         }
     }

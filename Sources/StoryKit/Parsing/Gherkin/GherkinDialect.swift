@@ -40,6 +40,10 @@ struct GherkinDialect: Sendable {
     let examplesKeywords: [TitleKeyword]
     /// Every step keyword, longest first (the order the matcher tries them).
     let stepKeywords: [StepKeyword]
+    /// The bytes that a title keyword (of any kind) starts with.
+    let titleStarts: ByteSet
+    /// The bytes that a step keyword starts with.
+    let stepStarts: ByteSet
 
     /// Creates a dialect from the keyword lists of `gherkin-languages.json`.
     init(
@@ -80,6 +84,8 @@ struct GherkinDialect: Sendable {
                 keyword: entry.element, bytes: Array(entry.element.utf8),
                 type: listed.count == 1 ? listed[0] : .unknown)
         }
+        titleStarts = ByteSet(firstBytesOf: (feature + rule + background + scenario + scenarioOutline + examples).map { Array($0.utf8) })
+        stepStarts = ByteSet(firstBytesOf: stepKeywords.map(\.bytes))
     }
 
     /// The English dialect, the default when a file names no language.

@@ -12,35 +12,30 @@ extension GherkinLine {
     ///
     /// Text before the first `|` and after the last one is not a cell; a row
     /// that ends in a backslash therefore loses its last cell.
-    var tableCells: [GherkinTableRow.Cell] {
+    var tableCells: [String] {
         let rowEnd = GherkinLine.trimEnd(bytes, from: textStart, to: end)
-        var cells: [GherkinTableRow.Cell] = []
+        var cells: [String] = []
         // A row has at most one cell fewer than it has bars: room for them
         // all at once saves growing the array cell by cell.
         var bars = 0
         for index in textStart..<rowEnd where bytes[index] == UInt8(ascii: "|") { bars += 1 }
         cells.reserveCapacity(max(bars - 1, 0))
-        var column = 0
         var cellStart = -1
-        var cellColumn = 0
         var hasEscape = false
         var index = textStart
         while index < rowEnd {
             let byte = bytes[index]
-            column += 1
             if byte == UInt8(ascii: "|") {
                 if cellStart >= 0 {
-                    cells.append(makeCell(cellStart, index, column: cellColumn, hasEscape: hasEscape))
+                    cells.append(makeCell(cellStart, index, hasEscape: hasEscape))
                 }
                 cellStart = index + 1
-                cellColumn = column + 1
                 hasEscape = false
                 index += 1
             } else if byte == UInt8(ascii: "\\") {
                 hasEscape = true
                 index += 1
                 if index < rowEnd {
-                    column += 1
                     index += GherkinLine.characterWidth(bytes[index])
                 }
             } else {
@@ -52,21 +47,8 @@ extension GherkinLine {
 
     /// Makes a cell from the raw text `from..<to`, resolving escapes and
     /// trimming blanks (but not escaped line feeds).
-    private func makeCell(_ from: Int, _ to: Int, column: Int, hasEscape: Bool) -> GherkinTableRow.Cell {
-        guard hasEscape else {
-            var start = from
-            var leading = 0
-            while start < to {
-                let width = GherkinLine.whitespaceWidth(bytes, at: start, end: to)
-                if width == 0 { break }
-                start += width
-                leading += 1
-            }
-            let stop = GherkinLine.trimEnd(bytes, from: start, to: to)
-            return GherkinTableRow.Cell(
-                location: GherkinLocation(line: number, column: column + indent + leading),
-                value: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self))
-        }
+    private func makeCell(_ from: Int, _ to: Int, hasEscape: Bool) -> String {
+        guard hasEscape else { return string(trimming: from, to) }
         var cell: [UInt8] = []
         cell.reserveCapacity(to - from)
         var index = from
@@ -94,12 +76,10 @@ extension GherkinLine {
         }
         return cell.withUnsafeBufferPointer { cell in
             var start = 0
-            var leading = 0
             while start < cell.count && cell[start] != 0x0A {
                 let width = GherkinLine.whitespaceWidth(cell, at: start, end: cell.count)
                 if width == 0 { break }
                 start += width
-                leading += 1
             }
             var stop = cell.count
             while stop > start {
@@ -109,9 +89,7 @@ extension GherkinLine {
                 if cell[last] == 0x0A || width == 0 || last + width != stop { break }
                 stop = last
             }
-            return GherkinTableRow.Cell(
-                location: GherkinLocation(line: number, column: column + indent + leading),
-                value: String(decoding: UnsafeBufferPointer(rebasing: cell[start..<stop]), as: UTF8.self))
+            return String(decoding: UnsafeBufferPointer(rebasing: cell[start..<stop]), as: UTF8.self)
         }
     }
 

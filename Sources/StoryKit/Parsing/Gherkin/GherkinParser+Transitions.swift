@@ -59,7 +59,7 @@ extension GherkinParser {
     }
 
     /// Moves to the next state for a matched token and builds the tree.
-    mutating func apply(_ token: GherkinToken) {
+    mutating func apply(_ token: consuming GherkinToken) {
         switch token.kind {
         case .eof:
             builder.close(until: .document)
@@ -156,7 +156,7 @@ extension GherkinParser {
         }
     }
 
-    private mutating func applyTableRow(_ token: GherkinToken) {
+    private mutating func applyTableRow(_ token: consuming GherkinToken) {
         switch state {
         case .step(let owner, .line):
             builder.open(.dataTable)
@@ -176,7 +176,7 @@ extension GherkinParser {
     }
 
     /// Decides whose tags a tag line starts, looking ahead where the grammar does.
-    private mutating func applyTagLine(_ token: GherkinToken) {
+    private mutating func applyTagLine(_ token: consuming GherkinToken) {
         switch state {
         case .start:
             builder.open(.feature)

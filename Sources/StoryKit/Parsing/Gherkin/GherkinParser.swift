@@ -150,7 +150,7 @@ struct GherkinParser {
 
     /// Matches one line (or the end of the file) in the current state.
     private mutating func read(_ line: GherkinLine?) {
-        for kind in expected {
+        for kind in expected where matcher.mayMatch(kind, line) {
             do {
                 if let token = try matcher.match(kind, line, lineNumber: lineNumber) {
                     apply(token)

@@ -40,18 +40,13 @@ struct GherkinExamples: Sendable {
 
 /// A row of a data table or examples table.
 struct GherkinTableRow: Sendable {
-    /// A cell of a row.
-    struct Cell: Hashable, Sendable {
-        /// Where the cell's text starts.
-        var location: GherkinLocation
-        /// The text, escapes resolved, blanks around it removed.
-        var value: String
-    }
-
     /// The row's id.
     var id: Int
     /// Where the row's first `|` is.
     var location: GherkinLocation
-    /// The cells.
-    var cells: [Cell]
+    /// The cells' texts, escapes resolved, blanks around each removed.
+    ///
+    /// Cells keep no columns: no output names them, and plain strings let
+    /// a compiled ``DataTable`` share the row instead of copying it.
+    var cells: [String]
 }

@@ -14,8 +14,9 @@ struct GherkinStep: Sendable {
     struct DataTable: Sendable {
         /// Where the first row is.
         var location: GherkinLocation
-        /// The rows.
-        var rows: [GherkinTableRow]
+        /// The cells, row by row: shared as they are by the compiled
+        /// ``StoryKit/DataTable`` when there is nothing to fill in.
+        var rows: [[String]]
     }
 
     /// A fenced block of text under a step.

@@ -36,7 +36,7 @@ struct GherkinToken {
     /// The tags of a tag line.
     var items: [GherkinLine.Item] = []
     /// The cells of a table row.
-    var cells: [GherkinTableRow.Cell] = []
+    var cells: [String] = []
 
     /// The token's place in the file.
     var location: GherkinLocation { GherkinLocation(line: line, column: column) }

@@ -52,6 +52,7 @@ struct GherkinTokenMatcher {
         case .examplesLine:
             return title(.examplesLine, line, dialect.examplesKeywords)
         case .stepLine:
+            guard line.textStart < line.end, dialect.stepStarts.contains(line.bytes[line.textStart]) else { return nil }
             for keyword in dialect.stepKeywords where line.starts(with: keyword.bytes) {
                 return GherkinToken(
                     kind: .stepLine, line: line.number, column: column, keyword: keyword.keyword,
@@ -82,6 +83,27 @@ struct GherkinTokenMatcher {
         }
     }
 
+    /// Whether `line` may be a token of `kind`, judged by its first byte
+    /// alone: `false` means it certainly is not, so the parser can pass over
+    /// most of a state's candidates without calling ``match(_:_:lineNumber:)``.
+    @inline(__always)
+    func mayMatch(_ kind: GherkinToken.Kind, _ line: GherkinLine?) -> Bool {
+        guard let line else { return kind == .eof }
+        guard line.textStart < line.end else { return kind == .empty || kind == .other }
+        let first = line.bytes[line.textStart]
+        switch kind {
+        case .eof, .empty: return false
+        case .comment, .language: return first == UInt8(ascii: "#")
+        case .tagLine: return first == UInt8(ascii: "@")
+        case .tableRow: return first == UInt8(ascii: "|")
+        case .docStringSeparator: return first == UInt8(ascii: "\"") || first == UInt8(ascii: "`")
+        case .featureLine, .ruleLine, .backgroundLine, .scenarioLine, .examplesLine:
+            return dialect.titleStarts.contains(first)
+        case .stepLine: return dialect.stepStarts.contains(first)
+        case .other: return true
+        }
+    }
+
     /// Whether `line` is a title line of `kind` (`.scenarioLine`,
     /// `.examplesLine`, …), without making its token: for looking ahead.
     func isTitle(_ kind: GherkinToken.Kind, _ line: GherkinLine) -> Bool {
@@ -94,6 +116,7 @@ struct GherkinTokenMatcher {
         case .examplesLine: keywords = dialect.examplesKeywords
         default: return false
         }
+        guard line.textStart < line.end, dialect.titleStarts.contains(line.bytes[line.textStart]) else { return false }
         return keywords.contains { line.starts(with: $0.bytesWithColon) }
     }
 
@@ -101,6 +124,7 @@ struct GherkinTokenMatcher {
     private func title(
         _ kind: GherkinToken.Kind, _ line: GherkinLine, _ keywords: [GherkinDialect.TitleKeyword]
     ) -> GherkinToken? {
+        guard line.textStart < line.end, dialect.titleStarts.contains(line.bytes[line.textStart]) else { return nil }
         for keyword in keywords where line.starts(with: keyword.bytesWithColon) {
             return GherkinToken(
                 kind: kind, line: line.number, column: line.indent + 1, keyword: keyword.keyword,

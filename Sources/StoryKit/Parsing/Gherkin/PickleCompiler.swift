@@ -47,9 +47,9 @@ struct PickleCompiler {
         }
         for examples in scenario.examples {
             guard let header = examples.tableHeader else { continue }
-            let names = header.cells.map(\.value)
+            let names = header.cells
             for row in examples.tableBody {
-                let values = (names, row.cells.map(\.value))
+                let values = (names, row.cells)
                 var steps: [Pickle.Step] = []
                 if !scenario.steps.isEmpty {
                     var last = GherkinStep.KeywordType.unknown
@@ -90,7 +90,7 @@ struct PickleCompiler {
                 mediaType: $0.mediaType.map { Self.interpolate($0, names, values) })
         }
         let dataTable = step.dataTable.map {
-            $0.rows.map { $0.cells.map { Self.interpolate($0.value, names, values) } }
+            $0.rows.map { $0.map { Self.interpolate($0, names, values) } }
         }
         return Pickle.Step(
             id: makeID(), astNodeIDs: row.map { [step.id, $0.id] } ?? [step.id], type: type,

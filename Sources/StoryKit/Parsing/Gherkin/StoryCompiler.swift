@@ -55,13 +55,12 @@ struct StoryCompiler {
         }
         for examples in scenario.examples {
             guard let header = examples.tableHeader else { continue }
-            let names = header.cells.map(\.value)
+            let names = header.cells
             let tags = Self.tagNames(inheritedTags, scenario.tags, examples.tags)
             for row in examples.tableBody {
-                let values = row.cells.map(\.value)
-                let steps = steps(of: scenario, background: background, names: names, values: values)
+                let steps = steps(of: scenario, background: background, names: names, values: row.cells)
                 addStory(
-                    name: PickleCompiler.interpolate(scenario.name, names, values), location: row.location,
+                    name: PickleCompiler.interpolate(scenario.name, names, row.cells), location: row.location,
                     tags: tags, steps: steps)
             }
         }
@@ -142,11 +141,9 @@ struct StoryCompiler {
                 delimiter: docString.delimiter, location: sourceLocation(docString.location)))
         }
         guard let table = step.dataTable else { return nil }
-        var rows: [[String]] = []
-        rows.reserveCapacity(table.rows.count)
-        for row in table.rows {
-            rows.append(row.cells.map { PickleCompiler.interpolate($0.value, names, values) })
-        }
+        // Without an examples row there is nothing to fill in: the story
+        // shares the syntax tree's rows.
+        let rows = names.isEmpty ? table.rows : table.rows.map { $0.map { PickleCompiler.interpolate($0, names, values) } }
         return .dataTable(DataTable(rows: rows, location: sourceLocation(table.location)))
     }
 
