@@ -185,9 +185,10 @@ public enum StoryRun {
         emit(.runStarted(fileCount: files.count))
         let usesWorkers = options.jobs > 0
         if !usesWorkers { await runner.begin(emit: emit) }
-        // Files are read, parsed and matched a few ahead, on a thread of
-        // their own, and run one at a time, so memory stays flat; a random
-        // order and worker processes need every story first (held).
+        // The feed reads, parses and matches files a few batches ahead, on
+        // threads of its own; stories run a batch at a time, so memory stays
+        // flat. A random order and worker processes need every story first
+        // (held).
         let runsAsRead = options.order == .defined && !usesWorkers
         var held: [Story] = []
         while !runner.isStopped, let batch = feed.next() {
