@@ -47,7 +47,11 @@ final class RegistryBuilder {
     }
 
     /// The registered definitions, frozen.
-    func freeze() -> StepRegistry { StepRegistry(definitions: definitions, hooks: hooks) }
+    func freeze() -> StepRegistry {
+        StepRegistry(
+            definitions: definitions, hooks: hooks,
+            matchingRunsUserCode: parameterTypes.parameterTypes.count > ParameterTypeRegistry.builtIns.count)
+    }
 }
 
 extension RegistryBuilder.Problem {

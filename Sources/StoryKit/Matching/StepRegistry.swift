@@ -6,11 +6,16 @@ public struct StepRegistry: Sendable {
     public let definitions: [StepDefinition]
     /// The hooks, in registration order.
     let hooks: [Hook]
+    /// Whether matching a step may call the user's code: the conversions of
+    /// parameter types the step classes defined. Such matching stays on the
+    /// runner's thread, when the story runs.
+    let matchingRunsUserCode: Bool
     private let index: PatternIndex
 
-    init(definitions: [StepDefinition], hooks: [Hook] = []) {
+    init(definitions: [StepDefinition], hooks: [Hook] = [], matchingRunsUserCode: Bool = false) {
         self.definitions = definitions
         self.hooks = hooks
+        self.matchingRunsUserCode = matchingRunsUserCode
         index = PatternIndex(definitions: definitions)
     }
 

@@ -45,8 +45,9 @@ final class StoryFeed: Sendable {
     ///   - files: The story files, in the order they run.
     ///   - filter: Which stories to keep.
     ///   - matchesSteps: Whether to match the steps, against the registry
-    ///     given to ``match(with:)``; when false the stories come unmatched
-    ///     (their runner matches them elsewhere).
+    ///     given to ``match(with:)``; when false, or when matching would run
+    ///     the user's code, the stories come unmatched (their runner matches
+    ///     them).
     ///   - lookahead: How many batches may wait for the runner.
     init(files: [String], filter: StoryFilter, matchesSteps: Bool, lookahead: Int = 32) {
         ready = HandOff(capacity: lookahead)
@@ -82,6 +83,11 @@ final class StoryFeed: Sendable {
         ready.cancel()
     }
 
+    /// A feed dropped before its end lets its threads go.
+    deinit {
+        stop()
+    }
+
     private static func parse(
         _ files: [String], filter: StoryFilter, into parsed: HandOff<ParsedFile>, freeing spent: SpentBatches
     ) {
@@ -102,7 +108,9 @@ final class StoryFeed: Sendable {
     ) {
         // A feed stopped before it had the registry matches nothing.
         guard registry != nil || !matchesSteps else { return }
-        var matcher = registry.map(CachingMatcher.init)
+        // The user's parameter type conversions run when the story runs, on
+        // the runner's thread, as they always have: such stories come unmatched.
+        var matcher = registry.flatMap { $0.matchingRunsUserCode ? nil : CachingMatcher(registry: $0) }
         while let file = parsed.take() {
             var start = 0
             repeat {

@@ -38,7 +38,9 @@ final class StepWatchdog: @unchecked Sendable {
         ticker = Task.detached { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: 20_000_000)
-                self?.check()
+                // A watchdog no one holds any more has nothing to watch.
+                guard let self else { return }
+                self.check()
             }
         }
     }
@@ -85,14 +87,16 @@ final class StepWatchdog: @unchecked Sendable {
     private func check() {
         let current = deadline.load(ordering: .acquiring)
         guard current < Self.fired, DispatchTime.now().uptimeNanoseconds > current else { return }
+        // Under the lock, so the story cannot end (and the next one start
+        // on the same task) between claiming the overrun and cancelling.
+        lock.lock()
+        defer { lock.unlock() }
         // The step may end at this moment: only the side that swaps the
         // deadline first decides whether it overran.
         guard deadline.compareExchange(expected: current, desired: Self.fired, ordering: .acquiringAndReleasing).exchanged
         else { return }
         firedEver.store(true, ordering: .releasing)
-        lock.lock()
         task?.cancel()
-        lock.unlock()
     }
 }
 

@@ -2,6 +2,14 @@ import Foundation
 import Testing
 @testable import StoryKit
 
+final class ColorSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<ColorSteps>) {
+        step.parameterType("color", regexps: ["red|blue"]) { texts in texts[0] ?? "" }
+        step.expression("I have {int} items") { (_: ColorSteps, count: Int) in }
+    }
+}
+
 @Suite struct StoryFeedTests {
     /// Writes story files to a fresh folder; returns their paths in order.
     static func files(_ texts: [String]) throws -> [String] {
@@ -41,6 +49,20 @@ import Testing
             let expected = story.story.steps.map { registry.matches($0).matches.map(\.definition.id) }
             #expect(story.matches?.map { $0.matches.map(\.definition.id) } == expected)
         }
+    }
+
+    @Test("With parameter types of the user's, matching is left to the runner's thread")
+    func userConversionsStayWithTheRunner() throws {
+        let paths = try Self.files([Self.stories(3)])
+        let (registry, diagnostics) = StepRegistryTests.registry([ColorSteps.self])
+        #expect(diagnostics.isEmpty)
+        #expect(registry.matchingRunsUserCode)
+        #expect(!StepRegistryTests.registry([RegistrySteps.self]).0.matchingRunsUserCode)
+        let feed = StoryFeed(files: paths, filter: StoryFilter(), matchesSteps: true)
+        feed.match(with: registry)
+        let stories = Self.drain(feed).flatMap(\.stories)
+        #expect(stories.count == 3)
+        #expect(stories.allSatisfy { $0.matches == nil })
     }
 
     @Test("A file's problems come with its first batch, and its good stories still come")
