@@ -93,10 +93,7 @@ enum RequiredWords {
             let after = end < run.count || boundaryAfter
             if before && after {
                 // Word characters are ASCII letters and digits: lowercase their bytes.
-                let bytes = run[start..<end].map { scalar in
-                    let byte = UInt8(truncatingIfNeeded: scalar.value)
-                    return byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte
-                }
+                let bytes = run[start..<end].map { SimpleRegex.lowered(UInt8(truncatingIfNeeded: $0.value)) }
                 words.append(String(decoding: bytes, as: UTF8.self))
             }
             start = end

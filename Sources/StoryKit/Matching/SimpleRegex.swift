@@ -97,17 +97,8 @@ struct SimpleRegex: Sendable {
 
     /// Whether a text is one this matcher answers exactly as ICU would:
     /// printable ASCII and tabs.
-    static func canMatch(_ text: String) -> Bool {
-        text.utf8.allSatisfy(isMatchable)
-    }
-
-    /// Whether a text's bytes are ones this matcher answers exactly as ICU would.
     static func canMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.allSatisfy(isMatchable)
-    }
-
-    private static func isMatchable(_ byte: UInt8) -> Bool {
-        (byte >= 0x20 && byte < 0x7F) || byte == 0x09
+        bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }
     }
 
     /// The captured texts of the first match in the text, or nil.

@@ -52,22 +52,13 @@ public final class StepDefinition: Sendable, Identifiable {
 
 /// What a conversion error needs to say where an argument came from.
 struct ArgumentSite: Sendable {
-    /// The step's keyword as written.
-    var keyword: String
-    /// The step's text after its keyword.
-    var text: String
-    /// Where the step is.
-    var location: SourceLocation
+    /// The step.
+    var step: Step
     /// Where the definition that matched it was registered.
     var definitionLocation: SourceLocation?
 
     /// The step line as written, made only when an error needs it.
-    var line: String { text.isEmpty ? keyword : "\(keyword) \(text)" }
-
-    init(step: Step, definitionLocation: SourceLocation?) {
-        keyword = step.keyword
-        text = step.text
-        location = step.location
-        self.definitionLocation = definitionLocation
-    }
+    var line: String { step.line }
+    /// Where the step is.
+    var location: SourceLocation { step.location }
 }

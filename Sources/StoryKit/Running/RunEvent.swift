@@ -37,25 +37,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     mutating func add(_ result: StoryResult) {
         stories[result.status, default: 0] += 1
         if result.isFlaky { flaky += 1 }
-        // Counted locally first: one dictionary update per status, not per step.
-        var passed = 0, failed = 0, undefined = 0, skipped = 0, ambiguous = 0
-        for step in result.steps {
-            switch step.status {
-            case .passed: passed += 1
-            case .failed: failed += 1
-            case .undefined: undefined += 1
-            case .skipped: skipped += 1
-            case .ambiguous: ambiguous += 1
-            }
-        }
-        func add(_ count: Int, _ status: StepStatus) {
-            if count > 0 { steps[status, default: 0] += count }
-        }
-        add(passed, .passed)
-        add(failed, .failed)
-        add(undefined, .undefined)
-        add(skipped, .skipped)
-        add(ambiguous, .ambiguous)
+        for step in result.steps { steps[step.status, default: 0] += 1 }
     }
 
     /// Whether any story failed, or was undefined or ambiguous under `strict`.

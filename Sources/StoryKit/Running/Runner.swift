@@ -68,21 +68,18 @@ struct Runner {
                 emit(.diagnostic(AmbiguityDiagnostic.make(step: step, result: result, isStrict: configuration.isStrict)))
             }
         }
-        guard configuration.retries > 0 else {
-            // One attempt is the last: its step results go out as they come.
-            var result = await attempt(story, matches: matches, emit: emit)
-            result.attempts = 1
-            summary.add(result)
-            emit(.storyFinished(result))
-            if configuration.isFailFast && result.status == .failed { isStopped = true }
-            return
-        }
         var attempts = 1
         var events: [RunEvent] = []
-        // Step results are held until the last attempt; a step's start goes
-        // out at once, so a parent process knows where a worker died.
+        // With retries, step results are held until the last attempt; a
+        // step's start goes out at once, so a parent process knows where a
+        // worker died. Without, every attempt is the last: all goes out as
+        // it comes.
+        let holdsResults = configuration.retries > 0
         func record(_ event: RunEvent) {
-            if case .stepStarted = event { emit(event) } else { events.append(event) }
+            switch event {
+            case .stepStarted: emit(event)
+            default: if holdsResults { events.append(event) } else { emit(event) }
+            }
         }
         var result = await attempt(story, matches: matches, emit: record)
         while result.status == .failed && attempts <= configuration.retries {

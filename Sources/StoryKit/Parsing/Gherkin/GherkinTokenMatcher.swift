@@ -52,7 +52,6 @@ struct GherkinTokenMatcher {
         case .examplesLine:
             return title(.examplesLine, line, dialect.examplesKeywords)
         case .stepLine:
-            guard line.textStart < line.end, dialect.stepStarts.contains(line.bytes[line.textStart]) else { return nil }
             for keyword in dialect.stepKeywords where line.starts(with: keyword.bytes) {
                 return GherkinToken(
                     kind: .stepLine, line: line.number, column: column, keyword: keyword.keyword,
@@ -194,32 +193,5 @@ struct GherkinTokenMatcher {
         skipBlanks()
         guard index == end else { return nil }
         return String(decoding: bytes[codeStart..<codeEnd], as: UTF8.self)
-    }
-}
-
-extension String {
-    /// Returns the string with every `target` replaced by `replacement`,
-    /// comparing UTF-8 bytes exactly.
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        let source = Array(utf8)
-        let pattern = Array(target.utf8)
-        guard let first = pattern.first, source.count >= pattern.count else { return self }
-        var output: [UInt8] = []
-        output.reserveCapacity(source.count)
-        var index = 0
-        var isChanged = false
-        while index < source.count {
-            if source[index] == first && index + pattern.count <= source.count
-                && source[index..<index + pattern.count].elementsEqual(pattern)
-            {
-                output.append(contentsOf: replacement.utf8)
-                index += pattern.count
-                isChanged = true
-            } else {
-                output.append(source[index])
-                index += 1
-            }
-        }
-        return isChanged ? String(decoding: output, as: UTF8.self) : self
     }
 }

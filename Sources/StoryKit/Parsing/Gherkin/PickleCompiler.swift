@@ -103,7 +103,7 @@ struct PickleCompiler {
         guard !names.isEmpty, text.utf8.contains(UInt8(ascii: "<")) else { return text }
         var result = text
         for (name, value) in zip(names, values) {
-            result = result.replacingPlaceholder(name, with: value)
+            result = result.replacingAll("<" + name + ">", with: value)
         }
         return result
     }
