@@ -14,7 +14,7 @@ public struct GitHubReporter: Reporter {
 
     public mutating func handle(_ event: RunEvent) {
         switch event {
-        case .storyStarted, .stepStarted, .runStarted, .runFinished:
+        case .storyStarted, .stepStarted, .runStarted, .runFinished, .runHookFinished:
             break
         case .storyFinished(let result):
             for step in result.steps {

@@ -30,7 +30,7 @@ public struct HTMLReporter: Reporter {
             diagnostics.append(diagnostic)
         case .runFinished(let summary):
             self.summary = summary
-        case .runStarted, .storyStarted, .stepStarted, .stepFinished:
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runHookFinished:
             break
         }
     }

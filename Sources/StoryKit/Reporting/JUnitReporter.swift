@@ -27,7 +27,7 @@ public struct JUnitReporter: Reporter {
             results[file, default: []].append(result)
         case .runFinished(let summary):
             self.summary = summary
-        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic:
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic, .runHookFinished:
             break
         }
     }

@@ -39,7 +39,7 @@ struct LiveStatusReporter: Reporter {
             if result.status == .failed { failed += 1 }
         case .runFinished:
             line.clear()
-        case .stepStarted, .stepFinished, .diagnostic:
+        case .stepStarted, .stepFinished, .diagnostic, .runHookFinished:
             break
         }
     }

@@ -32,7 +32,7 @@ public struct MessagesReporter: Reporter {
         switch event {
         case .storyFinished(let result): results.append(result)
         case .runFinished(let summary): self.summary = summary
-        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic: break
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic, .runHookFinished: break
         }
     }
 

@@ -35,7 +35,7 @@ public struct PrettyReporter: Reporter {
             write(diagnostic.rendered(style: style))
         case .runFinished(let summary):
             for line in TextReporter.ending(summary, snippets: snippets, style: style, listsUnused: isVerbose) { write(line) }
-        case .runStarted, .stepStarted:
+        case .runStarted, .stepStarted, .runHookFinished:
             break
         }
     }

@@ -28,7 +28,7 @@ public struct TextReporter: Reporter {
             report(result)
         case .runFinished(let summary):
             reportEnd(summary)
-        case .runStarted, .storyStarted, .stepStarted, .stepFinished:
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runHookFinished:
             break
         }
     }

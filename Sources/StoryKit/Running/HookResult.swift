@@ -10,4 +10,6 @@ public struct HookResult: Sendable, Codable, Hashable {
     public var error: StepError?
     /// How long it ran, in nanoseconds.
     public var duration: UInt64
+    /// What the hook attached or printed, in order.
+    public var attachments: [Attachment] = []
 }

@@ -12,6 +12,8 @@ public enum RunEvent: Sendable, Codable {
     case stepFinished(StepResult)
     /// A story has an outcome.
     case storyFinished(StoryResult)
+    /// A before-run or after-run hook has an outcome.
+    case runHookFinished(HookResult)
     /// A problem with the input, or a warning (for example an ambiguous step).
     case diagnostic(Diagnostic)
     /// The run is over.
@@ -32,6 +34,12 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var flaky: Int = 0
     /// Before-run and after-run hooks that failed.
     public var failedHooks: Int = 0
+    /// Whether the run was interrupted (SIGINT, SIGTERM) before every
+    /// story had run.
+    public var wasInterrupted = false
+    /// Stories that were selected but did not run (`--fail-fast`, an
+    /// interrupt, or a worker that could not start).
+    public var notRun: Int = 0
 
     /// Adds a story's outcome to the totals.
     mutating func add(_ result: StoryResult) {
@@ -42,7 +50,8 @@ public struct RunSummary: Sendable, Codable, Equatable {
 
     /// Whether any story failed, or was undefined or ambiguous under `strict`.
     func hasFailures(strict: Bool) -> Bool {
-        stories[.failed, default: 0] > 0 || failedHooks > 0 || (strict && stories[.undefined, default: 0] > 0)
+        stories[.failed, default: 0] > 0 || failedHooks > 0 || wasInterrupted
+            || (strict && stories[.undefined, default: 0] > 0)
     }
 }
 

@@ -68,7 +68,7 @@ struct Runner {
                 emit(.diagnostic(AmbiguityDiagnostic.make(step: step, result: result, isStrict: configuration.isStrict)))
             }
         }
-        var attempts = 1
+        var earlier: [StoryAttempt] = []
         var events: [RunEvent] = []
         // With retries, step results are held until the last attempt; a
         // step's start goes out at once, so a parent process knows where a
@@ -82,12 +82,12 @@ struct Runner {
             }
         }
         var result = await attempt(story, matches: matches, emit: record)
-        while result.status == .failed && attempts <= configuration.retries {
-            attempts += 1
+        while result.status == .failed && earlier.count < configuration.retries {
+            earlier.append(StoryAttempt(status: result.status, testSteps: result.testSteps, duration: result.duration))
             events = []
             result = await self.attempt(story, matches: matches, emit: record)
         }
-        result.attempts = attempts
+        result.earlierAttempts = earlier
         events.forEach(emit)
         summary.add(result)
         emit(.storyFinished(result))
@@ -124,12 +124,19 @@ struct Runner {
 
     private mutating func runRunHooks(_ kind: Hook.Kind, emit: (RunEvent) -> Void) async {
         for hook in registry.hooks where hook.kind == kind {
+            let start = now()
+            var result = HookResult(kind: kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0)
             do {
                 try await hook.body(nil)
             } catch {
                 summary.failedHooks += 1
-                emit(.diagnostic(Diagnostic(at: hook.location, problem: "the \(kind.rawValue) hook failed: \(StepError(error).message)")))
+                let cause = StepError(error)
+                result.status = .failed
+                result.error = StepError(message: "the \(kind.rawValue) hook failed: \(cause.message)", location: cause.location ?? hook.location)
+                emit(.diagnostic(Diagnostic(at: hook.location, problem: "the \(kind.rawValue) hook failed: \(cause.message)")))
             }
+            result.duration = now() &- start
+            emit(.runHookFinished(result))
         }
     }
 }

@@ -14,6 +14,9 @@ public struct StepResult: Sendable, Codable {
     public var alsoMatched: [MatchInfo]
     /// For an undefined step, the definition it was probably meant for.
     public var didYouMean: MatchInfo? = nil
+    /// What the step attached (``attach(_:mediaType:name:)``, ``log(_:)``)
+    /// and what it printed, in order.
+    public var attachments: [Attachment] = []
 }
 
 /// A step definition that matched a step, as reports show it.
@@ -63,31 +66,112 @@ public struct StepError: Sendable, Codable, Hashable {
     }
 }
 
-/// The outcome of one story.
+/// One test step of a story attempt, in the order it ran: a hook or a
+/// story step (Cucumber's test step).
+public enum TestStepResult: Sendable, Codable {
+    /// A before/after story or step hook.
+    case hook(HookResult)
+    /// A step of the story.
+    case step(StepResult)
+
+    /// What happened.
+    public var status: StepStatus {
+        switch self {
+        case .hook(let hook): hook.status
+        case .step(let step): step.status
+        }
+    }
+
+    /// Why it failed, if it did.
+    public var error: StepError? {
+        switch self {
+        case .hook(let hook): hook.error
+        case .step(let step): step.error
+        }
+    }
+
+    /// How long it ran, in nanoseconds.
+    public var duration: UInt64 {
+        switch self {
+        case .hook(let hook): hook.duration
+        case .step(let step): step.duration
+        }
+    }
+
+    /// What it attached or printed.
+    public var attachments: [Attachment] {
+        switch self {
+        case .hook(let hook): hook.attachments
+        case .step(let step): step.attachments
+        }
+    }
+}
+
+/// One run of a story that failed and was run again (`--retry`).
+public struct StoryAttempt: Sendable, Codable {
+    /// What happened: failed, since only failed attempts are retried.
+    public var status: StoryStatus
+    /// Its test steps, in order.
+    public var testSteps: [TestStepResult]
+    /// How long it ran, in nanoseconds.
+    public var duration: UInt64
+
+    /// Creates an attempt.
+    public init(status: StoryStatus, testSteps: [TestStepResult], duration: UInt64) {
+        self.status = status
+        self.testSteps = testSteps
+        self.duration = duration
+    }
+}
+
+/// The outcome of one story: its last attempt, and any attempts before it.
 public struct StoryResult: Sendable, Codable {
     /// The story.
     public var story: Story
     /// What happened.
     public var status: StoryStatus
-    /// Each step's outcome, in order.
-    public var steps: [StepResult]
-    /// How long the story ran, in nanoseconds.
+    /// The last attempt's test steps, in the order they ran: before hooks,
+    /// each step wrapped by its step hooks, after hooks.
+    public var testSteps: [TestStepResult]
+    /// How long the last attempt ran, in nanoseconds.
     public var duration: UInt64
-    /// The hooks that ran around the story and its steps.
-    public var hooks: [HookResult] = []
+    /// The attempts that failed before the last one (`--retry`), oldest first.
+    public var earlierAttempts: [StoryAttempt] = []
+    /// Set when the run was interrupted (SIGINT, SIGTERM) while the story ran.
+    public var wasInterrupted = false
+
+    /// The story's steps' outcomes, in order (no hooks).
+    public var steps: [StepResult] {
+        testSteps.compactMap { if case .step(let step) = $0 { step } else { nil } }
+    }
+
+    /// The hooks that ran around the story and its steps, in order.
+    public var hooks: [HookResult] {
+        testSteps.compactMap { if case .hook(let hook) = $0 { hook } else { nil } }
+    }
+
+    /// The test step that failed first, if any.
+    public var firstFailure: TestStepResult? {
+        testSteps.first { $0.status == .failed || $0.status == .ambiguous }
+    }
+
     /// How many times the story ran: more than 1 with `--retry`.
-    public var attempts: Int = 1
+    public var attempts: Int { earlierAttempts.count + 1 }
 
     /// Whether the story passed only when it was run again (`--retry`).
     public var isFlaky: Bool { status == .passed && attempts > 1 }
 
-    /// Creates a story result.
-    public init(story: Story, status: StoryStatus, steps: [StepResult], duration: UInt64, hooks: [HookResult] = [], attempts: Int = 1) {
+    /// Creates a story result from its test steps.
+    public init(story: Story, status: StoryStatus, testSteps: [TestStepResult], duration: UInt64, earlierAttempts: [StoryAttempt] = []) {
         self.story = story
         self.status = status
-        self.steps = steps
+        self.testSteps = testSteps
         self.duration = duration
-        self.hooks = hooks
-        self.attempts = attempts
+        self.earlierAttempts = earlierAttempts
+    }
+
+    /// Creates a story result from steps, with the hooks before them.
+    public init(story: Story, status: StoryStatus, steps: [StepResult], duration: UInt64, hooks: [HookResult] = []) {
+        self.init(story: story, status: status, testSteps: hooks.map { .hook($0) } + steps.map { .step($0) }, duration: duration)
     }
 }

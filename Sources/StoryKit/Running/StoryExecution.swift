@@ -17,7 +17,7 @@ struct StoryExecution {
         withUnsafeCurrentTask { watchdog.watch($0) }
         defer { watchdog.unwatch() }
         var state = State()
-        state.steps.reserveCapacity(story.steps.count)
+        state.testSteps.reserveCapacity(story.steps.count)
         let isUndefined = matches.contains { $0.isUndefined }
         let runsSteps = !isUndefined && !configuration.isDryRun
         await StoryStore.$currentStore.withValue(context.store) {
@@ -29,7 +29,7 @@ struct StoryExecution {
             for (step, match) in zip(story.steps, matches) {
                 let result = await run(step, match: match, isUndefined: isUndefined, context: context, state: &state, emit: emit)
                 emit(.stepFinished(result))
-                state.steps.append(result)
+                state.testSteps.append(.step(result))
             }
             if runsSteps {
                 for hook in hooks(.afterStory).reversed() {
@@ -42,13 +42,12 @@ struct StoryExecution {
             else if state.hasFailed { .failed }
             else if configuration.isDryRun { .skipped }
             else { .passed }
-        return StoryResult(story: story, status: status, steps: state.steps, duration: now() &- start, hooks: state.hooks)
+        return StoryResult(story: story, status: status, testSteps: state.testSteps, duration: now() &- start)
     }
 
     /// What an attempt has done so far.
     private struct State {
-        var steps: [StepResult] = []
-        var hooks: [HookResult] = []
+        var testSteps: [TestStepResult] = []
         var hasFailed = false
     }
 
@@ -128,6 +127,6 @@ struct StoryExecution {
             state.hasFailed = true
         }
         result.duration = now() &- start
-        state.hooks.append(result)
+        state.testSteps.append(.hook(result))
     }
 }

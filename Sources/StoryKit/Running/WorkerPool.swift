@@ -62,7 +62,7 @@ struct WorkerPool {
                     dispatch(to: worker)
                 } else if let event = EventLine.decode(text) {
                     switch event {
-                    case .runStarted: break
+                    case .runStarted, .runHookFinished: break
                     case .runFinished(let totals): unusedByWorker.append(totals.unusedDefinitions)
                     case .stepStarted(let step):
                         worker.currentStep = step
