@@ -38,8 +38,10 @@ struct Options: Equatable {
     var shard: Shard?
     var order: StoryOrder = .defined
     var retries = 0
-    /// How many worker processes run stories; 0 runs them in this process.
+    /// How many worker processes run stories (one when 0).
     var jobs = 0
+    /// Whether stories run in this process, for debuggers (`--in-process`).
+    var isInProcess = false
     /// The most seconds a step may run.
     var stepTimeout: Double = 300
 
@@ -63,12 +65,13 @@ struct Options: Equatable {
             case "--check": command = .check
             case "--worker": command = .worker
             case "--isolate": jobs = max(jobs, 1)
+            case "--in-process": isInProcess = true
             case "--jobs", "-j":
                 let value = try Self.value(for: argument, from: &remaining)
                 guard let count = Int(value), count >= 1 else {
                     throw Diagnostic(at: nil, problem: "--jobs \(value) is not a number of workers", help: "write --jobs 4")
                 }
-                jobs = count == 1 && jobs == 0 ? 0 : count
+                jobs = count
             case "--version": command = .version
             case "--format", "-f":
                 let name = try Self.value(for: argument, from: &remaining)
@@ -141,6 +144,7 @@ struct Options: Equatable {
     private static let known = [
         "--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check",
         "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout", "--jobs", "--isolate",
+        "--in-process",
     ]
         + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
 
@@ -219,8 +223,9 @@ struct Options: Equatable {
           -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
           --shard I/N     run the I-th of N stable shards (for CI matrices)
           --order ORDER   defined (default), random or random:SEED
-          -j, --jobs N    run stories in N worker processes (a crash or hang costs one story)
-          --isolate       run stories in a worker process, replaced when a step crashes or hangs
+          -j, --jobs N    run stories in N worker processes at once (default 1)
+          --in-process    run step code in this process, for a debugger: a crash, exit()
+                          or hang in a step then ends the run (see README, Worker processes)
           --fail-fast     stop after the first failing story
           --retry N       run a failing story up to N more times; passing late is "flaky"
           --step-timeout S  fail a step that runs longer than S seconds (default 300)

@@ -15,6 +15,7 @@ public enum StoryRun {
     /// Runs the command line with the process's arguments and exits.
     public static func main(steps: [any StepDefinitions.Type]) async -> Never {
         CrashNote.install()
+        Interrupts.install()
         let environment = ProcessInfo.processInfo.environment
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let status = await run(
@@ -108,7 +109,7 @@ public enum StoryRun {
                     output(diagnostic.rendered(style: style))
                     return .inputError
                 case .success(let selection):
-                    let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: options.jobs == 0)
+                    let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: true)
                     started = (selection, feed)
                 }
             }
@@ -125,7 +126,11 @@ public enum StoryRun {
             switch options.command {
             case .check: return CheckCommand.run(paths: options.paths, registry: registry, style: style, output: output)
             case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
-            case .worker: return await Worker.run(registry: registry, configuration: runnerConfiguration(options), clock: clock)
+            case .worker:
+                var configuration = runnerConfiguration(options)
+                // The parent decides when to stop.
+                configuration.isFailFast = false
+                return await WorkerMain.run(registry: registry, configuration: configuration, clock: clock)
             case .help, .version, .match, .pickles: return .success
             case .run:
                 guard let (selection, feed) = started else { return .success }
@@ -178,45 +183,66 @@ public enum StoryRun {
         var rejected = pathDiagnostics.count
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
 
-        var runner = Runner(registry: registry, configuration: runnerConfiguration(options), now: clock)
         if case .random(let seed) = options.order {
             output("Running stories in random order with seed \(seed) (repeat it with --order random:\(seed))")
         }
         emit(.runStarted(fileCount: files.count))
-        let usesWorkers = options.jobs > 0
-        if !usesWorkers { await runner.begin(emit: emit) }
         // The feed reads, parses and matches files a few batches ahead, on
         // threads of its own; stories run a batch at a time, so memory stays
-        // flat. A random order and worker processes need every story first
-        // (held).
-        let runsAsRead = options.order == .defined && !usesWorkers
-        var held: [Story] = []
-        while !runner.isStopped, let batch = feed.next() {
-            for diagnostic in batch.diagnostics { emit(.diagnostic(diagnostic)) }
-            rejected += batch.diagnostics.filter(\.isError).count
-            if runsAsRead {
-                for story in batch.stories { await runner.run(story, emit: emit) }
-                feed.recycle(batch)
-            } else {
-                held += batch.stories.map(\.story)
+        // flat. A random order needs every story first (held).
+        var held: [PlannedStory]?
+        if options.order != .defined {
+            var stories: [PlannedStory] = []
+            while let batch = feed.next() {
+                for diagnostic in batch.diagnostics { emit(.diagnostic(diagnostic)) }
+                rejected += batch.diagnostics.filter(\.isError).count
+                stories += batch.stories
             }
+            held = options.order.apply(to: stories)
         }
-        feed.stop()
-        let summary: RunSummary
-        if usesWorkers {
-            let pool = WorkerPool(
-                size: options.jobs, workerArguments: options.workerArguments, stepTimeout: options.stepTimeout,
-                isFailFast: options.isFailFast, now: clock)
-            var totals = await pool.run(options.order.apply(to: held), emit: emit, output: output)
-            totals.duration = clock() &- start
-            emit(.runFinished(totals))
-            summary = totals
-        } else {
-            for story in options.order.apply(to: held) { await runner.run(story, emit: emit) }
-            summary = await runner.finish(emit: emit)
+        var current: [PlannedStory] = []
+        var currentIndex = 0
+        /// The next story to run, from the held list or the feed.
+        func next() -> PlannedStory? {
+            if held != nil { return held!.isEmpty ? nil : held!.removeFirst() }
+            while currentIndex == current.count {
+                guard let batch = feed.next() else { return nil }
+                for diagnostic in batch.diagnostics { emit(.diagnostic(diagnostic)) }
+                rejected += batch.diagnostics.filter(\.isError).count
+                current = batch.stories
+                currentIndex = 0
+            }
+            currentIndex += 1
+            return current[currentIndex - 1]
         }
 
+        var summary: RunSummary
+        // A dry run runs no user code, so it needs no worker.
+        if options.isInProcess || options.isDryRun {
+            var runner = Runner(registry: registry, configuration: runnerConfiguration(options), now: clock)
+            await runner.begin(emit: emit)
+            while !runner.isStopped, Interrupts.received == nil, let planned = next() {
+                await runner.run(planned, emit: emit)
+            }
+            var notRun = 0
+            while next() != nil { notRun += 1 }
+            runner.noteNotRun(notRun, interrupted: Interrupts.received != nil)
+            summary = await runner.finish(emit: emit)
+            if notRun > 0 {
+                output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (summary.wasInterrupted ? " (the run was interrupted)" : " (--fail-fast)"))
+            }
+        } else {
+            let supervisor = Supervisor(
+                registry: registry, configuration: runnerConfiguration(options), workerCount: max(1, options.jobs),
+                workerArguments: options.workerArguments, now: clock)
+            summary = supervisor.run(next: next, emit: emit, warn: output)
+            summary.duration = clock() &- start
+            emit(.runFinished(summary))
+        }
+        feed.stop()
+
         var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
+        if let signal = Interrupts.received { status = signal == SIGTERM ? .terminated : .interrupted }
         for index in reporters.indices {
             do {
                 try reporters[index].finish()

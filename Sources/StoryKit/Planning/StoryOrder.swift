@@ -18,7 +18,7 @@ enum StoryOrder: Equatable, Sendable {
     }
 
     /// The stories in this order.
-    func apply(to stories: [Story]) -> [Story] {
+    func apply<Element>(to stories: [Element]) -> [Element] {
         guard case .random(let seed) = self else { return stories }
         var generator = SplitMix64(seed: seed)
         return stories.shuffled(using: &generator)

@@ -6,8 +6,8 @@ import Darwin
 
 /// Leaves a last word on standard error when a step crashes the process
 /// (a `fatalError`, a trap, a bad access) in a run without worker processes:
-/// where the step is, which story it belongs to, and that `--isolate` keeps
-/// the run going.
+/// where the step is, which story it belongs to, and that a supervised run
+/// (without `--in-process`) keeps the run going.
 ///
 /// The story's part of the note is copied into fixed buffers when the story
 /// starts and only the step's line number is stored per step, so the signal
@@ -47,7 +47,7 @@ enum CrashNote {
         // Copied piece by piece: no string is built per story.
         headLength = copy(["\nstoryrun: the process crashed in the step at ", story.location.file, ":"], into: head)
         tailLength = copy(
-            [" (story \"", story.name, "\"); run with --isolate (or --jobs N) to report the crash as a failed story and go on\n"],
+            [" (story \"", story.name, "\"); run without --in-process to report the crash as a failed story and go on\n"],
             into: tail)
     }
 

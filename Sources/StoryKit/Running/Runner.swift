@@ -15,16 +15,21 @@ struct Runner {
     private var reportedAmbiguities: Set<[Int]> = []
     /// Whether each definition, by id, has won a match.
     private var isUsed: [Bool]
+    /// The ids of the definitions that have won a match.
+    var usedDefinitionIDs: [Int] { isUsed.indices.filter { isUsed[$0] } }
     /// The totals so far.
     private(set) var summary = RunSummary()
     /// Whether `--fail-fast` has stopped the run.
     private(set) var isStopped = false
     /// Cancels a step that overruns its time limit.
     let watchdog = StepWatchdog()
+    /// In a worker process, what its parent watches.
+    let probe: WorkerProbe?
 
-    init(registry: StepRegistry, configuration: Configuration, now: @escaping @Sendable () -> UInt64) {
+    init(registry: StepRegistry, configuration: Configuration, probe: WorkerProbe? = nil, now: @escaping @Sendable () -> UInt64) {
         self.registry = registry
         self.configuration = configuration
+        self.probe = probe
         self.now = now
         start = now()
         matcher = CachingMatcher(registry: registry)
@@ -94,6 +99,13 @@ struct Runner {
         if configuration.isFailFast && result.status == .failed { isStopped = true }
     }
 
+    /// Notes stories that were selected and not run, and whether a signal
+    /// stopped the run, before ``finish(emit:)``.
+    mutating func noteNotRun(_ count: Int, interrupted: Bool) {
+        summary.notRun = count
+        summary.wasInterrupted = interrupted
+    }
+
     /// Ends the run: runs the after-run hooks, lists the definitions no
     /// story used and emits the totals.
     mutating func finish(emit: (RunEvent) -> Void) async -> RunSummary {
@@ -112,7 +124,8 @@ struct Runner {
     /// own, so that cancellation reaches nothing after that step.
     private func attempt(_ story: Story, matches: [MatchResult], emit: (RunEvent) -> Void) async -> StoryResult {
         let execution = StoryExecution(
-            registry: registry, configuration: configuration, now: now, watchdog: watchdog, story: story, matches: matches)
+            registry: registry, configuration: configuration, now: now, watchdog: watchdog, story: story, matches: matches,
+            probe: probe)
         guard Task.isCancelled else { return await execution.run(emit: emit) }
         return await withoutActuallyEscaping(emit) { emit in
             // The caller waits for the task at once: nothing is used by two
@@ -123,11 +136,15 @@ struct Runner {
     }
 
     private mutating func runRunHooks(_ kind: Hook.Kind, emit: (RunEvent) -> Void) async {
-        for hook in registry.hooks where hook.kind == kind {
+        // A dry run runs no user code at all.
+        guard !configuration.isDryRun else { return }
+        for (index, hook) in registry.hooks.enumerated() where hook.kind == kind {
             let start = now()
             var result = HookResult(kind: kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0)
+            probe?.beginHook(index: index, around: 0, seconds: configuration.stepTimeout)
+            let recorder = AttachmentRecorder()
             do {
-                try await hook.body(nil)
+                try await AttachmentRecorder.$current.withValue(recorder) { try await hook.body(nil) }
             } catch {
                 summary.failedHooks += 1
                 let cause = StepError(error)
@@ -135,6 +152,7 @@ struct Runner {
                 result.error = StepError(message: "the \(kind.rawValue) hook failed: \(cause.message)", location: cause.location ?? hook.location)
                 emit(.diagnostic(Diagnostic(at: hook.location, problem: "the \(kind.rawValue) hook failed: \(cause.message)")))
             }
+            result.attachments = recorder.take() + (probe?.end() ?? [])
             result.duration = now() &- start
             emit(.runHookFinished(result))
         }

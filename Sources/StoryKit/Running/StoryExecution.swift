@@ -1,4 +1,5 @@
-/// One attempt at running one story: hooks, steps, and their results.
+/// One attempt at running one story: hooks, steps, and their results, as
+/// the ordered list of test steps a report shows.
 struct StoryExecution {
     let registry: StepRegistry
     let configuration: Runner.Configuration
@@ -7,13 +8,16 @@ struct StoryExecution {
     let watchdog: StepWatchdog
     let story: Story
     let matches: [MatchResult]
+    /// In a worker process: where the parent can see each test step start,
+    /// and what the step printed.
+    let probe: WorkerProbe?
 
     /// Runs the story and returns its result; step results go to `emit` as
     /// they happen.
     func run(emit: (RunEvent) -> Void) async -> StoryResult {
         let start = now()
         CrashNote.set(story)
-        let context = StoryContext()
+        let context = StoryContext(story: story)
         withUnsafeCurrentTask { watchdog.watch($0) }
         defer { watchdog.unwatch() }
         var state = State()
@@ -21,19 +25,22 @@ struct StoryExecution {
         let isUndefined = matches.contains { $0.isUndefined }
         let runsSteps = !isUndefined && !configuration.isDryRun
         await StoryStore.$currentStore.withValue(context.store) {
-            if runsSteps {
-                for hook in hooks(.beforeStory) where !state.hasFailed {
-                    await runHook(hook, context: context, state: &state)
+            await AttachmentRecorder.$current.withValue(context.recorder) {
+                if runsSteps {
+                    for (index, hook) in hooks(.beforeStory) where !state.hasFailed {
+                        await runHook(hook, index: index, around: 0, context: context, state: &state)
+                    }
                 }
-            }
-            for (step, match) in zip(story.steps, matches) {
-                let result = await run(step, match: match, isUndefined: isUndefined, context: context, state: &state, emit: emit)
-                emit(.stepFinished(result))
-                state.testSteps.append(.step(result))
-            }
-            if runsSteps {
-                for hook in hooks(.afterStory).reversed() {
-                    await runHook(hook, context: context, state: &state)
+                for (index, (step, match)) in zip(story.steps, matches).enumerated() {
+                    let result = await run(
+                        step, index: index, match: match, isUndefined: isUndefined, context: context, state: &state, emit: emit)
+                    emit(.stepFinished(result))
+                    state.testSteps.append(.step(result))
+                }
+                if runsSteps {
+                    for (index, hook) in hooks(.afterStory).reversed() {
+                        await runHook(hook, index: index, around: story.steps.count, context: context, state: &state)
+                    }
                 }
             }
         }
@@ -52,7 +59,7 @@ struct StoryExecution {
     }
 
     private func run(
-        _ step: Step, match: MatchResult, isUndefined: Bool, context: StoryContext, state: inout State,
+        _ step: Step, index: Int, match: MatchResult, isUndefined: Bool, context: StoryContext, state: inout State,
         emit: (RunEvent) -> Void
     ) async -> StepResult {
         var result = StepResult(
@@ -70,14 +77,14 @@ struct StoryExecution {
             state.hasFailed = true
         } else if let winner = match.winner {
             emit(.stepStarted(step))
-            let stepStart = now()
-            for hook in hooks(.beforeStep) where !state.hasFailed {
-                await runHook(hook, context: context, state: &state)
+            for (hookIndex, hook) in hooks(.beforeStep) where !state.hasFailed {
+                await runHook(hook, index: hookIndex, around: index, context: context, state: &state)
             }
+            let stepStart = now()
             if state.hasFailed {
-                result.status = .failed
-                result.error = StepError(message: "a before-step hook failed (see the story's hooks)")
+                result.status = .skipped
             } else {
+                probe?.beginStep(index: index, seconds: configuration.stepTimeout)
                 do {
                     try await invoke(winner, step: step, context: context)
                     result.status = .passed
@@ -86,12 +93,16 @@ struct StoryExecution {
                     result.error = StepError(error)
                     state.hasFailed = true
                 }
-            }
-            for hook in hooks(.afterStep).reversed() {
-                await runHook(hook, context: context, state: &state)
+                result.attachments = context.recorder.take() + (probe?.end() ?? [])
             }
             result.duration = now() &- stepStart
+            if result.status != .skipped {
+                for (hookIndex, hook) in hooks(.afterStep).reversed() {
+                    await runHook(hook, index: hookIndex, around: index, context: context, state: &state)
+                }
+            }
         }
+        if result.status == .failed || result.status == .ambiguous { context.noteFailure(result.error) }
         return result
     }
 
@@ -109,24 +120,45 @@ struct StoryExecution {
         if watchdog.disarm() { throw StepTimeoutError(seconds: configuration.stepTimeout, step: step) }
     }
 
-    private func hooks(_ kind: Hook.Kind) -> [Hook] {
-        registry.hooks.filter { $0.kind == kind && $0.appliesTo(story.tags) }
+    /// The hooks of a kind that apply to the story, with their index in the
+    /// registry.
+    private func hooks(_ kind: Hook.Kind) -> [(Int, Hook)] {
+        registry.hooks.enumerated().filter { $0.element.kind == kind && $0.element.appliesTo(story.tags) }
     }
 
-    private func runHook(_ hook: Hook, context: StoryContext, state: inout State) async {
+    private func runHook(_ hook: Hook, index: Int, around step: Int, context: StoryContext, state: inout State) async {
         let start = now()
         var result = HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0)
+        probe?.beginHook(index: index, around: step, seconds: configuration.stepTimeout)
+        watchdog.arm(seconds: configuration.stepTimeout)
         do {
             try await hook.body(context)
+            if watchdog.disarm() { throw HookTimeoutError(seconds: configuration.stepTimeout, hook: hook) }
         } catch {
-            let cause = StepError(error)
+            let timedOut = watchdog.disarm() || error is HookTimeoutError
+            let cause = timedOut ? StepError(HookTimeoutError(seconds: configuration.stepTimeout, hook: hook)) : StepError(error)
             result.status = .failed
             result.error = StepError(
-                message: "the \(hook.kind.rawValue) hook at \(hook.location.displayFileAndLine) failed: \(cause.message)",
+                message: timedOut ? cause.message : "the \(hook.kind.rawValue) hook at \(hook.location.displayFileAndLine) failed: \(cause.message)",
                 location: cause.location ?? hook.location)
             state.hasFailed = true
         }
+        result.attachments = context.recorder.take() + (probe?.end() ?? [])
         result.duration = now() &- start
         state.testSteps.append(.hook(result))
+        if result.status == .failed { context.noteFailure(result.error) }
+    }
+}
+
+/// A hook that ran past its time limit.
+struct HookTimeoutError: LocatedError, CustomStringConvertible {
+    var seconds: Double
+    var hook: Hook
+
+    var location: SourceLocation? { hook.location }
+
+    var description: String {
+        let limit = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        return "the \(hook.kind.rawValue) hook at \(hook.location.displayFileAndLine) ran longer than its \(limit) s limit (--step-timeout)"
     }
 }

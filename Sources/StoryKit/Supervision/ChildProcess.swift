@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A process started in a process group of its own, with the file
+/// descriptors its parent chose, so that it and everything it starts can be
+/// ended together.
+struct ChildProcess {
+    let pid: pid_t
+
+    /// Why a process could not be started.
+    struct StartError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts `path` with `arguments`; `descriptors` maps each of the
+    /// child's descriptors (0, 1, 2, 3…) to one of ours.
+    static func spawn(
+        _ path: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32]
+    ) throws(StartError) -> ChildProcess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (child, parent) in descriptors.sorted(by: { $0.key < $1.key }) {
+            posix_spawn_file_actions_adddup2(&actions, parent, child)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        // The child starts with default signal handling and nothing blocked,
+        // whatever the parent ignores (SIGPIPE) or blocks.
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard status == 0 else {
+            throw StartError(description: "cannot start a worker process (\(path)): \(String(cString: strerror(status)))")
+        }
+        return ChildProcess(pid: pid)
+    }
+
+    /// Ends the process and every process in its group at once.
+    func killGroup() {
+        _ = kill(-pid, SIGKILL)
+        _ = kill(pid, SIGKILL)
+    }
+
+    /// How a child ended.
+    enum Ending: Equatable {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    /// How the process ended, if it has (reaps it); nil while it runs.
+    func poll() -> Ending? {
+        var status: Int32 = 0
+        let result = waitpid(pid, &status, WNOHANG)
+        guard result == pid else { return result < 0 ? .exited(-1) : nil }
+        // WIFSIGNALED and WEXITSTATUS are macros Swift does not import.
+        let signal = status & 0x7f
+        return signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal)
+    }
+}
+
+/// File descriptors made for a child, closed on exec in every other child.
+enum Descriptors {
+    /// A pipe whose ends are closed on exec: (read, write).
+    static func pipe() -> (read: Int32, write: Int32)? {
+        // pipe2 is not imported; no user code runs in the parent, so no
+        // other thread starts a process between pipe and fcntl.
+        var ends: [Int32] = [0, 0]
+        guard Glibc.pipe(&ends) == 0 else { return nil }
+        closeOnExec(ends[0])
+        closeOnExec(ends[1])
+        return (ends[0], ends[1])
+    }
+
+    /// An unlinked temporary file opened for reading and appending, closed
+    /// on exec.
+    static func temporaryFile(_ purpose: String) -> Int32? {
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(folder)/storyrun-\(purpose)-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { return nil }
+        closeOnExec(descriptor)
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_APPEND)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        return descriptor
+    }
+
+    /// Marks a descriptor to be closed on exec.
+    static func closeOnExec(_ descriptor: Int32) {
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    }
+
+    /// Makes reads from a descriptor return at once when nothing is there.
+    static func nonBlocking(_ descriptor: Int32) {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+}

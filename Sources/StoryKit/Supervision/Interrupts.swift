@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// SIGINT and SIGTERM, noted rather than obeyed at once, so a run that is
+/// stopped still writes every report for what ran; and SIGPIPE ignored, so
+/// a closed standard output (`storyrun … | head -1`) never stops the run.
+enum Interrupts {
+    private static let signal = Atomic<Int32>(0)
+
+    /// Installs the handlers; only the process's own entry point calls this.
+    static func install() {
+        _ = Glibc.signal(SIGPIPE, SIG_IGN)
+        for number in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            // No SA_RESTART: a wait in poll(2) ends at once.
+            action.__sigaction_handler.sa_handler = { number in
+                // A second signal ends the run at once, as shells expect.
+                if Interrupts.signal.exchange(number, ordering: .relaxed) != 0 {
+                    Glibc.signal(number, SIG_DFL)
+                    raise(number)
+                }
+            }
+            sigemptyset(&action.sa_mask)
+            sigaction(number, &action, nil)
+        }
+    }
+
+    /// The signal that asked the run to stop, if one did.
+    static var received: Int32? {
+        let number = signal.load(ordering: .relaxed)
+        return number == 0 ? nil : number
+    }
+
+    /// The exit status for a run stopped by `signal`: 128 + its number.
+    static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
+}

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Where a worker process is, in a page of memory it shares with its parent:
+/// the story, the test step and its deadline, and how much the story's user
+/// code had printed when the test step began.
+///
+/// The worker stores a few numbers per test step — no system call — and the
+/// parent reads them when the worker dies or overruns, so it can name the
+/// test step to blame and show what that step printed, however the worker
+/// ended.
+final class SharedPosition: @unchecked Sendable {
+    // Unchecked: every field is an atomic in memory both processes map.
+    private let slots: UnsafeMutablePointer<Atomic<UInt64>>
+    private static let size = 4096
+
+    /// What a worker is doing.
+    enum Phase: UInt64 {
+        case starting = 0, beforeRun = 1, stories = 2, afterRun = 3, done = 4
+    }
+
+    /// The kind of test step a worker is in.
+    enum StepKind: UInt64 {
+        case none = 0, step = 1, hook = 2
+    }
+
+    private enum Slot: Int {
+        case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, errorOffset, attempt
+    }
+
+    private init(_ memory: UnsafeMutableRawPointer) {
+        slots = memory.bindMemory(to: Atomic<UInt64>.self, capacity: Self.size / 8)
+    }
+
+    /// Maps the shared page from a file both processes hold open; nil when
+    /// it cannot be mapped.
+    static func map(fileDescriptor: Int32) -> SharedPosition? {
+        guard ftruncate(fileDescriptor, off_t(size)) == 0 else { return nil }
+        let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fileDescriptor, 0)
+        guard let memory, memory != MAP_FAILED else { return nil }
+        return SharedPosition(memory)
+    }
+
+    private func load(_ slot: Slot) -> UInt64 { slots[slot.rawValue].load(ordering: .acquiring) }
+    private func store(_ value: UInt64, _ slot: Slot) { slots[slot.rawValue].store(value, ordering: .releasing) }
+
+    // MARK: The worker's side
+
+    /// The worker enters a phase.
+    func enter(_ phase: Phase) {
+        store(phase.rawValue, .phase)
+    }
+
+    /// The worker starts a story (by the parent's sequence number).
+    func startStory(_ sequence: UInt64, attempt: Int) {
+        store(0, .deadline)
+        store(UInt64(attempt), .attempt)
+        store(sequence &+ 1, .story)
+    }
+
+    /// The worker starts a test step: a story step (`index` in the story) or
+    /// a hook (`hookIndex` in the registry, around step `index`), with the
+    /// capture files' lengths and the deadline in uptime nanoseconds.
+    func startTestStep(_ kind: StepKind, index: Int, hookIndex: Int, deadline: UInt64, output: UInt64, errors: UInt64) {
+        store(kind.rawValue, .stepKind)
+        store(UInt64(index), .stepIndex)
+        store(UInt64(hookIndex), .hookIndex)
+        store(output, .outputOffset)
+        store(errors, .errorOffset)
+        store(deadline, .deadline)
+    }
+
+    /// The worker ends a test step.
+    func endTestStep() {
+        store(0, .deadline)
+        store(StepKind.none.rawValue, .stepKind)
+    }
+
+    /// The worker ends a story.
+    func endStory() {
+        store(0, .deadline)
+        store(0, .story)
+    }
+
+    // MARK: The parent's side
+
+    /// A copy of where the worker is.
+    struct Snapshot: Equatable {
+        var phase: Phase
+        /// The parent's sequence number of the running story, if one runs.
+        var story: UInt64?
+        var attempt: Int
+        var stepKind: StepKind
+        var stepIndex: Int
+        var hookIndex: Int
+        /// Uptime nanoseconds past which the test step has overrun; 0 for none.
+        var deadline: UInt64
+        var outputOffset: UInt64
+        var errorOffset: UInt64
+    }
+
+    /// Where the worker is now.
+    var snapshot: Snapshot {
+        let story = load(.story)
+        return Snapshot(
+            phase: Phase(rawValue: load(.phase)) ?? .starting, story: story == 0 ? nil : story - 1,
+            attempt: Int(truncatingIfNeeded: load(.attempt)),
+            stepKind: StepKind(rawValue: load(.stepKind)) ?? .none, stepIndex: Int(truncatingIfNeeded: load(.stepIndex)),
+            hookIndex: Int(truncatingIfNeeded: load(.hookIndex)), deadline: load(.deadline),
+            outputOffset: load(.outputOffset), errorOffset: load(.errorOffset))
+    }
+
+    deinit {
+        munmap(UnsafeMutableRawPointer(slots), Self.size)
+    }
+}

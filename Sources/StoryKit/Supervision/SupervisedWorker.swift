@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The parent's side of one worker process: its channels, the stories sent
+/// to it and not yet answered, and what it is doing.
+final class SupervisedWorker {
+    let process: ChildProcess
+    /// Where the parent writes requests; -1 once closed.
+    private(set) var requests: Int32
+    /// Where the worker's messages arrive.
+    let messages: Int32
+    let position: SharedPosition
+    /// The worker's standard output and standard error files.
+    let output: Int32
+    let errors: Int32
+    /// Stories sent and not yet answered, oldest first.
+    var dispatched: [UInt64] = []
+    /// Whether its before-run hooks are done.
+    var isReady = false
+    /// Whether it said it is done (after its after-run hooks).
+    var hasEnded = false
+    /// Why the parent ended it, if it did.
+    var killReason: WorkerFailure.Reason?
+    /// The story last seen running, for the live status line.
+    var lastSeenStory: UInt64?
+    private var pending: [UInt8] = []
+
+    private init(
+        process: ChildProcess, requests: Int32, messages: Int32, position: SharedPosition, output: Int32, errors: Int32
+    ) {
+        self.process = process
+        self.requests = requests
+        self.messages = messages
+        self.position = position
+        self.output = output
+        self.errors = errors
+    }
+
+    /// Starts a worker: this executable with `--worker` and `arguments`.
+    static func start(arguments: [String]) throws(ChildProcess.StartError) -> SupervisedWorker {
+        guard let requests = Descriptors.pipe(), let messages = Descriptors.pipe() else {
+            throw ChildProcess.StartError(description: "cannot make pipes for a worker process: \(String(cString: strerror(errno)))")
+        }
+        let output = Descriptors.temporaryFile("stdout")
+        let errors = Descriptors.temporaryFile("stderr")
+        let page = Descriptors.temporaryFile("position")
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        func closeAll() {
+            for descriptor in [requests.read, requests.write, messages.read, messages.write, output ?? -1, errors ?? -1, page ?? -1, null]
+            where descriptor >= 0 { close(descriptor) }
+        }
+        guard let output, let errors, let page, null >= 0, let position = SharedPosition.map(fileDescriptor: page) else {
+            closeAll()
+            throw ChildProcess.StartError(description: "cannot make files for a worker process in the temporary folder: \(String(cString: strerror(errno)))")
+        }
+        var environment = ProcessInfo.processInfo.environment
+        // A crashing step should end its worker at once, not after a backtrace.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let process: ChildProcess
+        do {
+            process = try ChildProcess.spawn(
+                executablePath, arguments: ["--worker"] + arguments, environment: environment,
+                descriptors: [0: null, 1: output, 2: errors, 3: requests.read, 4: messages.write, 5: page])
+        } catch {
+            closeAll()
+            throw error
+        }
+        close(requests.read)
+        close(messages.write)
+        close(page)
+        close(null)
+        Descriptors.nonBlocking(messages.read)
+        return SupervisedWorker(
+            process: process, requests: requests.write, messages: messages.read, position: position, output: output, errors: errors)
+    }
+
+    /// Sends requests; false when the worker no longer reads them.
+    func send(_ text: String) -> Bool {
+        guard requests >= 0 else { return false }
+        var text = text
+        return text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(requests, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return false }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    /// Tells the worker no more stories are coming.
+    func closeRequests() {
+        guard requests >= 0 else { return }
+        close(requests)
+        requests = -1
+    }
+
+    /// Reads what has arrived; returns the whole lines, and whether the
+    /// channel has ended.
+    func readLines() -> (lines: [Substring], ended: Bool) {
+        var ended = false
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(messages, $0.baseAddress, $0.count) }
+            if count > 0 {
+                pending += chunk[..<count]
+                continue
+            }
+            if count < 0 && errno == EINTR { continue }
+            ended = count == 0
+            break
+        }
+        guard let last = pending.lastIndex(of: 0x0A) else { return ([], ended) }
+        let text = String(decoding: pending[...last], as: UTF8.self)
+        pending.removeSubrange(...last)
+        return (text.split(separator: "\n"), ended)
+    }
+
+    /// What the worker printed since the given offsets, as attachments.
+    func printed(since snapshot: SharedPosition.Snapshot) -> [Attachment] {
+        var attachments: [Attachment] = []
+        if let text = OutputCapture.read(output, from: snapshot.outputOffset) {
+            attachments.append(Attachment(body: text, encoding: .identity, mediaType: Attachment.logMediaType, name: "stdout"))
+        }
+        if let text = OutputCapture.read(errors, from: snapshot.errorOffset) {
+            attachments.append(Attachment(body: text, encoding: .identity, mediaType: Attachment.logMediaType, name: "stderr"))
+        }
+        return attachments
+    }
+
+    /// Ends the worker and everything it started.
+    func kill(_ reason: WorkerFailure.Reason) {
+        if killReason == nil { killReason = reason }
+        process.killGroup()
+    }
+
+    /// Closes the parent's descriptors once the worker is gone.
+    func release() {
+        closeRequests()
+        close(messages)
+        close(output)
+        close(errors)
+    }
+
+    /// This executable's path.
+    static let executablePath: String = {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        return CommandLine.arguments[0]
+    }()
+}

@@ -1,0 +1,286 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The parent of a supervised run: it never runs user code. It hands
+/// stories in batches to worker processes, turns their answers into run
+/// events, and alone decides the verdict.
+///
+/// A worker that crashes, exits, overruns a time limit (a step's or a
+/// hook's) or is interrupted is ended with its whole process group; the
+/// story it was in fails at the test step it was in, with what that step
+/// printed; the stories it had not started go to another worker.
+struct Supervisor {
+    let registry: StepRegistry
+    let configuration: Runner.Configuration
+    /// How many workers run at once.
+    let workerCount: Int
+    /// The options a worker needs to run stories as this run would.
+    let workerArguments: [String]
+    let now: @Sendable () -> UInt64
+
+    /// A story on its way through a worker.
+    private struct InFlight {
+        var planned: PlannedStory
+        var sentAt: UInt64
+        var hasStarted = false
+    }
+
+    /// Runs every story `next` gives and emits their events; returns the
+    /// totals.
+    func run(next: () -> PlannedStory?, emit: (RunEvent) -> Void, warn: (String) -> Void) -> RunSummary {
+        var summary = RunSummary()
+        var isUsed = Array(repeating: false, count: registry.definitions.count)
+        var seenDiagnostics: Set<Diagnostic> = []
+        var queue: [PlannedStory] = []
+        var queueStart = 0
+        var isSourceDone = false
+        var inFlight: [UInt64: InFlight] = [:]
+        var nextSequence: UInt64 = 0
+        var workers: [SupervisedWorker] = []
+        var isStopping = false
+        var startFailure: String?
+        var everReady = false
+        let batch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
+
+        func startWorker() {
+            do {
+                workers.append(try SupervisedWorker.start(arguments: workerArguments))
+            } catch {
+                startFailure = error.description
+            }
+        }
+        for _ in 0..<workerCount { startWorker() }
+
+        /// Fills the queue from the source so a batch is ready.
+        func fill(_ count: Int) {
+            while !isSourceDone && queue.count - queueStart < count {
+                if let planned = next() { queue.append(planned) } else { isSourceDone = true }
+            }
+        }
+
+        func finish(_ result: StoryResult, matches: [MatchResult]?) {
+            for match in matches ?? [] {
+                if let winner = match.winner { isUsed[winner.definition.id] = true }
+            }
+            emit(.storyStarted(result.story))
+            for step in result.steps { emit(.stepFinished(step)) }
+            summary.add(result)
+            emit(.storyFinished(result))
+            if configuration.isFailFast && result.status == .failed { isStopping = true }
+        }
+
+        func handle(_ line: Substring, from worker: SupervisedWorker) {
+            guard let message = WorkerWire.parse(line) else { return }
+            switch message {
+            case .ready:
+                worker.isReady = true
+                everReady = true
+            case .end:
+                worker.hasEnded = true
+            case .runHook(let hook):
+                if hook.status == .failed {
+                    summary.failedHooks += 1
+                    let diagnostic = Diagnostic(at: hook.location, problem: hook.error?.message ?? "the \(hook.kind) hook failed")
+                    if seenDiagnostics.insert(diagnostic).inserted { emit(.diagnostic(diagnostic)) }
+                }
+                emit(.runHookFinished(hook))
+            case .diagnostic(let diagnostic):
+                if seenDiagnostics.insert(diagnostic).inserted { emit(.diagnostic(diagnostic)) }
+            case .used(let ids):
+                for id in ids where id < isUsed.count { isUsed[id] = true }
+            case .passed(let sequence, let duration, let testSteps):
+                guard let flight = take(sequence, from: worker) else { return }
+                if let result = rebuild(flight.planned, duration: duration, testSteps: testSteps) {
+                    finish(result, matches: flight.planned.matches)
+                } else {
+                    finish(lost(flight.planned.story, "its worker's answer did not fit the story"), matches: nil)
+                }
+            case .result(let sequence, let wire):
+                guard let flight = take(sequence, from: worker) else { return }
+                finish(wire.result(for: flight.planned.story), matches: flight.planned.matches)
+            case .missing(let sequence, let text):
+                guard let flight = take(sequence, from: worker) else { return }
+                finish(lost(flight.planned.story, text), matches: nil)
+            }
+        }
+
+        func take(_ sequence: UInt64, from worker: SupervisedWorker) -> InFlight? {
+            worker.dispatched.removeAll { $0 == sequence }
+            return inFlight.removeValue(forKey: sequence)
+        }
+
+        /// A worker has gone: blame the story it was in, hand on the rest.
+        func bury(_ worker: SupervisedWorker, ending: ChildProcess.Ending) {
+            // Read what it said before it went.
+            let (lines, _) = worker.readLines()
+            for line in lines { handle(line, from: worker) }
+            worker.process.killGroup()
+            let snapshot = worker.position.snapshot
+            let reason: WorkerFailure.Reason =
+                worker.killReason
+                ?? {
+                    switch ending {
+                    case .exited(let code): .exit(code)
+                    case .signalled(let signal): .signal(signal)
+                    }
+                }()
+            let elapsed: UInt64 = 0
+            if !worker.hasEnded {
+                switch snapshot.phase {
+                case .starting, .beforeRun, .afterRun:
+                    let hooks = registry.hooks.filter { $0.kind == (snapshot.phase == .afterRun ? .afterRun : .beforeRun) }
+                    if snapshot.stepKind == .hook, snapshot.hookIndex < registry.hooks.count {
+                        let hook = WorkerFailure.runHook(
+                            registry.hooks[snapshot.hookIndex], reason: reason, printed: worker.printed(since: snapshot), elapsed: elapsed)
+                        summary.failedHooks += 1
+                        emit(.diagnostic(Diagnostic(at: hook.location, problem: hook.error?.message ?? "")))
+                        emit(.runHookFinished(hook))
+                    } else if !worker.isReady {
+                        _ = hooks
+                        startFailure = startFailure ?? "a worker process ended before it was ready (" + WorkerFailure.message(reason, printed: worker.printed(since: snapshot)) + ")"
+                    }
+                case .stories, .done:
+                    if let sequence = snapshot.story, let flight = take(sequence, from: worker) {
+                        let printed = worker.printed(since: snapshot)
+                        let result = WorkerFailure.result(
+                            for: flight.planned.story, registry: registry, at: snapshot, reason: reason, printed: printed,
+                            elapsed: now() &- flight.sentAt)
+                        finish(result, matches: flight.planned.matches)
+                    }
+                }
+            }
+            // The stories it had not started go back to the front of the queue.
+            let unstarted = worker.dispatched.compactMap { inFlight.removeValue(forKey: $0)?.planned }
+            if !unstarted.isEmpty {
+                queue.replaceSubrange(queueStart..<queueStart, with: unstarted)
+            }
+            worker.dispatched = []
+            worker.release()
+            workers.removeAll { $0 === worker }
+            // A worker that never got ready is not replaced: its successor
+            // would fail the same way, for ever.
+            let hasWork = queue.count > queueStart || !isSourceDone
+            if !isStopping && hasWork && worker.isReady { startWorker() }
+        }
+
+        var fds: [pollfd] = []
+        while true {
+            if let signal = Interrupts.received, !isStopping || !summary.wasInterrupted {
+                isStopping = true
+                summary.wasInterrupted = true
+                for worker in workers { worker.kill(.interrupted(signal)) }
+            }
+            // Hand out work.
+            if !isStopping {
+                for worker in workers where worker.isReady && worker.dispatched.count < batch * 2 && !worker.hasEnded {
+                    fill(batch)
+                    guard queue.count > queueStart else { break }
+                    let count = min(batch, queue.count - queueStart)
+                    var text = ""
+                    let sentAt = now()
+                    for planned in queue[queueStart..<(queueStart + count)] {
+                        let sequence = nextSequence
+                        nextSequence += 1
+                        inFlight[sequence] = InFlight(planned: planned, sentAt: sentAt)
+                        worker.dispatched.append(sequence)
+                        text += WorkerWire.request(sequence: sequence, story: planned.story)
+                    }
+                    queueStart += count
+                    if queueStart > 4096 {
+                        queue.removeFirst(queueStart)
+                        queueStart = 0
+                    }
+                    _ = worker.send(text)
+                }
+            }
+            // Tell idle workers when there is nothing more.
+            let hasWork = queue.count > queueStart || !isSourceDone
+            for worker in workers where worker.isReady && worker.dispatched.isEmpty && (isStopping || !hasWork) {
+                worker.closeRequests()
+            }
+            if workers.isEmpty {
+                if !isStopping && hasWork && startFailure == nil { startWorker() }
+                if workers.isEmpty { break }
+            }
+
+            // Wait for a word from any worker, or 50 ms.
+            fds = workers.map { pollfd(fd: $0.messages, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 50)
+            for worker in workers {
+                let (lines, _) = worker.readLines()
+                for line in lines { handle(line, from: worker) }
+            }
+            // Overruns, deaths, and (with one worker) the story now running.
+            let time = DispatchTime.now().uptimeNanoseconds
+            for worker in workers {
+                let snapshot = worker.position.snapshot
+                if snapshot.deadline != 0 && time > snapshot.deadline {
+                    worker.kill(.timedOut(configuration.stepTimeout))
+                }
+                if let ending = worker.process.poll() {
+                    bury(worker, ending: ending)
+                }
+            }
+        }
+
+        // Whatever was never run is counted, never silently dropped.
+        var notRun = queue.count - queueStart + inFlight.count
+        while next() != nil { notRun += 1 }
+        summary.notRun = notRun
+        if let startFailure, notRun > 0 || !everReady {
+            warn("storyrun: \(startFailure)")
+        }
+        if notRun > 0 {
+            warn("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (summary.wasInterrupted ? " (the run was interrupted)" : isStopping ? " (--fail-fast)" : ""))
+        }
+        summary.unusedDefinitions = registry.definitions
+            .filter { !isUsed[$0.id] }
+            .map { UnusedDefinition(pattern: $0.pattern, location: $0.location) }
+        return summary
+    }
+
+    /// The result of a story that passed, from its compact line and the
+    /// parent's own matches; nil when they do not fit.
+    private func rebuild(_ planned: PlannedStory, duration: UInt64, testSteps: [(hook: Int?, duration: UInt64)]) -> StoryResult? {
+        guard let matches = planned.matches else { return nil }
+        let story = planned.story
+        var results: [TestStepResult] = []
+        results.reserveCapacity(testSteps.count)
+        var index = 0
+        for testStep in testSteps {
+            if let hook = testStep.hook {
+                guard hook < registry.hooks.count else { return nil }
+                let registered = registry.hooks[hook]
+                results.append(.hook(HookResult(
+                    kind: registered.kind.rawValue, location: registered.location, status: .passed, error: nil, duration: testStep.duration)))
+            } else {
+                guard index < story.steps.count else { return nil }
+                let match = matches[index]
+                results.append(.step(StepResult(
+                    step: story.steps[index], status: .passed, duration: testStep.duration, error: nil,
+                    match: match.winner.map(MatchInfo.init), alsoMatched: match.matches.dropFirst().map(MatchInfo.init))))
+                index += 1
+            }
+        }
+        guard index == story.steps.count else { return nil }
+        return StoryResult(story: story, status: .passed, testSteps: results, duration: duration)
+    }
+
+    /// A story its worker could not run.
+    private func lost(_ story: Story, _ reason: String) -> StoryResult {
+        let error = StepError(message: reason)
+        var steps = story.steps.map { StepResult(step: $0, status: .skipped, duration: 0, error: nil, match: nil, alsoMatched: []) }
+        if !steps.isEmpty {
+            steps[0].status = .failed
+            steps[0].error = error
+            return StoryResult(story: story, status: .failed, steps: steps, duration: 0)
+        }
+        return StoryResult(
+            story: story, status: .failed,
+            testSteps: [.hook(HookResult(kind: "story", location: story.location, status: .failed, error: error, duration: 0))], duration: 0)
+    }
+}

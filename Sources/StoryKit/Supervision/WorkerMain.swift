@@ -1,0 +1,160 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// The worker side of a supervised run: this executable again, started by
+/// its parent with `--worker`, running the stories the parent names.
+///
+/// Its descriptors: 0 is /dev/null, 1 and 2 the capture files, 3 the
+/// parent's requests, 4 its messages to the parent, 5 the shared page (see
+/// ``WorkerWire``, ``SharedPosition``, ``OutputCapture``).
+enum WorkerMain {
+    static let requests: Int32 = 3
+    static let messages: Int32 = 4
+    static let position: Int32 = 5
+
+    /// Runs the stories its parent sends until the requests end; then the
+    /// after-run hooks, and exits.
+    static func run(registry: StepRegistry, configuration: Runner.Configuration, clock: @escaping @Sendable () -> UInt64) async -> ExitStatus {
+        // Nothing the steps start inherits the parent's channels.
+        for descriptor in [requests, messages, position] { Descriptors.closeOnExec(descriptor) }
+        guard let shared = SharedPosition.map(fileDescriptor: position) else {
+            FileHandle.standardError.write(Data("storyrun: --worker is started by storyrun itself, not by hand\n".utf8))
+            return .inputError
+        }
+        Lifeline.start()
+        let probe = WorkerProbe(position: shared, capture: OutputCapture(output: STDOUT_FILENO, errors: STDERR_FILENO))
+        var runner = Runner(registry: registry, configuration: configuration, probe: probe, now: clock)
+        var sequence: UInt64 = 0
+        let compact = !registry.matchingRunsUserCode
+        func hookIndex(_ hook: HookResult) -> Int? {
+            registry.hooks.firstIndex { $0.kind.rawValue == hook.kind && $0.location == hook.location }
+        }
+        func forward(_ event: RunEvent) {
+            switch event {
+            case .storyFinished(let result):
+                send(WorkerWire.line(sequence: sequence, result: result, hookIndex: hookIndex, compact: compact))
+            case .diagnostic(let diagnostic): send(WorkerWire.line(.diagnostic(diagnostic)))
+            case .runHookFinished(let hook): send(WorkerWire.line(.runHook(hook)))
+            case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runFinished: break
+            }
+        }
+        shared.enter(.beforeRun)
+        await runner.begin(emit: forward)
+        shared.enter(.stories)
+        send(WorkerWire.line(.ready))
+
+        var files = StoryFiles()
+        var reader = LineReader(descriptor: requests)
+        while let line = reader.next() {
+            guard let request = WorkerWire.parseRequest(line[...]) else { continue }
+            sequence = request.sequence
+            guard let story = files.story(at: request.line, in: request.path) else {
+                send(WorkerWire.line(.missing(sequence: sequence, "no story starts at \(request.path):\(request.line) any more: was the file changed during the run?")))
+                continue
+            }
+            shared.startStory(sequence, attempt: 0)
+            await runner.run(story, emit: forward)
+            shared.endStory()
+            probe.trim()
+        }
+        shared.enter(.afterRun)
+        _ = await runner.finish(emit: forward)
+        send(WorkerWire.line(.used(runner.usedDefinitionIDs)))
+        shared.enter(.done)
+        send(WorkerWire.line(.end))
+        return .success
+    }
+
+    /// Writes a whole line to the parent; a parent that is gone ends the
+    /// worker and everything it started.
+    private static func send(_ line: String) {
+        var line = line
+        line.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(messages, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else {
+                    _ = kill(0, SIGKILL)
+                    _exit(1)
+                }
+                offset += written
+            }
+        }
+    }
+}
+
+/// The stories of the files a worker has read lately, by line.
+private struct StoryFiles {
+    private var files: [String: [Int: Story]] = [:]
+    private var order: [String] = []
+
+    mutating func story(at line: Int, in path: String) -> Story? {
+        if let stories = files[path] { return stories[line] }
+        var stories: [Int: Story] = [:]
+        for story in StoryLoader.parseFile(at: path).stories { stories[story.location.line] = story }
+        files[path] = stories
+        order.append(path)
+        if order.count > 8 { files[order.removeFirst()] = nil }
+        return stories[line]
+    }
+}
+
+/// Reads lines from a descriptor.
+struct LineReader {
+    let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var isAtEnd = false
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    /// The next whole line, without its end; nil at the end of input.
+    mutating func next() -> String? {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
+                return line
+            }
+            if isAtEnd { return nil }
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 {
+                isAtEnd = true
+            } else {
+                buffer += chunk[..<count]
+            }
+        }
+    }
+}
+
+/// Ends a worker, and everything its steps started, when its parent dies
+/// (the parent's pipe would tell only a worker that reads it, and a worker
+/// stuck in a step reads nothing).
+enum Lifeline {
+    nonisolated(unsafe) private static var parent: pid_t = 0
+
+    static func start() {
+        parent = getppid()
+        var thread = pthread_t()
+        // Without a thread (a process limit), the worker still ends when it
+        // next writes to its parent.
+        _ = pthread_create(&thread, nil, { _ in
+            while getppid() == Lifeline.parent { usleep(200_000) }
+            _ = kill(0, SIGKILL)
+            return nil
+        }, nil)
+    }
+}

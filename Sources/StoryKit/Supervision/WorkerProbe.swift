@@ -1,0 +1,43 @@
+import Foundation
+
+/// A worker's instruments: the shared page where its parent sees each test
+/// step begin (with its deadline), and the capture of what user code prints.
+final class WorkerProbe {
+    let position: SharedPosition
+    private var capture: OutputCapture
+    /// How long past a deadline the parent waits before ending the worker:
+    /// a step that honours cancellation stops and fails by itself first.
+    static let grace: Double = 2
+
+    init(position: SharedPosition, capture: OutputCapture) {
+        self.position = position
+        self.capture = capture
+    }
+
+    /// A story step begins, with its time limit.
+    func beginStep(index: Int, seconds: Double) {
+        begin(.step, index: index, hookIndex: 0, seconds: seconds)
+    }
+
+    /// A hook begins (by its index in the registry), around step `index`.
+    func beginHook(index: Int, around step: Int, seconds: Double) {
+        begin(.hook, index: step, hookIndex: index, seconds: seconds)
+    }
+
+    private func begin(_ kind: SharedPosition.StepKind, index: Int, hookIndex: Int, seconds: Double) {
+        let lengths = capture.begin()
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64((seconds + Self.grace) * 1_000_000_000)
+        position.startTestStep(kind, index: index, hookIndex: hookIndex, deadline: deadline, output: lengths.output, errors: lengths.errors)
+    }
+
+    /// The test step has ended: what it printed.
+    func end() -> [Attachment] {
+        position.endTestStep()
+        return capture.end()
+    }
+
+    /// Between stories: empties long capture files.
+    func trim() {
+        capture.trim()
+    }
+}

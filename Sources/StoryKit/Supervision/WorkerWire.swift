@@ -1,0 +1,192 @@
+import Foundation
+
+/// The lines a parent and its worker processes exchange on pipes of their
+/// own (never standard output, where user code prints).
+///
+/// Parent to worker, one story a line: `S SEQ LINE PATH`, the path last
+/// with its control characters and `%` percent-encoded, so no file name
+/// can break a line. The end of the pipe means no more stories.
+///
+/// Worker to parent, one line per message: most stories pass, and their
+/// line is compact (`P SEQ DURATION TESTSTEP…`, each test step `s:NS` or
+/// `hINDEX:NS`), which the parent turns back into a result with the matches
+/// it made itself; any other result goes whole, as JSON.
+enum WorkerWire {
+    /// A message from a worker.
+    enum Message {
+        /// The before-run hooks have run; stories may come.
+        case ready
+        /// A story passed: its test steps, each a hook (by registry index)
+        /// or the next story step, with its duration.
+        case passed(sequence: UInt64, duration: UInt64, testSteps: [(hook: Int?, duration: UInt64)])
+        /// A story's whole result.
+        case result(sequence: UInt64, WireResult)
+        /// The worker could not find the story.
+        case missing(sequence: UInt64, String)
+        /// A before-run or after-run hook ran.
+        case runHook(HookResult)
+        /// A diagnostic (an ambiguous step, say).
+        case diagnostic(Diagnostic)
+        /// The definitions, by id, that won a match in this worker.
+        case used([Int])
+        /// The after-run hooks have run; the worker exits.
+        case end
+    }
+
+    /// A story result without its story, which the parent has.
+    struct WireResult: Codable {
+        var status: StoryStatus
+        var testSteps: [TestStepResult]
+        var duration: UInt64
+        var earlierAttempts: [StoryAttempt]
+        var wasInterrupted: Bool
+
+        init(_ result: StoryResult) {
+            status = result.status
+            testSteps = result.testSteps
+            duration = result.duration
+            earlierAttempts = result.earlierAttempts
+            wasInterrupted = result.wasInterrupted
+        }
+
+        func result(for story: Story) -> StoryResult {
+            var result = StoryResult(story: story, status: status, testSteps: testSteps, duration: duration, earlierAttempts: earlierAttempts)
+            result.wasInterrupted = wasInterrupted
+            return result
+        }
+    }
+
+    // MARK: Requests
+
+    /// The request line for a story.
+    static func request(sequence: UInt64, story: Story) -> String {
+        "S \(sequence) \(story.location.line) \(escape(story.location.file))\n"
+    }
+
+    /// Reads a request line: the sequence number, line and path.
+    static func parseRequest(_ line: Substring) -> (sequence: UInt64, line: Int, path: String)? {
+        let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "S", let sequence = UInt64(parts[1]), let number = Int(parts[2]) else { return nil }
+        return (sequence, number, unescape(parts[3]))
+    }
+
+    private static func escape(_ path: String) -> String {
+        guard path.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "%") || $0 == 0x7F }) else { return path }
+        var bytes: [UInt8] = []
+        for byte in path.utf8 {
+            if byte < 0x20 || byte == UInt8(ascii: "%") || byte == 0x7F {
+                bytes += Array(String(format: "%%%02X", byte).utf8)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func unescape(_ text: Substring) -> String {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        var bytes: [UInt8] = []
+        var input = Array(text.utf8)[...]
+        while let byte = input.popFirst() {
+            if byte == UInt8(ascii: "%"), input.count >= 2,
+                let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+                input = input.dropFirst(2)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    // MARK: Messages
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static func json(_ value: some Encodable) -> String {
+        // JSON puts no raw line end in a string, so one value stays one line.
+        String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
+    }
+
+    /// The line for a story's result: compact when it passed plainly.
+    static func line(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, compact: Bool) -> String {
+        if compact, result.status == .passed, result.earlierAttempts.isEmpty, !result.wasInterrupted {
+            var text = "P \(sequence) \(result.duration)"
+            var isPlain = true
+            for testStep in result.testSteps {
+                guard testStep.status == .passed, testStep.attachments.isEmpty else {
+                    isPlain = false
+                    break
+                }
+                switch testStep {
+                case .step(let step): text += " s:\(step.duration)"
+                case .hook(let hook):
+                    guard let index = hookIndex(hook) else {
+                        isPlain = false
+                        break
+                    }
+                    text += " h\(index):\(hook.duration)"
+                }
+                if !isPlain { break }
+            }
+            if isPlain { return text + "\n" }
+        }
+        return "J \(sequence) \(json(WireResult(result)))\n"
+    }
+
+    static func line(_ message: Message) -> String {
+        switch message {
+        case .ready: "R\n"
+        case .end: "E\n"
+        case .runHook(let hook): "H \(json(hook))\n"
+        case .diagnostic(let diagnostic): "D \(json(diagnostic))\n"
+        case .used(let ids): "U \(ids.map(String.init).joined(separator: ","))\n"
+        case .missing(let sequence, let text): "M \(sequence) \(json(text))\n"
+        case .passed, .result: preconditionFailure("story results go through line(sequence:result:hookIndex:compact:)")
+        }
+    }
+
+    /// Reads a message line; nil for a line that is not one.
+    static func parse(_ line: Substring) -> Message? {
+        guard let kind = line.first else { return nil }
+        let rest = line.dropFirst(2)
+        let decoder = JSONDecoder()
+        switch kind {
+        case "R": return .ready
+        case "E": return .end
+        case "P":
+            let parts = rest.split(separator: " ")
+            guard parts.count >= 2, let sequence = UInt64(parts[0]), let duration = UInt64(parts[1]) else { return nil }
+            var testSteps: [(hook: Int?, duration: UInt64)] = []
+            testSteps.reserveCapacity(parts.count - 2)
+            for part in parts.dropFirst(2) {
+                guard let colon = part.firstIndex(of: ":"), let nanoseconds = UInt64(part[part.index(after: colon)...]) else { return nil }
+                let code = part[..<colon]
+                if code == "s" {
+                    testSteps.append((nil, nanoseconds))
+                } else if code.first == "h", let index = Int(code.dropFirst()) {
+                    testSteps.append((index, nanoseconds))
+                } else {
+                    return nil
+                }
+            }
+            return .passed(sequence: sequence, duration: duration, testSteps: testSteps)
+        case "J", "M":
+            guard let space = rest.firstIndex(of: " "), let sequence = UInt64(rest[..<space]) else { return nil }
+            let data = Data(rest[rest.index(after: space)...].utf8)
+            if kind == "M" {
+                return (try? decoder.decode(String.self, from: data)).map { .missing(sequence: sequence, $0) }
+            }
+            return (try? decoder.decode(WireResult.self, from: data)).map { .result(sequence: sequence, $0) }
+        case "H": return (try? decoder.decode(HookResult.self, from: Data(rest.utf8))).map { .runHook($0) }
+        case "D": return (try? decoder.decode(Diagnostic.self, from: Data(rest.utf8))).map { .diagnostic($0) }
+        case "U": return .used(rest.split(separator: ",").compactMap { Int($0) })
+        default: return nil
+        }
+    }
+}
