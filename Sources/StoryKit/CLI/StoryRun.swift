@@ -16,6 +16,7 @@ public enum StoryRun {
     public static func main(steps: [any StepDefinitions.Type]) async -> Never {
         CrashNote.install()
         Interrupts.install()
+        startsWorkers = true
         let environment = ProcessInfo.processInfo.environment
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let status = await run(
@@ -27,6 +28,11 @@ public enum StoryRun {
             partialOutput: isTerminal ? { print($0, terminator: ""); fflush(nil) } : nil)
         exit(status.rawValue)
     }
+
+    /// Whether runs start worker processes: only when this executable's
+    /// entry point is ``main(steps:)``, so that it can be a worker too. A
+    /// run started from elsewhere (a test) runs in process.
+    nonisolated(unsafe) static var startsWorkers = false
 
     /// Writes a line to standard output at once, unbuffered: when a step
     /// crashes the process, every line before it has been written.
@@ -218,7 +224,7 @@ public enum StoryRun {
 
         var summary: RunSummary
         // A dry run runs no user code, so it needs no worker.
-        if options.isInProcess || options.isDryRun {
+        if options.isInProcess || options.isDryRun || !startsWorkers {
             var runner = Runner(registry: registry, configuration: runnerConfiguration(options), now: clock)
             await runner.begin(emit: emit)
             while !runner.isStopped, Interrupts.received == nil, let planned = next() {

@@ -132,7 +132,6 @@ struct Supervisor {
             if !worker.hasEnded {
                 switch snapshot.phase {
                 case .starting, .beforeRun, .afterRun:
-                    let hooks = registry.hooks.filter { $0.kind == (snapshot.phase == .afterRun ? .afterRun : .beforeRun) }
                     if snapshot.stepKind == .hook, snapshot.hookIndex < registry.hooks.count {
                         let hook = WorkerFailure.runHook(
                             registry.hooks[snapshot.hookIndex], reason: reason, printed: worker.printed(since: snapshot), elapsed: elapsed)
@@ -140,8 +139,9 @@ struct Supervisor {
                         emit(.diagnostic(Diagnostic(at: hook.location, problem: hook.error?.message ?? "")))
                         emit(.runHookFinished(hook))
                     } else if !worker.isReady {
-                        _ = hooks
-                        startFailure = startFailure ?? "a worker process ended before it was ready (" + WorkerFailure.message(reason, printed: worker.printed(since: snapshot)) + ")"
+                        let said = worker.printed(since: snapshot).map(\.body).joined(separator: "\n")
+                        startFailure = startFailure ?? "a worker process ended before it was ready (\(reason))"
+                            + (said.isEmpty ? "" : ":\n" + said)
                     }
                 case .stories, .done:
                     if let sequence = snapshot.story, let flight = take(sequence, from: worker) {
