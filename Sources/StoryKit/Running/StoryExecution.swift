@@ -32,10 +32,7 @@ struct StoryExecution {
                     }
                 }
                 for (index, (step, match)) in zip(story.steps, matches).enumerated() {
-                    let result = await run(
-                        step, index: index, match: match, isUndefined: isUndefined, context: context, state: &state, emit: emit)
-                    emit(.stepFinished(result))
-                    state.testSteps.append(.step(result))
+                    await run(step, index: index, match: match, isUndefined: isUndefined, context: context, state: &state, emit: emit)
                 }
                 if runsSteps {
                     for (index, hook) in hooks(.afterStory).reversed() {
@@ -58,10 +55,12 @@ struct StoryExecution {
         var hasFailed = false
     }
 
+    /// Runs a step between its step hooks; its result goes into the list
+    /// between theirs.
     private func run(
         _ step: Step, index: Int, match: MatchResult, isUndefined: Bool, context: StoryContext, state: inout State,
         emit: (RunEvent) -> Void
-    ) async -> StepResult {
+    ) async {
         var result = StepResult(
             step: step, status: .skipped, duration: 0, error: nil,
             match: match.winner.map(MatchInfo.init),
@@ -96,14 +95,21 @@ struct StoryExecution {
                 result.attachments = context.recorder.take() + (probe?.end() ?? [])
             }
             result.duration = now() &- stepStart
+            finish(result, context: context, state: &state, emit: emit)
             if result.status != .skipped {
                 for (hookIndex, hook) in hooks(.afterStep).reversed() {
                     await runHook(hook, index: hookIndex, around: index, context: context, state: &state)
                 }
             }
+            return
         }
+        finish(result, context: context, state: &state, emit: emit)
+    }
+
+    private func finish(_ result: StepResult, context: StoryContext, state: inout State, emit: (RunEvent) -> Void) {
         if result.status == .failed || result.status == .ambiguous { context.noteFailure(result.error) }
-        return result
+        emit(.stepFinished(result))
+        state.testSteps.append(.step(result))
     }
 
     private func invoke(_ winner: Match, step: Step, context: StoryContext) async throws {
