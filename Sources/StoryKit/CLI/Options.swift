@@ -42,6 +42,9 @@ struct Options: Equatable {
     var jobs = 0
     /// The most seconds a step may run.
     var stepTimeout: Double = 300
+    /// A rerun file (`@FILE`) that named no story: with no other path,
+    /// there is nothing to rerun.
+    var emptyRerunFile: String?
 
 
     /// Parses the arguments after the executable's name.
@@ -89,7 +92,7 @@ struct Options: Equatable {
             case "--tags", "-t": tagExpression = try Self.value(for: argument, from: &remaining)
             case "--shard":
                 let value = try Self.value(for: argument, from: &remaining)
-                let parts = value.split(separator: "/").compactMap { Int($0) }
+                let parts = value.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
                 guard parts.count == 2, parts[1] > 0, (1...parts[1]).contains(parts[0]) else {
                     throw Diagnostic(at: nil, problem: "--shard \(value) is not I/N with 1 ≤ I ≤ N", help: "write --shard 2/4 for the second of four shards")
                 }
@@ -119,7 +122,9 @@ struct Options: Equatable {
                 } else if argument.hasPrefix("-") && argument.count > 1 {
                     throw Self.unknown(argument)
                 } else if argument.hasPrefix("@") && argument.count > 1 {
-                    paths += try Self.rerunList(String(argument.dropFirst()))
+                    let entries = try Self.rerunList(String(argument.dropFirst()))
+                    if entries.isEmpty { emptyRerunFile = String(argument.dropFirst()) }
+                    paths += entries
                 } else {
                     paths.append(argument)
                 }
@@ -131,7 +136,7 @@ struct Options: Equatable {
         if command == .explain && paths.isEmpty {
             throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write storyrun explain \"When I add 3 apples to the basket\"")
         }
-        if (command == .run || command == .check || command == .pickles) && paths.isEmpty {
+        if (command == .run || command == .check || command == .pickles) && paths.isEmpty && emptyRerunFile == nil {
             throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `storyrun Stories/`, or see `storyrun --help`")
         }
     }
@@ -156,12 +161,12 @@ struct Options: Equatable {
         return arguments
     }
 
-    /// Reads a rerun file: one `PATH:LINE` a line, as `--rerun` writes.
+    /// Reads a rerun file: one `PATH:LINE:LINE…` a line, as `--rerun` writes.
     private static func rerunList(_ path: String) throws(Diagnostic) -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Diagnostic(at: nil, problem: "cannot read the rerun file \(path)", help: "write it with --rerun \(path) in an earlier run")
         }
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+        return RerunReporter.entries(in: String(decoding: data, as: UTF8.self), exists: StoryPath.exists)
     }
 
     private static func value(for option: String, from remaining: inout ArraySlice<String>) throws(Diagnostic) -> String {

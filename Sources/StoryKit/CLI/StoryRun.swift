@@ -84,6 +84,10 @@ public enum StoryRun {
             output(error.rendered(style: style))
             return .inputError
         }
+        if let file = options.emptyRerunFile, options.paths.isEmpty, options.command == .run {
+            output("storyrun: nothing to rerun: \(file) names no story (the run that wrote it had no failures)")
+            return .success
+        }
         if isGitHubActions && !options.reports.contains(where: { $0.format == .github }) {
             options.reports.append(ReportRequest(format: .github))
         }

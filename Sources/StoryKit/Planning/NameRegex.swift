@@ -51,7 +51,7 @@ struct NameRegex: @unchecked Sendable {
             }
             var prefix = String(characters[...index])
             if isEscaped { prefix += "\\" }
-            if isInClass { prefix += "]" }
+            if isInClass { prefix += prefix.hasSuffix("[") || prefix.hasSuffix("[^") ? "x]" : "]" }
             prefix += String(repeating: ")", count: max(depth, 0))
             if (try? NSRegularExpression(pattern: prefix)) == nil { return index }
         }
