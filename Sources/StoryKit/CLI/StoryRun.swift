@@ -221,6 +221,10 @@ public enum StoryRun {
         }
 
         var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
+        if selection.filter.choosesByNameOrTags, summary.stories.values.reduce(0, +) == 0, !runner.isStopped {
+            output(StorySelection.nothingChosen(options))
+            if options.isStrict { status = .storyFailed }
+        }
         for index in reporters.indices {
             do {
                 try reporters[index].finish()

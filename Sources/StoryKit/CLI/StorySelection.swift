@@ -30,4 +30,12 @@ struct StorySelection {
         }
         return .success(StorySelection(files: files, pathDiagnostics: pathDiagnostics, filter: filter))
     }
+
+    /// The line a run prints when `--name` or `--tags` chose no story.
+    static func nothingChosen(_ options: Options) -> String {
+        let chosen = [
+            options.namePattern.map { "--name \"\($0)\"" }, options.tagExpression.map { "--tags \"\($0)\"" },
+        ].compactMap { $0 }.joined(separator: " and ")
+        return "storyrun: no story matches \(chosen)\(options.isStrict ? " (an error under --strict)" : "")"
+    }
 }
