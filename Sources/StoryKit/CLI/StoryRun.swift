@@ -179,7 +179,7 @@ public enum StoryRun {
         func emit(_ event: RunEvent) {
             for index in reporters.indices { reporters[index].handle(event) }
         }
-        var rejected = pathDiagnostics.count
+        var rejected = pathDiagnostics.filter(\.isError).count
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
 
         var runner = Runner(registry: registry, configuration: runnerConfiguration(options), now: clock)

@@ -67,35 +67,28 @@ enum StoryLoader {
     }
 
     /// The story files under the paths, with a diagnostic for each path
-    /// that does not exist.
+    /// that does not exist and a warning for what a folder walk passed over
+    /// (see ``folderFiles(_:)``).
     static func files(at paths: [String]) -> (files: [String], diagnostics: [Diagnostic]) {
         var files: [String] = []
         var diagnostics: [Diagnostic] = []
         for path in paths {
-            let (found, problem) = self.files(at: path)
+            let (found, problems) = self.files(at: path)
             files += found
-            if let problem { diagnostics.append(problem) }
+            diagnostics += problems
         }
         return (files, diagnostics)
     }
 
-    private static func files(at path: String) -> ([String], Diagnostic?) {
+    private static func files(at path: String) -> ([String], [Diagnostic]) {
         // One stat(2), as FileManager.fileExists(atPath:isDirectory:) makes,
         // without its overhead: a run may name files one by one.
         var status = stat()
         guard stat(path, &status) == 0 else {
-            return ([], Diagnostic(at: nil, problem: "no such file or folder: \(path)", help: "name .stories or .feature files, or folders that hold them"))
+            return ([], [Diagnostic(at: nil, problem: "no such file or folder: \(path)", help: "name .stories or .feature files, or folders that hold them")])
         }
-        guard (status.st_mode & S_IFMT) == S_IFDIR else { return ([path], nil) }
-        guard let enumerator = FileManager.default.enumerator(atPath: path) else {
-            return ([], Diagnostic(at: nil, problem: "cannot read the folder \(path)"))
-        }
-        let base = path.hasSuffix("/") ? path : path + "/"
-        let found = enumerator.compactMap { $0 as? String }
-            .filter { extensions.contains(($0 as NSString).pathExtension) }
-            .sorted()
-            .map { base + $0 }
-        return (found, nil)
+        guard (status.st_mode & S_IFMT) == S_IFDIR else { return ([path], []) }
+        return folderFiles(path)
     }
 
     /// A diagnostic naming the line of the first byte that is not UTF-8.
