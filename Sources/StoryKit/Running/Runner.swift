@@ -123,6 +123,7 @@ struct Runner {
     }
 
     private mutating func runRunHooks(_ kind: Hook.Kind, emit: (RunEvent) -> Void) async {
+        guard !configuration.isDryRun else { return }  // a dry run runs no user code
         for hook in registry.hooks where hook.kind == kind {
             do {
                 try await hook.body(nil)
