@@ -44,6 +44,12 @@ struct StoriesParser {
         var parser = StoriesParser(path: path)
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
+        // Classic Mac OS line ends (a lone CR) are line ends too.
+        if body.utf8.contains(0x0D),
+            zip(body.utf8, body.utf8.dropFirst().lazy + [0]).contains(where: { $0 == 0x0D && $1 != 0x0A })
+        {
+            body = Substring(body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n"))
+        }
         // Lines are split on "\n" bytes: "\r\n" is one Character in Swift,
         // and splitting bytes is much faster than splitting Characters.
         var lineNumber = 0

@@ -38,6 +38,11 @@ enum StoryLoader {
         guard let data = readBytes(at: path) else {
             return .failure(Diagnostic(at: SourceLocation(file: path, line: 1), problem: "cannot read \(path)", help: "check that the file exists and is readable"))
         }
+        if let encoding = utf16Encoding(data) {
+            return .failure(Diagnostic(
+                at: SourceLocation(file: path, line: 1, column: 1), problem: "the file is \(encoding) text, not UTF-8",
+                help: "save the file as UTF-8 (e.g. iconv -f \(encoding) -t UTF-8)"))
+        }
         guard let text = String(validating: data, as: UTF8.self) else { return .failure(notUTF8(data, path: path)) }
         return .success(text)
     }
@@ -89,6 +94,20 @@ enum StoryLoader {
         }
         guard (status.st_mode & S_IFMT) == S_IFDIR else { return ([path], []) }
         return folderFiles(path)
+    }
+
+    /// `UTF-16LE` or `UTF-16BE` when the bytes look like UTF-16 text: a
+    /// byte order mark, or a zero in every other byte of the start.
+    static func utf16Encoding(_ data: [UInt8]) -> String? {
+        if data.starts(with: [0xFF, 0xFE]) { return "UTF-16LE" }
+        if data.starts(with: [0xFE, 0xFF]) { return "UTF-16BE" }
+        let start = data.prefix(64)
+        guard start.count >= 4 else { return nil }
+        let even = stride(from: 0, to: start.count - 1, by: 2).map { start[$0] }
+        let odd = stride(from: 1, to: start.count, by: 2).map { start[$0] }
+        if odd.allSatisfy({ $0 == 0 }) && even.allSatisfy({ $0 != 0 }) { return "UTF-16LE" }
+        if even.allSatisfy({ $0 == 0 }) && odd.allSatisfy({ $0 != 0 }) { return "UTF-16BE" }
+        return nil
     }
 
     /// A diagnostic naming the line of the first byte that is not UTF-8.
