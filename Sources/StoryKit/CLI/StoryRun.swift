@@ -22,8 +22,8 @@ public enum StoryRun {
             style: environment["NO_COLOR"] == nil && isTerminal ? .ansi : .plain,
             isGitHubActions: environment["GITHUB_ACTIONS"] == "true",
             startTime: Date(),
-            output: writeLine,
-            partialOutput: isTerminal ? { print($0, terminator: ""); fflush(nil) } : nil)
+            output: { writeLine(TerminalText.visible($0)) },
+            partialOutput: isTerminal ? { print(TerminalText.visible($0), terminator: ""); fflush(nil) } : nil)
         exit(status.rawValue)
     }
 
