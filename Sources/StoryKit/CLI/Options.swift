@@ -218,8 +218,8 @@ struct Options: Equatable {
 
     private static let usageTail = """
           --dry-run       match every step, run none; report undefined and ambiguous steps
-          PATH:LINE       run only the story at (or around) that line
-          @FILE           run the PATH:LINE list a --rerun report wrote
+          PATH:LINE       run only the stories that line belongs to (as Cucumber does)
+          @FILE           run the PATH:LINE:LINE list a --rerun report wrote (one file a line)
           --name REGEX    run only stories whose name matches
           -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
           --shard I/N     run the I-th of N stable shards (for CI matrices)
