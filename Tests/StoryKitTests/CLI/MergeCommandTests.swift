@@ -11,7 +11,7 @@ import Testing
     static func temporaryFile(_ text: String, name: String) throws -> String {
         let folder = Scratch.folder("storyrun-merge")
         let path = folder + "/" + name
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 

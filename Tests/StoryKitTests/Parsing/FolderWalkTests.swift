@@ -12,7 +12,7 @@ import Testing
         try manager.createDirectory(atPath: root + "/suite/old.stories", withIntermediateDirectories: true)
         try manager.createDirectory(atPath: root + "/elsewhere", withIntermediateDirectories: true)
         for file in ["/suite/old.stories/a.stories", "/elsewhere/b.feature", "/suite/c.stories", "/suite/notes.txt"] {
-            manager.createFile(atPath: root + file, contents: Data())
+            try Data().write(to: URL(fileURLWithPath: root + file))
         }
         try manager.createSymbolicLink(atPath: root + "/suite/linked", withDestinationPath: "../elsewhere")
         try manager.createSymbolicLink(atPath: root + "/suite/old.stories/loop", withDestinationPath: "..")

@@ -96,7 +96,7 @@ import Testing
     @Test("An empty rerun file means nothing to rerun: it says so and exits 0")
     func emptyRerun() async throws {
         let file = NSTemporaryDirectory() + "storyrun-empty-rerun-\(UUID().uuidString).txt"
-        FileManager.default.createFile(atPath: file, contents: Data("\n".utf8))
+        try Data("\n".utf8).write(to: URL(fileURLWithPath: file))
         defer { try? FileManager.default.removeItem(atPath: file) }
         let run = await Self.run(["@" + file])
         #expect(run.status == .success)

@@ -16,7 +16,7 @@ final class ColorSteps: StepDefinitions {
         let folder = Scratch.folder("storyfeed")
         return try texts.enumerated().map { index, text in
             let path = "\(folder)/f\(index).stories"
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
             return path
         }
     }
