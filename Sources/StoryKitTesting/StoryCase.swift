@@ -14,25 +14,52 @@ import Testing
 /// }
 /// ```
 public struct StoryCase: Sendable, CustomTestStringConvertible {
-    /// The story.
+    /// The story; for a case that stands for a problem in a story file,
+    /// a story without steps at the problem's place.
     public let story: Story
+    /// The problem in a story file this case stands for (a bad line, a
+    /// file that cannot be read), which fails it; nil for a story.
+    public let diagnostic: Diagnostic?
+
+    init(story: Story) {
+        self.story = story
+        diagnostic = nil
+    }
+
+    init(diagnostic: Diagnostic) {
+        let location = diagnostic.location ?? SourceLocation(file: "<story files>", line: 1)
+        story = Story(name: "problem: \(diagnostic.problem)", location: location, steps: [])
+        self.diagnostic = diagnostic
+    }
 
     /// The story's name, as Swift Testing shows it.
     public var testDescription: String { "\(story.name) (\(story.location.displayFileAndLine))" }
 
     /// Every story under the paths, relative to the package root (found
-    /// from `#filePath` of the calling test file).
+    /// from `#filePath` of the calling test file); each problem in the
+    /// story files (a bad line, a missing file) is a case too, which fails
+    /// at the problem's file:line:col, so a broken file is never dropped
+    /// silently.
     public static func all(in paths: String..., filePath: String = #filePath) -> [StoryCase] {
         let root = PackageRoot.containing(filePath)
-        let (stories, _) = StoryRun.stories(in: paths.map { $0.hasPrefix("/") ? $0 : root + "/" + $0 })
-        return stories.map(StoryCase.init(story:))
+        let (stories, diagnostics) = StoryRun.stories(in: paths.map { $0.hasPrefix("/") ? $0 : root + "/" + $0 })
+        return diagnostics.filter(\.isError).map(StoryCase.init(diagnostic:)) + stories.map(StoryCase.init(story:))
     }
 
     /// Runs the story with the step classes and records a Swift Testing
     /// issue at the story's file and line for every step that failed or is
-    /// undefined, for every hook that failed, and for every step definition
-    /// that was rejected.
+    /// undefined (with the snippet that would define it), for every hook
+    /// that failed, and for every step definition that was rejected. The
+    /// before-run hooks run once per test process, before the first story;
+    /// the after-run hooks when the process exits.
     public func run(steps: [any StepDefinitions.Type], strict: Bool = false) async {
+        if let diagnostic {
+            Issue.record(Comment(rawValue: diagnostic.rendered()), sourceLocation: sourceLocation(story.location))
+            return
+        }
+        for diagnostic in await ProcessRunHooks.shared.begin(steps: steps) {
+            Issue.record(Comment(rawValue: diagnostic.rendered()), sourceLocation: sourceLocation(diagnostic.location ?? story.location))
+        }
         for problem in await problems(steps: steps, strict: strict) {
             Issue.record(Comment(rawValue: problem.message), sourceLocation: sourceLocation(problem.location))
         }
@@ -59,7 +86,9 @@ public struct StoryCase: Sendable, CustomTestStringConvertible {
                         message: "\(step.step.line): \(step.error?.message ?? step.status.rawValue)\(place)",
                         location: step.step.location))
                 case .undefined:
-                    problems.append(Problem(message: "undefined step: \(step.step.line)", location: step.step.location))
+                    problems.append(Problem(
+                        message: "undefined step: \(step.step.line)\n  define it with:\n" + StoryRun.snippet(for: step.step),
+                        location: step.step.location))
                 case .passed, .skipped:
                     break
                 }

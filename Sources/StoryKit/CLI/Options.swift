@@ -44,6 +44,9 @@ struct Options: Equatable {
     var isInProcess = false
     /// The most seconds a step may run.
     var stepTimeout: Double = 300
+    /// A rerun file (`@FILE`) that named no story: with no other path,
+    /// there is nothing to rerun.
+    var emptyRerunFile: String?
 
 
     /// Parses the arguments after the executable's name.
@@ -92,7 +95,7 @@ struct Options: Equatable {
             case "--tags", "-t": tagExpression = try Self.value(for: argument, from: &remaining)
             case "--shard":
                 let value = try Self.value(for: argument, from: &remaining)
-                let parts = value.split(separator: "/").compactMap { Int($0) }
+                let parts = value.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
                 guard parts.count == 2, parts[1] > 0, (1...parts[1]).contains(parts[0]) else {
                     throw Diagnostic(at: nil, problem: "--shard \(value) is not I/N with 1 ≤ I ≤ N", help: "write --shard 2/4 for the second of four shards")
                 }
@@ -122,7 +125,9 @@ struct Options: Equatable {
                 } else if argument.hasPrefix("-") && argument.count > 1 {
                     throw Self.unknown(argument)
                 } else if argument.hasPrefix("@") && argument.count > 1 {
-                    paths += try Self.rerunList(String(argument.dropFirst()))
+                    let entries = try Self.rerunList(String(argument.dropFirst()))
+                    if entries.isEmpty { emptyRerunFile = String(argument.dropFirst()) }
+                    paths += entries
                 } else {
                     paths.append(argument)
                 }
@@ -134,7 +139,7 @@ struct Options: Equatable {
         if command == .explain && paths.isEmpty {
             throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write storyrun explain \"When I add 3 apples to the basket\"")
         }
-        if (command == .run || command == .check || command == .pickles) && paths.isEmpty {
+        if (command == .run || command == .check || command == .pickles) && paths.isEmpty && emptyRerunFile == nil {
             throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `storyrun Stories/`, or see `storyrun --help`")
         }
     }
@@ -160,12 +165,12 @@ struct Options: Equatable {
         return arguments
     }
 
-    /// Reads a rerun file: one `PATH:LINE` a line, as `--rerun` writes.
+    /// Reads a rerun file: one `PATH:LINE:LINE…` a line, as `--rerun` writes.
     private static func rerunList(_ path: String) throws(Diagnostic) -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Diagnostic(at: nil, problem: "cannot read the rerun file \(path)", help: "write it with --rerun \(path) in an earlier run")
         }
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
+        return RerunReporter.entries(in: String(decoding: data, as: UTF8.self), exists: StoryPath.exists)
     }
 
     private static func value(for option: String, from remaining: inout ArraySlice<String>) throws(Diagnostic) -> String {
@@ -217,8 +222,8 @@ struct Options: Equatable {
 
     private static let usageTail = """
           --dry-run       match every step, run none; report undefined and ambiguous steps
-          PATH:LINE       run only the story at (or around) that line
-          @FILE           run the PATH:LINE list a --rerun report wrote
+          PATH:LINE       run only the stories that line belongs to (as Cucumber does)
+          @FILE           run the PATH:LINE:LINE list a --rerun report wrote (one file a line)
           --name REGEX    run only stories whose name matches
           -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
           --shard I/N     run the I-th of N stable shards (for CI matrices)

@@ -23,6 +23,43 @@ extension StoryRun {
     }
 }
 
+extension StoryRun {
+    /// The ready-to-paste step definition for a step no definition matches,
+    /// as a run prints it.
+    public static func snippet(for step: Step) -> String {
+        Snippet(for: step).code()
+    }
+
+    /// Runs the before-run hooks of the step classes, as a command-line run
+    /// does before its first story; a diagnostic for each hook that failed.
+    /// (``run(_:steps:strict:)`` runs one story and no run hooks: a test
+    /// process runs these once, see StoryKitTesting.)
+    public static func runBeforeRunHooks(steps: [any StepDefinitions.Type]) async -> [Diagnostic] {
+        await runHooks(.beforeRun, steps: steps)
+    }
+
+    /// Runs the after-run hooks of the step classes, as a command-line run
+    /// does after its last story; a diagnostic for each hook that failed.
+    public static func runAfterRunHooks(steps: [any StepDefinitions.Type]) async -> [Diagnostic] {
+        await runHooks(.afterRun, steps: steps)
+    }
+
+    private static func runHooks(_ kind: Hook.Kind, steps: [any StepDefinitions.Type]) async -> [Diagnostic] {
+        let builder = RegistryBuilder()
+        builder.register(steps)
+        guard builder.diagnostics.isEmpty else { return builder.diagnostics }
+        var diagnostics: [Diagnostic] = []
+        for hook in builder.freeze().hooks where hook.kind == kind {
+            do {
+                try await hook.body(nil)
+            } catch {
+                diagnostics.append(Diagnostic(at: hook.location, problem: "the \(kind.rawValue) hook failed: \(StepError(error).message)"))
+            }
+        }
+        return diagnostics
+    }
+}
+
 /// Step definitions that were rejected when they were registered.
 public struct RegistrationError: Error, CustomStringConvertible {
     /// One diagnostic per rejected definition.

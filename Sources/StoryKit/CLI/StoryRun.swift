@@ -24,8 +24,8 @@ public enum StoryRun {
             style: environment["NO_COLOR"] == nil && isTerminal ? .ansi : .plain,
             isGitHubActions: environment["GITHUB_ACTIONS"] == "true",
             startTime: Date(),
-            output: writeLine,
-            partialOutput: isTerminal ? { print($0, terminator: ""); fflush(nil) } : nil)
+            output: { writeLine(TerminalText.visible($0)) },
+            partialOutput: isTerminal ? { print(TerminalText.visible($0), terminator: ""); fflush(nil) } : nil)
         exit(status.rawValue)
     }
 
@@ -90,6 +90,10 @@ public enum StoryRun {
         } catch {
             output(error.rendered(style: style))
             return .inputError
+        }
+        if let file = options.emptyRerunFile, options.paths.isEmpty, options.command == .run {
+            output("storyrun: nothing to rerun: \(file) names no story (the run that wrote it had no failures)")
+            return .success
         }
         if isGitHubActions && !options.reports.contains(where: { $0.format == .github }) {
             options.reports.append(ReportRequest(format: .github))
@@ -186,7 +190,7 @@ public enum StoryRun {
         func emit(_ event: RunEvent) {
             for index in reporters.indices { reporters[index].handle(event) }
         }
-        var rejected = pathDiagnostics.count
+        var rejected = pathDiagnostics.filter(\.isError).count
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
 
         if case .random(let seed) = options.order {
@@ -248,6 +252,10 @@ public enum StoryRun {
         feed.stop()
 
         var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
+        if selection.filter.choosesByNameOrTags, summary.stories.values.reduce(0, +) == 0, summary.notRun == 0 {
+            output(StorySelection.nothingChosen(options))
+            if options.isStrict { status = .storyFailed }
+        }
         if let signal = Interrupts.received { status = signal == SIGTERM ? .terminated : .interrupted }
         for index in reporters.indices {
             do {

@@ -8,9 +8,15 @@ struct StorySelection {
     /// Which stories of the files run.
     var filter: StoryFilter
 
-    /// Reads the options; fails with the diagnostic for a bad `--tags` expression.
+    /// Reads the options; fails with the diagnostic for a bad `--tags`
+    /// expression, a bad `--name` regex or a `PATH:LINE` whose line is not
+    /// a number.
     static func make(_ options: Options) -> Result<StorySelection, Diagnostic> {
-        let (paths, lines) = StoryFilter.splitLines(options.paths)
+        let (paths, lines, problems) = StoryFilter.splitLines(options.paths)
+        if let problem = problems.first { return .failure(problem) }
+        if let pattern = options.namePattern {
+            do { _ = try NameRegex(pattern) } catch { return .failure(error) }
+        }
         let (files, pathDiagnostics) = StoryLoader.files(at: paths)
         var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
         if let expression = options.tagExpression {
@@ -23,5 +29,13 @@ struct StorySelection {
             }
         }
         return .success(StorySelection(files: files, pathDiagnostics: pathDiagnostics, filter: filter))
+    }
+
+    /// The line a run prints when `--name` or `--tags` chose no story.
+    static func nothingChosen(_ options: Options) -> String {
+        let chosen = [
+            options.namePattern.map { "--name \"\($0)\"" }, options.tagExpression.map { "--tags \"\($0)\"" },
+        ].compactMap { $0 }.joined(separator: " and ")
+        return "storyrun: no story matches \(chosen)\(options.isStrict ? " (an error under --strict)" : "")"
     }
 }

@@ -26,6 +26,8 @@ struct StoriesParser {
     private var pending: PendingStory?
     private var pendingTags: [String] = []
     private var pendingTagsLine: Int = 0
+    /// The diagnostic of a tag line above the next story that was rejected.
+    private var rejectedTags: Int?
 
     /// A story whose steps are still being read.
     private struct PendingStory {
@@ -42,6 +44,12 @@ struct StoriesParser {
         var parser = StoriesParser(path: path)
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
+        // Classic Mac OS line ends (a lone CR) are line ends too.
+        if body.utf8.contains(0x0D),
+            zip(body.utf8, body.utf8.dropFirst().lazy + [0]).contains(where: { $0 == 0x0D && $1 != 0x0A })
+        {
+            body = Substring(body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n"))
+        }
         // Lines are split on "\n" bytes: "\r\n" is one Character in Swift,
         // and splitting bytes is much faster than splitting Characters.
         var lineNumber = 0
@@ -82,7 +90,13 @@ struct StoriesParser {
     private mutating func readTags(_ line: StoryLine, location: SourceLocation) {
         let words = line.text.split(whereSeparator: \.isWhitespace)
         guard words.allSatisfy({ $0.hasPrefix("@") && $0.count > 1 }) else {
-            reject(.badTag, at: location, line: line)
+            // The tags are for the next story, which is not run: run without
+            // its tags, it would slip past `--tags "not @wip"`.
+            diagnostics.append(Diagnostic(
+                at: location, problem: StoriesParser.Problem.badTag.message, help: StoriesParser.Problem.badTag.help,
+                sourceLine: String(line.original)))
+            if pendingTags.isEmpty { pendingTagsLine = location.line }
+            rejectedTags = diagnostics.count - 1
             return
         }
         if pendingTags.isEmpty { pendingTagsLine = location.line }
@@ -90,8 +104,12 @@ struct StoriesParser {
     }
 
     private mutating func startStory(name: String, location: SourceLocation, line: StoryLine) {
-        pending = PendingStory(name: name, tags: pendingTags, location: location)
+        pending = PendingStory(name: name, tags: pendingTags, location: location, isRejected: rejectedTags != nil)
+        if let rejectedTags {
+            diagnostics[rejectedTags].notes.append(.init(location: location, message: "story \"\(name)\" is not run"))
+        }
         pendingTags = []
+        rejectedTags = nil
         if name.isEmpty { reject(.storyWithoutName, at: location, line: line) }
     }
 
@@ -127,6 +145,7 @@ struct StoriesParser {
 
     /// Reports tags that no story follows.
     private mutating func finishTags() {
+        defer { rejectedTags = nil }
         guard !pendingTags.isEmpty else { return }
         diagnostics.append(
             Diagnostic(

@@ -38,6 +38,11 @@ enum StoryLoader {
         guard let data = readBytes(at: path) else {
             return .failure(Diagnostic(at: SourceLocation(file: path, line: 1), problem: "cannot read \(path)", help: "check that the file exists and is readable"))
         }
+        if let encoding = utf16Encoding(data) {
+            return .failure(Diagnostic(
+                at: SourceLocation(file: path, line: 1, column: 1), problem: "the file is \(encoding) text, not UTF-8",
+                help: "save the file as UTF-8 (e.g. iconv -f \(encoding) -t UTF-8)"))
+        }
         guard let text = String(validating: data, as: UTF8.self) else { return .failure(notUTF8(data, path: path)) }
         return .success(text)
     }
@@ -67,35 +72,42 @@ enum StoryLoader {
     }
 
     /// The story files under the paths, with a diagnostic for each path
-    /// that does not exist.
+    /// that does not exist and a warning for what a folder walk passed over
+    /// (see ``folderFiles(_:)``).
     static func files(at paths: [String]) -> (files: [String], diagnostics: [Diagnostic]) {
         var files: [String] = []
         var diagnostics: [Diagnostic] = []
         for path in paths {
-            let (found, problem) = self.files(at: path)
+            let (found, problems) = self.files(at: path)
             files += found
-            if let problem { diagnostics.append(problem) }
+            diagnostics += problems
         }
         return (files, diagnostics)
     }
 
-    private static func files(at path: String) -> ([String], Diagnostic?) {
+    private static func files(at path: String) -> ([String], [Diagnostic]) {
         // One stat(2), as FileManager.fileExists(atPath:isDirectory:) makes,
         // without its overhead: a run may name files one by one.
         var status = stat()
         guard stat(path, &status) == 0 else {
-            return ([], Diagnostic(at: nil, problem: "no such file or folder: \(path)", help: "name .stories or .feature files, or folders that hold them"))
+            return ([], [Diagnostic(at: nil, problem: "no such file or folder: \(path)", help: "name .stories or .feature files, or folders that hold them")])
         }
-        guard (status.st_mode & S_IFMT) == S_IFDIR else { return ([path], nil) }
-        guard let enumerator = FileManager.default.enumerator(atPath: path) else {
-            return ([], Diagnostic(at: nil, problem: "cannot read the folder \(path)"))
-        }
-        let base = path.hasSuffix("/") ? path : path + "/"
-        let found = enumerator.compactMap { $0 as? String }
-            .filter { extensions.contains(($0 as NSString).pathExtension) }
-            .sorted()
-            .map { base + $0 }
-        return (found, nil)
+        guard (status.st_mode & S_IFMT) == S_IFDIR else { return ([path], []) }
+        return folderFiles(path)
+    }
+
+    /// `UTF-16LE` or `UTF-16BE` when the bytes look like UTF-16 text: a
+    /// byte order mark, or a zero in every other byte of the start.
+    static func utf16Encoding(_ data: [UInt8]) -> String? {
+        if data.starts(with: [0xFF, 0xFE]) { return "UTF-16LE" }
+        if data.starts(with: [0xFE, 0xFF]) { return "UTF-16BE" }
+        let start = data.prefix(64)
+        guard start.count >= 4 else { return nil }
+        let even = stride(from: 0, to: start.count - 1, by: 2).map { start[$0] }
+        let odd = stride(from: 1, to: start.count, by: 2).map { start[$0] }
+        if odd.allSatisfy({ $0 == 0 }) && even.allSatisfy({ $0 != 0 }) { return "UTF-16LE" }
+        if even.allSatisfy({ $0 == 0 }) && odd.allSatisfy({ $0 != 0 }) { return "UTF-16BE" }
+        return nil
     }
 
     /// A diagnostic naming the line of the first byte that is not UTF-8.

@@ -94,7 +94,12 @@ final class StoryFeed: Sendable {
         defer { spent.close() }
         for path in files {
             spent.free()
-            let (stories, diagnostics) = StoryLoader.parseFile(at: path)
+            var (stories, diagnostics) = StoryLoader.parseFile(at: path)
+            if let lines = filter.lines[path], diagnostics.allSatisfy({ !$0.isError }) || !stories.isEmpty {
+                let chosen = LineSelection.select(lines, in: path, stories: stories)
+                stories = chosen.stories
+                diagnostics += chosen.diagnostics
+            }
             guard parsed.put(ParsedFile(path: path, stories: stories.filter(filter.includes), diagnostics: diagnostics))
             else { return }
         }

@@ -6,43 +6,60 @@ struct StoryFilter: Sendable {
     /// Lines asked for with `PATH:LINE`, by path; a file not in it is run whole.
     var lines: [String: Set<Int>] = [:]
     /// `--name REGEX`: a story runs when the regex is found in its name.
-    var namePattern: String?
+    var namePattern: String? {
+        didSet { nameRegex = namePattern.flatMap { try? NameRegex($0) } }
+    }
+    /// `namePattern`, compiled once.
+    private var nameRegex: NameRegex?
     /// `--tags EXPRESSION`, as a predicate on a story's tags.
     var tags: (@Sendable ([String]) -> Bool)?
     /// `--shard I/N`: run the I-th of N shards (I counted from 1).
     var shard: Shard?
 
-    /// Whether the story is run.
+    init(
+        lines: [String: Set<Int>] = [:], namePattern: String? = nil,
+        tags: (@Sendable ([String]) -> Bool)? = nil, shard: Shard? = nil
+    ) {
+        self.lines = lines
+        self.namePattern = namePattern
+        nameRegex = namePattern.flatMap { try? NameRegex($0) }
+        self.tags = tags
+        self.shard = shard
+    }
+
+    /// Whether the story is run by `--name`, `--tags` and `--shard` (lines
+    /// are chosen per file, by ``LineSelection``).
     func includes(_ story: Story) -> Bool {
-        if let wanted = lines[story.location.file] {
-            let last = story.steps.last?.location.line ?? story.location.line
-            let firstLine = story.location.line - story.tags.count
-            guard wanted.contains(where: { $0 >= firstLine && $0 <= last }) else { return false }
-        }
-        if let namePattern,
-            story.name.range(of: namePattern, options: [.regularExpression, .caseInsensitive]) == nil
-        {
-            return false
-        }
+        if let nameRegex, !nameRegex.hasMatch(in: story.name) { return false }
         if let tags, !tags(story.tags) { return false }
         if let shard, Self.shard(of: story, count: shard.count) != shard.index - 1 { return false }
         return true
     }
 
+    /// Whether `--name` or `--tags` is set: a run they leave empty says so.
+    var choosesByNameOrTags: Bool { namePattern != nil || tags != nil }
+
     /// The shard a story belongs to: a hash of its file and name, so adding
-    /// files or lines elsewhere moves no story to another shard.
+    /// files or lines elsewhere moves no story to another shard. The file is
+    /// taken relative to the current folder, so `stories`, `./stories` and
+    /// an absolute path give the same split.
     static func shard(of story: Story, count: Int) -> Int {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in story.location.file.utf8 + [0] + story.name.utf8 {
+        for byte in StoryPath.canonical(story.location.file).utf8 + [0] + story.name.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
         }
         return Int(hash % UInt64(count))
     }
 
-    /// Splits `PATH:LINE[:LINE…]` arguments into paths and the lines asked for.
-    static func splitLines(_ arguments: [String]) -> (paths: [String], lines: [String: Set<Int>]) {
+    /// Splits `PATH:LINE[:LINE…]` arguments into paths and the lines asked
+    /// for; a path also named without lines is run whole, as in Cucumber.
+    /// `PATH:abc` and `PATH:` (an existing file, then not a number) are
+    /// problems.
+    static func splitLines(_ arguments: [String]) -> (paths: [String], lines: [String: Set<Int>], problems: [Diagnostic]) {
         var paths: [String] = []
         var lines: [String: Set<Int>] = [:]
+        var whole: Set<String> = []
+        var problems: [Diagnostic] = []
         for argument in arguments {
             var parts = argument.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             var numbers: [Int] = []
@@ -50,11 +67,21 @@ struct StoryFilter: Sendable {
                 numbers.insert(number, at: 0)
                 parts.removeLast()
             }
+            if parts.count > 1, !StoryPath.exists(parts.joined(separator: ":")),
+                StoryPath.exists(parts.dropLast().joined(separator: ":"))
+            {
+                let path = parts.dropLast().joined(separator: ":")
+                problems.append(Diagnostic(
+                    at: nil, problem: "\(argument): the line after \"\(path):\" must be a number, not \"\(parts.last!)\"",
+                    help: "write \(path):12 to run the story at line 12, or \(path) to run the whole file"))
+                continue
+            }
             let path = parts.joined(separator: ":")
             if !paths.contains(path) { paths.append(path) }
-            if !numbers.isEmpty { lines[path, default: []].formUnion(numbers) }
+            if numbers.isEmpty { whole.insert(path) } else { lines[path, default: []].formUnion(numbers) }
         }
-        return (paths, lines)
+        for path in whole { lines[path] = nil }
+        return (paths, lines, problems)
     }
 }
 

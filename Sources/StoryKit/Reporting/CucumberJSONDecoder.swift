@@ -12,22 +12,26 @@ enum CucumberJSONDecoder {
         guard let features = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
             throw Diagnostic(at: nil, problem: "\(path) is not Cucumber JSON", help: "give files written by --json (an array of features)")
         }
-        return features.flatMap { feature in
+        var results: [StoryResult] = []
+        for feature in features {
             let uri = feature["uri"] as? String ?? path
             let group = feature["name"] as? String
-            return (feature["elements"] as? [[String: Any]] ?? [])
-                .filter { ($0["type"] as? String ?? "scenario") != "background" }
-                .map { story($0, uri: uri, group: group) }
+            for element in feature["elements"] as? [[String: Any]] ?? []
+            where (element["type"] as? String ?? "scenario") != "background" {
+                results.append(try story(element, uri: uri, group: group, path: path))
+            }
         }
+        return results
     }
 
-    private static func story(_ element: [String: Any], uri: String, group: String?) -> StoryResult {
+    private static func story(_ element: [String: Any], uri: String, group: String?, path: String) throws(Diagnostic) -> StoryResult {
         let location = SourceLocation(file: uri, line: element["line"] as? Int ?? 0)
         var previous = Step.Kind.unknown
-        let steps = (element["steps"] as? [[String: Any]] ?? []).map { json -> StepResult in
-            let result = step(json, uri: uri, previous: previous)
+        var steps: [StepResult] = []
+        for json in element["steps"] as? [[String: Any]] ?? [] {
+            let result = try step(json, uri: uri, previous: previous, path: path)
             previous = result.step.kind
-            return result
+            steps.append(result)
         }
         let tags = (element["tags"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
         let story = Story(
@@ -41,7 +45,7 @@ enum CucumberJSONDecoder {
         return StoryResult(story: story, status: status, steps: steps, duration: steps.reduce(0) { $0 &+ $1.duration })
     }
 
-    private static func step(_ json: [String: Any], uri: String, previous: Step.Kind) -> StepResult {
+    private static func step(_ json: [String: Any], uri: String, previous: Step.Kind, path: String) throws(Diagnostic) -> StepResult {
         let keyword = (json["keyword"] as? String ?? "").trimmingCharacters(in: .whitespaces)
         let location = SourceLocation(file: uri, line: json["line"] as? Int ?? 0)
         let step = Step(keyword: keyword, kind: kind(keyword, previous: previous), text: json["name"] as? String ?? "", location: location)
@@ -52,7 +56,14 @@ enum CucumberJSONDecoder {
             case "failed": .failed
             case "undefined", "pending": .undefined
             case "ambiguous": .ambiguous
-            default: .skipped
+            case "skipped": .skipped
+            case let other:
+                // Counted as anything else, a step the run did not know
+                // would hide a failure in the merged report.
+                throw Diagnostic(
+                    at: nil,
+                    problem: "\(path): step \"\(step.text)\" (\(uri):\(location.line)) has \(other.map { "the unknown status \"\($0)\"" } ?? "no result status")",
+                    help: "merge reports written by --json; a step's status is passed, failed, skipped, pending, undefined or ambiguous")
             }
         let duration = (outcome["duration"] as? NSNumber)?.uint64Value ?? 0
         var match: MatchInfo?

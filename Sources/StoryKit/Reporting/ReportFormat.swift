@@ -41,7 +41,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .json: "Cucumber JSON, for Cucumber dashboards"
         case .junit: "JUnit XML, for CI test reports"
         case .messages: "Cucumber Messages (NDJSON)"
-        case .rerun: "file:line of each failed or undefined story"
+        case .rerun: "path:line:line of the failed or undefined stories"
         }
     }
 

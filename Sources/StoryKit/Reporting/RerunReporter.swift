@@ -1,8 +1,16 @@
-/// Writes the `file:line` of every failed or undefined story, one a line, so
-/// the next run can start with just those stories.
+import Foundation
+
+/// Writes the stories that failed or were undefined as Cucumber's rerun
+/// format does: one file a line, `path:line:line…`, files in the order
+/// their first failure came. `storyrun @FILE` reads it back.
+///
+/// The whole line up to the lines is the path, so a path with spaces needs
+/// no quoting: `my stories/a b.stories:3:9`. An outline's example is named
+/// by its row's line, which selects just that example again.
 public struct RerunReporter: Reporter {
     private let path: String
-    private var places: [String] = []
+    private var files: [String] = []
+    private var lines: [String: [Int]] = [:]
 
     /// Creates a reporter that writes to a path when the run is over.
     public init(path: String) {
@@ -13,7 +21,11 @@ public struct RerunReporter: Reporter {
         guard case .storyFinished(let result) = event,
               result.status == .failed || result.status == .undefined
         else { return }
-        places.append(result.story.location.displayFileAndLine)
+        let file = result.story.location.displayPath
+        if lines[file] == nil { files.append(file) }
+        if !lines[file, default: []].contains(result.story.location.line) {
+            lines[file, default: []].append(result.story.location.line)
+        }
     }
 
     public mutating func finish() throws {
@@ -22,6 +34,32 @@ public struct RerunReporter: Reporter {
 
     /// The file's text.
     var text: String {
-        places.map { $0 + "\n" }.joined()
+        files.map { file in ([file] + lines[file, default: []].map(String.init)).joined(separator: ":") + "\n" }.joined()
+    }
+
+    /// The `PATH:LINE…` arguments in a rerun file's text: each line is one,
+    /// whole (so paths may hold spaces). A line whose path is not there but
+    /// whose words are (Cucumber-Ruby writes `a.feature:3 b.feature:9` on
+    /// one line) gives its words.
+    static func entries(in text: String, exists: (String) -> Bool) -> [String] {
+        var entries: [String] = []
+        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            let entry = line.trimmingCharacters(in: .whitespaces)
+            guard !entry.isEmpty else { continue }
+            let words = entry.split(whereSeparator: \.isWhitespace).map(String.init)
+            if words.count > 1, !exists(pathPart(of: entry)), words.allSatisfy({ exists(pathPart(of: $0)) }) {
+                entries += words
+            } else {
+                entries.append(entry)
+            }
+        }
+        return entries
+    }
+
+    /// `a b.stories` of `a b.stories:3:9`.
+    private static func pathPart(of entry: String) -> String {
+        var parts = entry.split(separator: ":", omittingEmptySubsequences: false)
+        while parts.count > 1, Int(parts.last!) != nil { parts.removeLast() }
+        return parts.joined(separator: ":")
     }
 }

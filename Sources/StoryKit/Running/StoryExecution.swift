@@ -68,7 +68,7 @@ struct StoryExecution {
         if match.isUndefined {
             result.status = .undefined
             result.didYouMean = Suggestion.closest(to: step, in: registry.definitions).map(MatchInfo.init)
-        } else if isUndefined || state.hasFailed || configuration.isDryRun {
+        } else if isUndefined || state.hasFailed || (configuration.isDryRun && !(match.isAmbiguous && configuration.isStrict)) {
             result.status = .skipped
         } else if match.isAmbiguous && configuration.isStrict {
             result.status = .ambiguous

@@ -9,10 +9,9 @@ import Testing
 
     /// Writes text to a new temporary file and returns its path.
     static func temporaryFile(_ text: String, name: String) throws -> String {
-        let folder = NSTemporaryDirectory() + "storyrun-merge-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = Scratch.folder("storyrun-merge")
         let path = folder + "/" + name
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 
@@ -23,7 +22,7 @@ import Testing
         for shard in Self.shards {
             inputs.append(try Self.temporaryFile(try await ReportGoldenTests.run([shard])["json"], name: shard + ".json"))
         }
-        let out = NSTemporaryDirectory() + "storyrun-merged-\(UUID().uuidString)"
+        let out = Scratch.folder("storyrun-merged") + "/merged"
         var lines: [String] = []
         let status = await StoryRun.run(
             arguments: ["merge"] + inputs + ["--html", out + ".html", "--junit", out + ".xml", "--json", out + ".json"],
@@ -50,11 +49,17 @@ import Testing
         (["--colour", "x.json"], "unknown option --colour for merge"),
         (["/no/such/shard.json"], "cannot read /no/such/shard.json"),
         (["NOT-JSON"], "is not Cucumber JSON"),
+        (["UNKNOWN-STATUS"], "has the unknown status \"exploded\""),
+        (["NO-STATUS"], "has no result status"),
     ])
     func badInput(arguments: [String], message: String) throws {
         let notJSON = try Self.temporaryFile("{\"not\": \"a list\"}", name: "x.json")
+        func withStatus(_ result: String) throws -> String {
+            try Self.temporaryFile(#"[{"uri":"a.feature","elements":[{"name":"s","line":3,"steps":[{"keyword":"Given ","name":"x","line":4,"result":{\#(result)}}]}]}]"#, name: "s.json")
+        }
+        let files = ["NOT-JSON": notJSON, "UNKNOWN-STATUS": try withStatus(#""status":"exploded""#), "NO-STATUS": try withStatus("")]
         var lines: [String] = []
-        let status = MergeCommand.run(arguments: arguments.map { $0 == "NOT-JSON" ? notJSON : $0 }, output: { lines.append($0) })
+        let status = MergeCommand.run(arguments: arguments.map { files[$0] ?? $0 }, output: { lines.append($0) })
         #expect(status == .inputError)
         #expect(lines.joined(separator: "\n").contains(message))
     }

@@ -13,12 +13,10 @@ final class ColorSteps: StepDefinitions {
 @Suite struct StoryFeedTests {
     /// Writes story files to a fresh folder; returns their paths in order.
     static func files(_ texts: [String]) throws -> [String] {
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("storyfeed-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = Scratch.folder("storyfeed")
         return try texts.enumerated().map { index, text in
             let path = "\(folder)/f\(index).stories"
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
             return path
         }
     }

@@ -93,10 +93,7 @@ import StoryrunSteps
         #expect(run.text.components(separatedBy: "::error ").count - 1 == 4)
         #expect(run.text.components(separatedBy: "::warning ").count - 1 == 2)
         #expect(run["rerun"] == """
-            Fixtures/stories/good/failing.stories:1
-            Fixtures/stories/good/failing.stories:6
-            Fixtures/stories/good/failing.stories:12
-            Fixtures/stories/good/failing.stories:17
+            Fixtures/stories/good/failing.stories:1:6:12:17
             Fixtures/stories/good/undefined.stories:1
 
             """)

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import StoryKit
 @testable import StoryKitTesting
@@ -32,5 +33,59 @@ import StoryrunSteps
         let undefined = try #require(StoryCase.all(in: "Fixtures/stories/good/undefined.stories").first)
         let problems = await undefined.problems(steps: StoryrunSteps.fixtures, strict: false)
         #expect(problems.map(\.location.line) == [3, 4])
+    }
+}
+
+/// Counts the run hooks a test process runs.
+final class ProcessHookSteps: StepDefinitions {
+    static let counts = Mutex(0)
+
+    required init() {}
+
+    static func define(_ step: StepMap<ProcessHookSteps>) {
+        step.beforeRun { counts.withLock { $0 += 1 } }
+    }
+}
+
+@Suite struct StoryCaseProblemTests {
+    @Test("A story file with a bad line is a failing case naming file:line:col and the problem")
+    func badFile() async throws {
+        let cases = StoryCase.all(in: "Fixtures/stories/bad/unknown-keyword.stories")
+        let bad = try #require(cases.first { $0.diagnostic != nil })
+        #expect(bad.story.location.line == 3 && bad.story.location.column == 1)
+        #expect(bad.testDescription.contains("\"Whe\" is not a step keyword"))
+        #expect(cases.contains { $0.story.name == "A good story after a bad one" })
+        await withKnownIssue {
+            await bad.run(steps: StoryrunSteps.fixtures)
+        } matching: { issue in
+            issue.sourceLocation?.line == 3 && issue.sourceLocation?.column == 1
+                && issue.comments.contains { $0.rawValue.contains("unknown-keyword.stories:3:1: error:") }
+        }
+    }
+
+    @Test("A missing story file is a failing case too")
+    func missingFile() {
+        let cases = StoryCase.all(in: "Fixtures/stories/no-such-file.stories")
+        #expect(cases.count == 1)
+        #expect(cases.first?.diagnostic?.problem.contains("no such file or folder") == true)
+    }
+
+    @Test("An undefined step's issue carries the snippet that would define it")
+    func snippet() async throws {
+        let undefined = try #require(StoryCase.all(in: "Fixtures/stories/good/undefined.stories").first)
+        let problems = await undefined.problems(steps: StoryrunSteps.fixtures, strict: false)
+        #expect(problems.first?.message.contains("step(#\"^") == true)
+        #expect(problems.first?.message.contains("try fail(\"not written yet\")") == true)
+    }
+
+    @Test("Before-run hooks run once per test process, however many stories run")
+    func runHooksOnce() async {
+        let cases = StoryCase.all(in: "Fixtures/stories/good/basket.stories")
+        await withTaskGroup(of: Void.self) { group in
+            for story in cases + cases {
+                group.addTask { await story.run(steps: StoryrunSteps.fixtures + [ProcessHookSteps.self]) }
+            }
+        }
+        #expect(ProcessHookSteps.counts.withLock { $0 } == 1)
     }
 }

@@ -1,3 +1,3 @@
 import StoryKit
 
-await StoryRun.main(steps: [BoardSteps.self])
+await StoryRun.main(steps: AllSteps.classes)
