@@ -29,6 +29,7 @@ public struct TextReporter: Reporter {
         case .runFinished(let summary):
             reportEnd(summary)
         case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runHookFinished:
+            // A failed run hook comes as a diagnostic too, written above.
             break
         }
     }
@@ -38,7 +39,8 @@ public struct TextReporter: Reporter {
         let flaky = result.isFlaky ? "  " + style.paint("(flaky: passed on attempt \(result.attempts))", .yellow) : ""
         write("\(label)  \(result.story.name)  \(style.paint(result.story.location.displayFileAndLine, .gray))\(flaky)")
         for hook in result.hooks where hook.status == .failed {
-            write("    \(style.paint("failed:", .red)) \(hook.error?.message ?? hook.kind)")
+            write("    \(style.paint("failed:", .red)) \(hook.kind) hook  \(hook.location.displayFileAndLine)")
+            for line in (hook.error?.message ?? "").split(separator: "\n", omittingEmptySubsequences: false) { write("      \(line)") }
             if let place = hook.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
         }
         for step in result.steps {
