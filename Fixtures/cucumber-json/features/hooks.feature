@@ -1,0 +1,13 @@
+Feature: Hooks and attachments
+
+  @failing-before
+  Scenario: A failing before hook
+    When I buy 1 "apple"
+
+  @failing-after
+  Scenario: A failing after hook
+    When I buy 1 "apple"
+
+  Scenario: A step attaches a note and an image
+    When I attach a note
+    And I attach an image
