@@ -7,7 +7,3 @@ Feature: Hooks and attachments
   @failing-after
   Scenario: A failing after hook
     When I buy 1 "apple"
-
-  Scenario: A step attaches a note and an image
-    When I attach a note
-    And I attach an image

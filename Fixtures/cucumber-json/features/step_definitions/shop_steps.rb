@@ -1,5 +1,4 @@
-require 'base64'
-# The Ruby twin of Fixtures/cucumber-json's Swift steps (CucumberJSONFixtureSteps):
+# The Ruby twin of Fixtures/cucumber-json's Swift steps (ShopSteps in Sources/StoryrunSteps):
 # same patterns, same behaviour, for the differential test against Cucumber.
 Given(/^the price list$/) do |table|
   @prices = Hash[table.hashes.map { |row| [row['item'], row['price'].to_i] }]
@@ -17,14 +16,6 @@ Then(/^the receipt reads$/) do |text|
 end
 
 Then(/^I leave the shop$/) do
-end
-
-When(/^I attach a note$/) do
-  embed('a note', 'text/plain')
-end
-
-When(/^I attach an image$/) do
-  embed(Base64.decode64('iVBORw0KGgo='), 'image/png')
 end
 
 Before('@failing-before') do
