@@ -10,14 +10,26 @@ extension HTMLReporter {
         let name = stories.first?.story.groupName ?? file
         let base = file.split(separator: "/").last.map(String.init) ?? file
         let heading = name == file ? Self.humanName(base) : name
+        var cache = StoryFileInfo.Cache()
+        let info = cache.info(file)
         var html = """
             <section class="file"><h2><span class="name">\(heading.htmlEscaped)</span>
             <small>\(passed) of \(stories.count) pass &middot; <span class="path">\(SourceLocation.relativePath(file).htmlEscaped)</span></small></h2>
             \(bar(counts, total: stories.count, label: "\(passed) of \(stories.count) pass"))
 
             """
+        if let description = info.feature?.description, !description.isEmpty {
+            html += "<p class=\"description\">\(Self.trimmed(description).htmlEscaped)</p>\n"
+        }
+        var rule: Int?
         for (storyIndex, result) in stories.enumerated() {
-            html += story(result, anchor: Self.anchor(index, storyIndex))
+            let place = info.place(of: result.story)
+            if let current = place?.rule, current.id != rule {
+                rule = current.id
+                html += "<h3 class=\"rule\">\(current.keyword.htmlEscaped): \(current.name.htmlEscaped)</h3>\n"
+                if !current.description.isEmpty { html += "<p class=\"description\">\(Self.trimmed(current.description).htmlEscaped)</p>\n" }
+            }
+            html += story(result, anchor: Self.anchor(index, storyIndex), info: info)
         }
         return html + "</section>\n"
     }
@@ -29,7 +41,7 @@ extension HTMLReporter {
         return words.prefix(1).uppercased() + words.dropFirst()
     }
 
-    private func story(_ result: StoryResult, anchor: String) -> String {
+    private func story(_ result: StoryResult, anchor: String, info: StoryFileInfo) -> String {
         let story = result.story
         let tags = story.tags.map { "<span class=\"tag\">\($0.htmlEscaped)</span>" }.joined(separator: " ")
         let passed = result.steps.filter { $0.status == .passed }.count
@@ -43,15 +55,17 @@ extension HTMLReporter {
             <span class="where">\(passed)/\(result.steps.count) steps &middot; \(Self.duration(result.duration))<span class="tech"> &middot; \(story.location.displayFileAndLine.htmlEscaped)</span></span></summary>
 
             """
-        html += storyContext(result)
+        if let description = info.place(of: story)?.scenario.description, !description.isEmpty {
+            html += "<p class=\"description\">\(Self.trimmed(description).htmlEscaped)</p>\n"
+        }
         html += "<ol class=\"steps\">\n"
-        html += testSteps(result.testSteps, status: result.status)
+        html += testSteps(result.testSteps, status: result.status, story: story, info: info)
         html += "</ol>\n"
         if !result.earlierAttempts.isEmpty {
             html += "<details class=\"attempts\"><summary>\(result.earlierAttempts.count) earlier attempt\(result.earlierAttempts.count == 1 ? "" : "s") failed</summary>\n"
             for (number, attempt) in result.earlierAttempts.enumerated() {
                 html += "<p class=\"attempt\">Attempt \(number + 1): \(attempt.status.rawValue)</p><ol class=\"steps\">\n"
-                html += testSteps(attempt.testSteps, status: attempt.status)
+                html += testSteps(attempt.testSteps, status: attempt.status, story: story, info: info)
                 html += "</ol>\n"
             }
             html += "</details>\n"
@@ -64,7 +78,7 @@ extension HTMLReporter {
 
     /// The test steps of an attempt: every step, and the hooks that failed
     /// or attached something (passing hooks are plumbing a reader skips).
-    private func testSteps(_ testSteps: [TestStepResult], status: StoryStatus) -> String {
+    private func testSteps(_ testSteps: [TestStepResult], status: StoryStatus, story: Story, info: StoryFileInfo) -> String {
         let skipReason =
             switch status {
             case .undefined: "Skipped: a step of this story is not written yet."
@@ -72,10 +86,12 @@ extension HTMLReporter {
             case .passed, .failed: "Skipped: an earlier step or hook did not pass."
             }
         var html = ""
+        var stepIndex = 0
         for testStep in testSteps {
             switch testStep {
             case .step(let step):
-                html += self.step(step, skipReason: skipReason)
+                html += self.step(step, skipReason: skipReason, isBackground: info.isBackgroundStep(stepIndex, of: story))
+                stepIndex += 1
             case .hook(let hook) where hook.status != .passed || !hook.attachments.isEmpty:
                 html += self.hook(hook)
             case .hook:
@@ -99,9 +115,8 @@ extension HTMLReporter {
         return html + "</li>\n"
     }
 
-    private func step(_ step: StepResult, skipReason: String) -> String {
+    private func step(_ step: StepResult, skipReason: String, isBackground: Bool) -> String {
         let status = step.status.rawValue
-        let isBackground = backgroundSteps.contains(step.step.location)
         var html = "<li class=\"step \(status)\(isBackground ? " background" : "")\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(step.status))</span>"
         html += "<span class=\"text\"><span class=\"keyword\">\(step.step.keyword.htmlEscaped)</span> \(step.step.text.htmlEscaped)</span>"
         if isBackground { html += " <span class=\"from\" title=\"a step of the Background, run before each story of its feature or rule\">background</span>" }
@@ -175,9 +190,10 @@ extension HTMLReporter {
 }
 
 extension HTMLReporter {
-    /// What the story's file says around it: its Rule, and the story's own
-    /// description. (Filled in from the file when a report is written.)
-    func storyContext(_ result: StoryResult) -> String {
-        ""
+    /// A description with the indentation of its first line removed from each line.
+    static func trimmed(_ description: String) -> String {
+        let lines = description.split(separator: "\n", omittingEmptySubsequences: false)
+        let indent = lines.first.map { $0.prefix { $0 == " " || $0 == "\t" }.count } ?? 0
+        return lines.map { line in String(line.dropFirst(min(indent, line.prefix { $0 == " " || $0 == "\t" }.count))) }.joined(separator: "\n")
     }
 }

@@ -14,8 +14,6 @@ public struct HTMLReporter: Reporter {
     var diagnostics: [Diagnostic] = []
     var summary = RunSummary()
     var runHooks: [HookResult] = []
-    /// Where the steps that come from a Background are written.
-    var backgroundSteps: Set<SourceLocation> = []
 
     /// Creates a reporter that writes to a path when the run is over.
     public init(path: String, title: String = "Stories") {
