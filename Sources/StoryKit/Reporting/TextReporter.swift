@@ -39,8 +39,8 @@ public struct TextReporter: Reporter {
         let flaky = result.isFlaky ? "  " + style.paint("(flaky: passed on attempt \(result.attempts))", .yellow) : ""
         write("\(label)  \(result.story.name)  \(style.paint(result.story.location.displayFileAndLine, .gray))\(flaky)")
         for hook in result.hooks where hook.status == .failed {
-            write("    \(style.paint("failed:", .red)) \(hook.kind) hook  \(hook.location.displayFileAndLine)")
-            for line in (hook.error?.message ?? "").split(separator: "\n", omittingEmptySubsequences: false) { write("      \(line)") }
+            // The message names the hook and where it was registered.
+            write("    \(style.paint("failed:", .red)) \(hook.error?.message ?? "the \(hook.kind) hook at \(hook.location.displayFileAndLine) failed")")
             if let place = hook.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
         }
         for step in result.steps {
