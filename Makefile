@@ -2,13 +2,28 @@
 SWIFT ?= swift
 STORYRUN = .build/debug/storyrun
 
-.PHONY: build test unit stories example conformance goldens bench fuzz report-screenshot clean
+.PHONY: build test unit stories example conformance goldens bench fuzz report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
 
-unit:
+unit: test-tools
 	$(SWIFT) test
+
+# The tools the report tests use: Python's jsonschema (the Messages schema
+# test) and Debian's cucumber (the Cucumber JSON differential test, which
+# says it skipped when cucumber cannot be installed).
+test-tools:
+	@python3 -c "import jsonschema" 2>/dev/null || pip install jsonschema 2>/dev/null || pip install --break-system-packages jsonschema
+	@command -v cucumber >/dev/null || (apt-get update -qq && apt-get install -y -qq cucumber) || echo "cucumber cannot be installed here: the Cucumber JSON differential test will be skipped"
+
+# Every Messages golden against the official schema (Draft 2020-12): N envelopes valid, N invalid.
+messages-schema: test-tools
+	python3 Fixtures/messages/validate.py Fixtures/reporting/messages.schema.json Fixtures/reporting/*.ndjson
+
+# Cucumber JSON against Debian's cucumber on Fixtures/cucumber-json: N fields compared, N differ.
+cucumber-json: test-tools
+	$(SWIFT) test --filter CucumberJSONDifferentialTests
 
 stories: build
 	$(STORYRUN) --strict Stories/
@@ -46,10 +61,12 @@ fuzz:
 		-artifact_prefix=.fuzz/artifacts/ .fuzz/corpus
 
 # The official Gherkin test data through the command line: N passed, N failed.
-conformance: build
+conformance: build test-tools
 	python3 Fixtures/gherkin/conformance.py $(STORYRUN) Fixtures/gherkin
+	python3 Fixtures/messages/validate.py Fixtures/reporting/messages.schema.json Fixtures/reporting/*.ndjson
 
 # Renders the HTML report of the fixture runs in headless Chromium to docs/report.png.
 report-screenshot:
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	STORYRUN_SCREENSHOT_HTML=/tmp/storyrun-report.html $(SWIFT) test --filter HTMLReporterTests
 	chromium --headless --no-sandbox --disable-gpu --screenshot=docs/report.png --window-size=1280,1600 file:///tmp/storyrun-report.html

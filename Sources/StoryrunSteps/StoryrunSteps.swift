@@ -10,4 +10,7 @@ public enum StoryrunSteps {
     public static let fixtures: [any StepDefinitions.Type] = [
         BasketSteps.self, CheckoutSteps.self, MoodSteps.self, RunControlSteps.self, PrinterSteps.self,
     ]
+
+    /// The step classes of `Fixtures/cucumber-json`, twins of its Ruby steps.
+    public static let shop: [any StepDefinitions.Type] = [ShopSteps.self]
 }

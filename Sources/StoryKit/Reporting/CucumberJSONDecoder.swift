@@ -12,68 +12,162 @@ enum CucumberJSONDecoder {
         guard let features = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
             throw Diagnostic(at: nil, problem: "\(path) is not Cucumber JSON", help: "give files written by --json (an array of features)")
         }
-        var results: [StoryResult] = []
-        for feature in features {
+        try checkStatuses(features, path: path)
+        var cache = StoryFileInfo.Cache()
+        return features.flatMap { feature in
             let uri = feature["uri"] as? String ?? path
             let group = feature["name"] as? String
-            for element in feature["elements"] as? [[String: Any]] ?? []
-            where (element["type"] as? String ?? "scenario") != "background" {
-                results.append(try story(element, uri: uri, group: group, path: path))
+            var results: [StoryResult] = []
+            // A background element holds the Background's steps (and the
+            // before hooks) of the scenario element after it.
+            var background: [String: Any]?
+            for element in feature["elements"] as? [[String: Any]] ?? [] {
+                if (element["type"] as? String ?? "scenario") == "background" {
+                    background = element
+                    continue
+                }
+                results.append(story(element, background: background, uri: uri, group: group, info: cache.info(uri)))
+                background = nil
             }
+            return results
         }
-        return results
     }
 
-    private static func story(_ element: [String: Any], uri: String, group: String?, path: String) throws(Diagnostic) -> StoryResult {
+    private static func story(_ element: [String: Any], background: [String: Any]?, uri: String, group: String?, info: StoryFileInfo) -> StoryResult {
         let location = SourceLocation(file: uri, line: element["line"] as? Int ?? 0)
+        let place = info.place(of: Story(name: "", location: location, steps: []))
         var previous = Step.Kind.unknown
-        var steps: [StepResult] = []
-        for json in element["steps"] as? [[String: Any]] ?? [] {
-            let result = try step(json, uri: uri, previous: previous, path: path)
-            previous = result.step.kind
-            steps.append(result)
+        var testSteps: [TestStepResult] = []
+        let elements = [background, element].compactMap { $0 }
+        for json in elements.flatMap({ $0["before"] as? [[String: Any]] ?? [] }) {
+            testSteps.append(.hook(hook(json, kind: "before story", uri: uri)))
         }
+        var stepIndex = 0
+        for json in elements.flatMap({ $0["steps"] as? [[String: Any]] ?? [] }) {
+            for hookJSON in json["before"] as? [[String: Any]] ?? [] {
+                testSteps.append(.hook(hook(hookJSON, kind: "before step", uri: uri)))
+            }
+            var result = step(json, uri: uri, previous: previous)
+            // An outline's steps are written on its row's line: the step's own
+            // line comes from the file when it still has the story.
+            if let pickle = place?.pickle, stepIndex < pickle.steps.count {
+                result.step.location.line = pickle.steps[stepIndex].source.location.line
+            }
+            previous = result.step.kind
+            testSteps.append(.step(result))
+            for hookJSON in json["after"] as? [[String: Any]] ?? [] {
+                testSteps.append(.hook(hook(hookJSON, kind: "after step", uri: uri)))
+            }
+            stepIndex += 1
+        }
+        for json in element["after"] as? [[String: Any]] ?? [] {
+            testSteps.append(.hook(hook(json, kind: "after story", uri: uri)))
+        }
+        let steps = testSteps.compactMap(\.stepResult)
         let tags = (element["tags"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let name = place?.row != nil ? place!.pickle.name : element["name"] as? String ?? ""
         let story = Story(
-            name: element["name"] as? String ?? "", tags: tags, location: location,
+            name: name, tags: tags, location: location,
             steps: steps.map(\.step), groupName: group)
         let status: StoryStatus =
-            if steps.contains(where: { $0.status == .failed || $0.status == .ambiguous }) { .failed }
+            if testSteps.contains(where: \.isFailure) { .failed }
             else if steps.contains(where: { $0.status == .undefined }) { .undefined }
             else if !steps.isEmpty && steps.allSatisfy({ $0.status == .skipped }) { .skipped }
             else { .passed }
-        return StoryResult(story: story, status: status, steps: steps, duration: steps.reduce(0) { $0 &+ $1.duration })
+        var result = StoryResult(story: story, status: status, testSteps: testSteps, duration: testSteps.reduce(0) { $0 &+ $1.duration })
+        if let attempts = element["storyrun_attempts"] as? Int, attempts > 1 {
+            // Cucumber JSON keeps the last attempt only: the earlier ones are
+            // known by their number.
+            result.earlierAttempts = (1..<attempts).map { _ in StoryAttempt(status: .failed, testSteps: [], duration: 0) }
+        }
+        return result
     }
 
-    private static func step(_ json: [String: Any], uri: String, previous: Step.Kind, path: String) throws(Diagnostic) -> StepResult {
-        let keyword = (json["keyword"] as? String ?? "").trimmingCharacters(in: .whitespaces)
-        let location = SourceLocation(file: uri, line: json["line"] as? Int ?? 0)
-        let step = Step(keyword: keyword, kind: kind(keyword, previous: previous), text: json["name"] as? String ?? "", location: location)
-        let outcome = json["result"] as? [String: Any] ?? [:]
+    private static func hook(_ json: [String: Any], kind: String, uri: String) -> HookResult {
+        let match = json["match"] as? [String: Any] ?? [:]
+        let location = place(match["location"] as? String) ?? SourceLocation(file: uri, line: 0)
+        let (status, duration, error) = outcome(json["result"] as? [String: Any] ?? [:])
+        return HookResult(kind: kind, location: location, status: status, error: error, duration: duration, attachments: attachments(json))
+    }
+
+    private static func outcome(_ outcome: [String: Any]) -> (StepStatus, UInt64, StepError?) {
         let status: StepStatus =
             switch outcome["status"] as? String {
             case "passed": .passed
             case "failed": .failed
             case "undefined", "pending": .undefined
             case "ambiguous": .ambiguous
-            case "skipped": .skipped
-            case let other:
-                // Counted as anything else, a step the run did not know
-                // would hide a failure in the merged report.
-                throw Diagnostic(
-                    at: nil,
-                    problem: "\(path): step \"\(step.text)\" (\(uri):\(location.line)) has \(other.map { "the unknown status \"\($0)\"" } ?? "no result status")",
-                    help: "merge reports written by --json; a step's status is passed, failed, skipped, pending, undefined or ambiguous")
+            default: .skipped
             }
         let duration = (outcome["duration"] as? NSNumber)?.uint64Value ?? 0
+        return (status, duration, (outcome["error_message"] as? String).map(error))
+    }
+
+    /// `output` lines as logs, `embeddings` as attachments (base64).
+    private static func attachments(_ json: [String: Any]) -> [Attachment] {
+        var result = (json["output"] as? [String] ?? []).map {
+            Attachment(body: $0, encoding: .identity, mediaType: Attachment.logMediaType)
+        }
+        for embedding in json["embeddings"] as? [[String: Any]] ?? [] {
+            let mediaType = embedding["mime_type"] as? String ?? "application/octet-stream"
+            let data = embedding["data"] as? String ?? ""
+            let name = embedding["name"] as? String
+            if mediaType.hasPrefix("text/") || mediaType == "application/json", let bytes = Data(base64Encoded: data),
+                let text = String(data: bytes, encoding: .utf8)
+            {
+                result.append(Attachment(body: text, encoding: .identity, mediaType: mediaType, name: name))
+            } else {
+                result.append(Attachment(body: data, encoding: .base64, mediaType: mediaType, name: name))
+            }
+        }
+        return result
+    }
+
+    private static func step(_ json: [String: Any], uri: String, previous: Step.Kind) -> StepResult {
+        let keyword = (json["keyword"] as? String ?? "").trimmingCharacters(in: .whitespaces)
+        let location = SourceLocation(file: uri, line: json["line"] as? Int ?? 0)
+        var argument: StepAttachment?
+        if let rows = json["rows"] as? [[String: Any]] {
+            argument = .dataTable(DataTable(rows: rows.map { $0["cells"] as? [String] ?? [] }, location: SourceLocation(file: uri, line: location.line + 1)))
+        } else if let doc = json["doc_string"] as? [String: Any] {
+            argument = .docString(DocString(
+                content: doc["value"] as? String ?? "", mediaType: doc["content_type"] as? String,
+                location: SourceLocation(file: uri, line: doc["line"] as? Int ?? location.line + 1)))
+        }
+        let step = Step(keyword: keyword, kind: kind(keyword, previous: previous), text: json["name"] as? String ?? "", location: location, attachment: argument)
+        let (status, duration, error) = outcome(json["result"] as? [String: Any] ?? [:])
         var match: MatchInfo?
         if let info = json["match"] as? [String: Any], let pattern = info["pattern"] as? String {
             let arguments = (info["arguments"] as? [[String: Any]] ?? []).map { $0["val"] as? String }
             match = MatchInfo(pattern: pattern, location: place(info["location"] as? String) ?? location, arguments: arguments)
         }
-        return StepResult(
-            step: step, status: status, duration: duration,
-            error: (outcome["error_message"] as? String).map(error), match: match, alsoMatched: [])
+        var result = StepResult(step: step, status: status, duration: duration, error: error, match: match, alsoMatched: [])
+        result.attachments = attachments(json)
+        return result
+    }
+
+    /// Rejects a step or hook whose status merge does not know: counted as
+    /// anything else, it would hide a failure in the merged report.
+    private static func checkStatuses(_ features: [[String: Any]], path: String) throws(Diagnostic) {
+        let known: Set<String> = ["passed", "failed", "skipped", "pending", "undefined", "ambiguous"]
+        for feature in features {
+            let uri = feature["uri"] as? String ?? path
+            for element in feature["elements"] as? [[String: Any]] ?? [] {
+                let steps = element["steps"] as? [[String: Any]] ?? []
+                let hooks = ["before", "after"].flatMap { element[$0] as? [[String: Any]] ?? [] }
+                    + steps.flatMap { step in ["before", "after"].flatMap { step[$0] as? [[String: Any]] ?? [] } }
+                for json in steps + hooks {
+                    let status = (json["result"] as? [String: Any])?["status"] as? String
+                    guard let status, known.contains(status) else {
+                        let name = json["name"] as? String ?? "a hook"
+                        throw Diagnostic(
+                            at: nil,
+                            problem: "\(path): step \"\(name)\" (\(uri):\(json["line"] as? Int ?? 0)) has \(status.map { "the unknown status \"\($0)\"" } ?? "no result status")",
+                            help: "merge reports written by --json; a step's status is passed, failed, skipped, pending, undefined or ambiguous")
+                    }
+                }
+            }
+        }
     }
 
     /// Splits the text CucumberJSONReporter writes (message, the Swift place,

@@ -1,5 +1,16 @@
+import Foundation
+
 /// Writes Cucumber JSON (`cucumber --format json`): one feature per story
 /// file, one element per story, so existing Cucumber dashboards read it.
+///
+/// The shape is Cucumber's (checked field by field against Debian's
+/// `cucumber` by `CucumberJSONDifferentialTests`): the feature's line,
+/// description and tags; a `background` element before each scenario whose
+/// feature or rule has a Background, holding those steps; tags with the
+/// line each is written on; outline rows keyed `Scenario Outline` with ids
+/// `feature;outline;examples;row`; `rows` and `doc_string` on steps;
+/// `before` and `after` hooks on elements and steps; `output` for logged
+/// text and `embeddings` for other attachments.
 public struct CucumberJSONReporter: Reporter {
     private let path: String
     private var files: [String] = []
@@ -23,59 +34,240 @@ public struct CucumberJSONReporter: Reporter {
 
     /// The report as a JSON value.
     var document: JSONValue {
-        .array(files.map { file in feature(file: file, results: results[file] ?? []) })
+        var cache = StoryFileInfo.Cache()
+        return .array(files.map { file in feature(file: file, info: cache.info(file), results: results[file] ?? []) })
     }
 
-    private func feature(file: String, results: [StoryResult]) -> JSONValue {
-        let name = results.first?.story.groupName ?? file
-        return .object([
+    private func feature(file: String, info: StoryFileInfo, results: [StoryResult]) -> JSONValue {
+        let feature = info.feature
+        let name = feature?.name ?? results.first?.story.groupName ?? file
+        let featureID = Self.slug(name)
+        var members: [(String, JSONValue)] = [
             ("uri", .string(file)),
-            ("id", .string(Self.slug(name))),
-            ("keyword", .string(file.hasSuffix(".feature") ? "Feature" : "Stories")),
+            ("id", .string(featureID)),
+            ("keyword", .string(feature?.keyword ?? (file.hasSuffix(".feature") ? "Feature" : "Stories"))),
             ("name", .string(name)),
-            ("description", .string("")),
-            ("line", .int(1)),
-            ("tags", .array([])),
-            ("elements", .array(results.map { element($0, featureID: Self.slug(name)) })),
-        ])
+            ("description", .string(feature?.description ?? "")),
+            ("line", .int(Int64(feature?.location.line ?? 1))),
+        ]
+        if let tags = feature?.tags, !tags.isEmpty {
+            members.append(("tags", .array(tags.map { .object([("name", .string($0.name)), ("line", .int(Int64($0.location.line)))]) })))
+        }
+        let tagLines = Self.tagLines(feature)
+        members.append(("elements", .array(results.flatMap { elements($0, info: info, featureID: featureID, tagLines: tagLines) })))
+        return .object(members)
     }
 
-    private func element(_ result: StoryResult, featureID: String) -> JSONValue {
+    /// The line of every tag in the file, by its id.
+    private static func tagLines(_ feature: GherkinFeature?) -> [Int: Int] {
+        guard let feature else { return [:] }
+        var lines: [Int: Int] = [:]
+        func add(_ tags: [GherkinTag]) { for tag in tags { lines[tag.id] = tag.location.line } }
+        func add(_ children: [GherkinFeature.Child]) {
+            for child in children {
+                switch child {
+                case .background: break
+                case .scenario(let scenario):
+                    add(scenario.tags)
+                    for examples in scenario.examples { add(examples.tags) }
+                case .rule(let rule):
+                    add(rule.tags)
+                    add(rule.children)
+                }
+            }
+        }
+        add(feature.tags)
+        add(feature.children)
+        return lines
+    }
+
+    /// The story's element, after a `background` element for its
+    /// Background steps when it has any.
+    private func elements(_ result: StoryResult, info: StoryFileInfo, featureID: String, tagLines: [Int: Int]) -> [JSONValue] {
         let story = result.story
-        return .object([
-            ("id", .string("\(featureID);\(Self.slug(story.name))")),
-            ("keyword", .string(story.location.file.hasSuffix(".feature") ? "Scenario" : "Story")),
-            ("name", .string(story.name)),
-            ("description", .string("")),
+        let place = info.place(of: story)
+        // Split the test steps: the Background's steps with their step
+        // hooks, then the scenario's; story hooks go to the first element.
+        var before: [HookResult] = []
+        var after: [HookResult] = []
+        var backgroundSteps: [JSONValue] = []
+        var steps: [JSONValue] = []
+        var pendingStepHooks: [HookResult] = []
+        var stepIndex = 0
+        var lastStep: (isBackground: Bool, index: Int)?
+        for testStep in result.testSteps {
+            switch testStep {
+            case .hook(let hook) where hook.isStoryHook:
+                if hook.isBefore { before.append(hook) } else { after.append(hook) }
+            case .hook(let hook) where hook.isBefore:
+                pendingStepHooks.append(hook)
+            case .hook(let hook):
+                // An after-step hook belongs to the step before it.
+                guard let last = lastStep else { continue }
+                if last.isBackground { backgroundSteps[last.index] = Self.adding(hook, to: backgroundSteps[last.index], key: "after") }
+                else { steps[last.index] = Self.adding(hook, to: steps[last.index], key: "after") }
+            case .step(let step):
+                let isBackground = info.isBackgroundStep(stepIndex, of: story)
+                var json = self.step(step, line: place?.row != nil && !isBackground ? place!.row!.location.line : step.step.location.line, story: story)
+                for hook in pendingStepHooks { json = Self.adding(hook, to: json, key: "before") }
+                pendingStepHooks = []
+                if isBackground {
+                    backgroundSteps.append(json)
+                    lastStep = (true, backgroundSteps.count - 1)
+                } else {
+                    steps.append(json)
+                    lastStep = (false, steps.count - 1)
+                }
+                stepIndex += 1
+            }
+        }
+        var elements: [JSONValue] = []
+        if !backgroundSteps.isEmpty, let background = Self.background(of: place, in: info.feature) {
+            var members: [(String, JSONValue)] = [
+                ("keyword", .string(background.keyword)), ("name", .string(background.name)),
+                ("description", .string(background.description)), ("line", .int(Int64(background.location.line))),
+                ("type", .string("background")),
+            ]
+            if !before.isEmpty { members.append(("before", .array(before.map(Self.hook)))) }
+            members.append(("steps", .array(backgroundSteps)))
+            elements.append(.object(members))
+            before = []
+        } else {
+            steps = backgroundSteps + steps
+        }
+        var members: [(String, JSONValue)] = [
+            ("id", .string(id(of: story, place: place, featureID: featureID))),
+            ("keyword", .string(place?.scenario.keyword ?? (story.location.file.hasSuffix(".feature") ? "Scenario" : "Story"))),
+            ("name", .string(place.map { $0.row != nil ? $0.scenario.name : story.name } ?? story.name)),
+            ("description", .string(place?.scenario.description ?? "")),
             ("line", .int(Int64(story.location.line))),
             ("type", .string("scenario")),
-            ("tags", .array(story.tags.map { .object([("name", .string($0)), ("line", .int(Int64(story.location.line - 1)))]) })),
-            ("steps", .array(result.steps.map(step))),
-        ])
+        ]
+        let tags: [JSONValue]
+        if let pickle = place?.pickle {
+            tags = pickle.tags.map { .object([("name", .string($0.name)), ("line", .int(Int64(tagLines[$0.astNodeID] ?? story.location.line - 1)))]) }
+        } else {
+            tags = story.tags.map { .object([("name", .string($0)), ("line", .int(Int64(story.location.line - 1)))]) }
+        }
+        if !tags.isEmpty { members.append(("tags", .array(tags))) }
+        if !before.isEmpty { members.append(("before", .array(before.map(Self.hook)))) }
+        members.append(("steps", .array(steps)))
+        if !after.isEmpty { members.append(("after", .array(after.map(Self.hook)))) }
+        if result.attempts > 1 {
+            // Not Cucumber's: the attempts of a story run again (`--retry`),
+            // so `merge` keeps them.
+            members.append(("storyrun_attempts", .int(Int64(result.attempts))))
+        }
+        elements.append(.object(members))
+        return elements
     }
 
-    private func step(_ result: StepResult) -> JSONValue {
+    /// `feature;scenario`, or for an outline row
+    /// `feature;outline;examples;row` (the header is row 1), as Cucumber
+    /// makes them: unique even when the name has no placeholder.
+    private func id(of story: Story, place: StoryFileInfo.Place?, featureID: String) -> String {
+        guard let place, let examples = place.examples, let row = place.row else {
+            return "\(featureID);\(Self.slug(place?.scenario.name ?? story.name))"
+        }
+        let index = (examples.tableBody.firstIndex { $0.id == row.id } ?? 0) + 2
+        return "\(featureID);\(Self.slug(place.scenario.name));\(Self.slug(examples.name));\(index)"
+    }
+
+    /// The Background whose steps a story runs first: its rule's, else its feature's.
+    private static func background(of place: StoryFileInfo.Place?, in feature: GherkinFeature?) -> GherkinBackground? {
+        for child in place?.rule?.children ?? [] { if case .background(let background) = child { return background } }
+        for child in feature?.children ?? [] { if case .background(let background) = child { return background } }
+        return nil
+    }
+
+    private func step(_ result: StepResult, line: Int, story: Story) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("keyword", .string(result.step.keyword + " ")),
+            ("name", .string(result.step.text)),
+            ("line", .int(Int64(line))),
+        ]
+        switch result.step.attachment {
+        case .dataTable(let table):
+            members.append(("rows", .array(table.rows.map { .object([("cells", .array($0.map(JSONValue.string)))]) })))
+        case .docString(let doc):
+            var docMembers: [(String, JSONValue)] = [("value", .string(doc.content))]
+            if let mediaType = doc.mediaType { docMembers.append(("content_type", .string(mediaType))) }
+            docMembers.append(("line", .int(Int64(doc.location.line))))
+            members.append(("doc_string", .object(docMembers)))
+        case nil:
+            break
+        }
+        members += Self.attachments(result.attachments)
         var match: [(String, JSONValue)] = []
         if let winner = result.match {
             match.append(("location", .string(winner.location.displayFileAndLine)))
             match.append(("pattern", .string(winner.pattern)))
-            match.append(("arguments", .array(winner.arguments.map { .object([("val", .optional($0))]) })))
+            match.append(("arguments", .array(Self.arguments(winner.arguments, in: result.step.text))))
         }
-        var outcome: [(String, JSONValue)] = [
-            ("status", .string(result.status == .ambiguous ? "failed" : result.status.rawValue)),
-            ("duration", .int(Int64(clamping: result.duration))),
-        ]
-        if let error = result.error {
-            let place = error.location.map { "\n\($0.displayFileAndLine)" } ?? ""
-            outcome.append(("error_message", .string(error.message + place + "\n\(result.step.location.displayFileAndLine)")))
+        members.append(("match", .object(match)))
+        members.append(("result", Self.result(status: result.status, duration: result.duration, error: result.error, place: result.step.location)))
+        return .object(members)
+    }
+
+    /// Each captured text with its offset in the step text (`val`, `offset`).
+    static func arguments(_ texts: [String?], in stepText: String) -> [JSONValue] {
+        var searchFrom = stepText.startIndex
+        return texts.map { text -> JSONValue in
+            guard let text else { return .object([("val", .null), ("offset", .null)]) }
+            guard let range = stepText.range(of: text, range: searchFrom..<stepText.endIndex) else {
+                return .object([("val", .string(text)), ("offset", .null)])
+            }
+            searchFrom = range.upperBound
+            let offset = stepText.unicodeScalars.distance(from: stepText.startIndex, to: range.lowerBound)
+            return .object([("val", .string(text)), ("offset", .int(Int64(offset)))])
         }
-        return .object([
-            ("keyword", .string(result.step.keyword + " ")),
-            ("name", .string(result.step.text)),
-            ("line", .int(Int64(result.step.location.line))),
-            ("match", .object(match)),
-            ("result", .object(outcome)),
+    }
+
+    private static func hook(_ hook: HookResult) -> JSONValue {
+        .object(attachments(hook.attachments) + [
+            ("match", .object([("location", .string(hook.location.displayFileAndLine))])),
+            ("result", result(status: hook.status, duration: hook.duration, error: hook.error, place: hook.location)),
         ])
+    }
+
+    private static func adding(_ hook: HookResult, to step: JSONValue, key: String) -> JSONValue {
+        guard case .object(var members) = step else { return step }
+        if let index = members.firstIndex(where: { $0.0 == key }), case .array(let hooks) = members[index].1 {
+            members[index].1 = .array(hooks + [self.hook(hook)])
+        } else {
+            members.append((key, .array([self.hook(hook)])))
+        }
+        return .object(members)
+    }
+
+    /// `output` for logged text, `embeddings` for the rest (base64, as Cucumber writes them).
+    private static func attachments(_ attachments: [Attachment]) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        let logs = attachments.filter { $0.mediaType == Attachment.logMediaType }
+        let embeddings = attachments.filter { $0.mediaType != Attachment.logMediaType }
+        if !logs.isEmpty { members.append(("output", .array(logs.map { .string($0.reportBody ?? $0.limitNote ?? "") }))) }
+        if !embeddings.isEmpty {
+            members.append(("embeddings", .array(embeddings.map { attachment in
+                var embedding: [(String, JSONValue)] = [("mime_type", .string(attachment.mediaType))]
+                embedding.append(("data", .string(attachment.isOverLimit ? "" : attachment.isText ? Data(attachment.body.utf8).base64EncodedString() : attachment.body)))
+                if let name = attachment.name { embedding.append(("name", .string(name))) }
+                if let note = attachment.limitNote { embedding.append(("storyrun_note", .string(note))) }
+                return .object(embedding)
+            })))
+        }
+        return members
+    }
+
+    private static func result(status: StepStatus, duration: UInt64, error: StepError?, place: SourceLocation?) -> JSONValue {
+        var outcome: [(String, JSONValue)] = [("status", .string(status == .ambiguous ? "failed" : status.rawValue))]
+        if let error {
+            let swiftPlace = error.location.map { "\n\($0.displayFileAndLine)" } ?? ""
+            outcome.append(("error_message", .string(error.message + swiftPlace + (place.map { "\n\($0.displayFileAndLine)" } ?? ""))))
+        }
+        if status == .passed || status == .failed || status == .ambiguous {
+            outcome.append(("duration", .int(Int64(clamping: duration))))
+        }
+        return .object(outcome)
     }
 
     /// A lowercase id with dashes for blanks, as Cucumber makes them.

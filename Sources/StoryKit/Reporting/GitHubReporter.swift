@@ -14,9 +14,17 @@ public struct GitHubReporter: Reporter {
 
     public mutating func handle(_ event: RunEvent) {
         switch event {
-        case .storyStarted, .stepStarted, .runStarted, .runFinished, .runHookFinished:
+        case .storyStarted, .stepStarted, .runStarted, .runFinished:
             break
+        case .runHookFinished:
+            break  // a failed run hook comes as a diagnostic, annotated below
         case .storyFinished(let result):
+            for hook in result.hooks where hook.status == .failed {
+                write(Self.command("error", at: result.story.location, title: "\(result.story.name): \(hook.kind) hook failed", message: TestStepResult.hook(hook).failureText))
+            }
+            if result.status == .failed, result.firstFailure == nil {
+                write(Self.command("error", at: result.story.location, title: "\(result.story.name): failed", message: result.wasInterrupted ? "the run was interrupted" : "failed"))
+            }
             for step in result.steps {
                 switch step.status {
                 case .failed, .ambiguous:

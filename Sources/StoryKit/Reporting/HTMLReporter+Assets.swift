@@ -56,6 +56,17 @@ extension HTMLReporter {
         pre.snippet{background:#fff8e1;border:1px dashed #d4a72c;border-radius:6px;padding:6px 10px;margin-top:4px}
         details.problems{margin-top:32px;color:var(--muted)}details.problems summary{font-weight:600;list-style-position:inside}
         .problems ul{padding:0}.problems li{list-style:none}.problems pre{background:#fff;border:1px solid var(--line);border-radius:6px;padding:8px}
+        .badge{background:#fff8c5;color:#7d4e00;border:1px solid #d4a72c;border-radius:10px;padding:1px 8px;font-size:12px;font-weight:600;white-space:nowrap}
+        .hookplace{font:13px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:var(--muted)}
+        .from{font-size:11px;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);border:1px solid var(--line);border-radius:8px;padding:0 6px}
+        table.datatable{border-collapse:collapse;margin:4px 0;font-size:14px}table.datatable td{border:1px solid var(--line);padding:2px 10px;background:#fff}
+        table.datatable tr:first-child td{background:var(--bg);font-weight:600}
+        .docstring{margin:4px 0;border:1px solid var(--line);border-radius:6px;background:#fff;padding:6px 10px}.mediatype{float:right;font-size:11px;color:var(--muted)}
+        .attachment{margin:4px 0;font-size:13px}.attachment img{max-width:100%;max-height:480px;border:1px solid var(--line);border-radius:6px}
+        .attachment figcaption{color:var(--muted)}.attachment pre{background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px 10px}
+        pre.log{color:var(--muted);margin:2px 0}
+        .description{white-space:pre-wrap;color:var(--muted);margin:0 0 8px}.rule{margin:14px 0 4px;font-size:17px}
+        details.attempts{margin:6px 0 0 108px;font-size:14px;color:var(--muted)}.attempt{margin:4px 0}
         footer{max-width:1100px;padding:0 40px 32px;color:var(--muted);font-size:13px}
         .js .tech{display:none!important}.js.technical .tech{display:revert!important}
         .hidden{display:none!important}

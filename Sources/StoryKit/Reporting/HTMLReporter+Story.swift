@@ -1,3 +1,5 @@
+import Foundation
+
 extension HTMLReporter {
     /// The group of one file's stories, with its own bar.
     func section(_ file: String, index: Int) -> String {
@@ -8,14 +10,26 @@ extension HTMLReporter {
         let name = stories.first?.story.groupName ?? file
         let base = file.split(separator: "/").last.map(String.init) ?? file
         let heading = name == file ? Self.humanName(base) : name
+        var cache = StoryFileInfo.Cache()
+        let info = cache.info(file)
         var html = """
             <section class="file"><h2><span class="name">\(heading.htmlEscaped)</span>
             <small>\(passed) of \(stories.count) pass &middot; <span class="path">\(SourceLocation.relativePath(file).htmlEscaped)</span></small></h2>
             \(bar(counts, total: stories.count, label: "\(passed) of \(stories.count) pass"))
 
             """
+        if let description = info.feature?.description, !description.isEmpty {
+            html += "<p class=\"description\">\(Self.trimmed(description).htmlEscaped)</p>\n"
+        }
+        var rule: Int?
         for (storyIndex, result) in stories.enumerated() {
-            html += story(result, anchor: Self.anchor(index, storyIndex))
+            let place = info.place(of: result.story)
+            if let current = place?.rule, current.id != rule {
+                rule = current.id
+                html += "<h3 class=\"rule\">\(current.keyword.htmlEscaped): \(current.name.htmlEscaped)</h3>\n"
+                if !current.description.isEmpty { html += "<p class=\"description\">\(Self.trimmed(current.description).htmlEscaped)</p>\n" }
+            }
+            html += story(result, anchor: Self.anchor(index, storyIndex), info: info)
         }
         return html + "</section>\n"
     }
@@ -27,32 +41,87 @@ extension HTMLReporter {
         return words.prefix(1).uppercased() + words.dropFirst()
     }
 
-    private func story(_ result: StoryResult, anchor: String) -> String {
+    private func story(_ result: StoryResult, anchor: String, info: StoryFileInfo) -> String {
         let story = result.story
         let tags = story.tags.map { "<span class=\"tag\">\($0.htmlEscaped)</span>" }.joined(separator: " ")
         let passed = result.steps.filter { $0.status == .passed }.count
+        let flaky = result.attempts > 1
+            ? " <span class=\"badge\(result.isFlaky ? " flaky" : "")\" title=\"\(result.attemptsNote?.htmlEscaped ?? "")\">"
+                + (result.isFlaky ? "flaky &middot; passed on attempt \(result.attempts)" : "\(result.attempts) attempts") + "</span>"
+            : ""
         var html = """
-            <details class="story \(result.status.rawValue)" id="\(anchor)" data-status="\(result.status.rawValue)"\(result.status == .passed ? "" : " open")>
-            <summary><span class="status">\(result.status.rawValue)</span><span class="title">\(story.name.htmlEscaped)</span> \(tags)
+            <details class="story \(result.status.rawValue)" id="\(anchor)" data-status="\(result.status.rawValue)"\(result.status == .passed && result.attempts == 1 ? "" : " open")>
+            <summary><span class="status">\(result.status.rawValue)</span><span class="title">\(story.name.htmlEscaped)</span>\(flaky) \(tags)
             <span class="where">\(passed)/\(result.steps.count) steps &middot; \(Self.duration(result.duration))<span class="tech"> &middot; \(story.location.displayFileAndLine.htmlEscaped)</span></span></summary>
-            <ol class="steps">
 
             """
-        let skipReason =
-            switch result.status {
-            case .undefined: "Skipped: a step of this story is not written yet."
-            case .skipped: "Skipped: a dry run matches steps without running them."
-            case .passed, .failed: "Skipped: an earlier step did not pass."
+        if let description = info.place(of: story)?.scenario.description, !description.isEmpty {
+            html += "<p class=\"description\">\(Self.trimmed(description).htmlEscaped)</p>\n"
+        }
+        html += "<ol class=\"steps\">\n"
+        html += testSteps(result.testSteps, status: result.status, story: story, info: info)
+        html += "</ol>\n"
+        if !result.earlierAttempts.isEmpty {
+            html += "<details class=\"attempts\"><summary>\(result.earlierAttempts.count) earlier attempt\(result.earlierAttempts.count == 1 ? "" : "s") failed</summary>\n"
+            for (number, attempt) in result.earlierAttempts.enumerated() {
+                html += "<p class=\"attempt\">Attempt \(number + 1): \(attempt.status.rawValue)</p><ol class=\"steps\">\n"
+                html += testSteps(attempt.testSteps, status: attempt.status, story: story, info: info)
+                html += "</ol>\n"
             }
-        for step in result.steps { html += self.step(step, skipReason: skipReason) }
-        return html + "</ol></details>\n"
+            html += "</details>\n"
+        }
+        if result.status == .failed, result.firstFailure == nil {
+            html += "<div class=\"error\"><pre class=\"message\">\(result.wasInterrupted ? "The run was interrupted while this story ran." : "The story failed.")</pre></div>\n"
+        }
+        return html + "</details>\n"
     }
 
-    private func step(_ step: StepResult, skipReason: String) -> String {
+    /// The test steps of an attempt: every step, and the hooks that failed
+    /// or attached something (passing hooks are plumbing a reader skips).
+    private func testSteps(_ testSteps: [TestStepResult], status: StoryStatus, story: Story, info: StoryFileInfo) -> String {
+        let skipReason =
+            switch status {
+            case .undefined: "Skipped: a step of this story is not written yet."
+            case .skipped: "Skipped: a dry run matches steps without running them."
+            case .passed, .failed: "Skipped: an earlier step or hook did not pass."
+            }
+        var html = ""
+        var stepIndex = 0
+        for testStep in testSteps {
+            switch testStep {
+            case .step(let step):
+                html += self.step(step, skipReason: skipReason, isBackground: info.isBackgroundStep(stepIndex, of: story))
+                stepIndex += 1
+            case .hook(let hook) where hook.status != .passed || !hook.attachments.isEmpty:
+                html += self.hook(hook)
+            case .hook:
+                break
+            }
+        }
+        return html
+    }
+
+    private func hook(_ hook: HookResult) -> String {
+        let status = hook.status.rawValue
+        var html = "<li class=\"step hook \(status)\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(hook.status))</span>"
+        html += "<span class=\"text\"><span class=\"keyword\">\(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()) hook</span> <span class=\"hookplace\">\(hook.location.displayFileAndLine.htmlEscaped)</span></span>"
+        html += "<span class=\"where tech\">\(Self.duration(hook.duration))</span>"
+        if let error = hook.error {
+            html += "<div class=\"error\"><pre class=\"message\">\(error.message.htmlEscaped)</pre>"
+            if let place = error.location { html += "<pre class=\"places\">at \(place.displayFileAndLine.htmlEscaped)</pre>" }
+            html += "</div>"
+        }
+        html += attachments(hook.attachments)
+        return html + "</li>\n"
+    }
+
+    private func step(_ step: StepResult, skipReason: String, isBackground: Bool) -> String {
         let status = step.status.rawValue
-        var html = "<li class=\"step \(status)\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(step.status))</span>"
+        var html = "<li class=\"step \(status)\(isBackground ? " background" : "")\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(step.status))</span>"
         html += "<span class=\"text\"><span class=\"keyword\">\(step.step.keyword.htmlEscaped)</span> \(step.step.text.htmlEscaped)</span>"
+        if isBackground { html += " <span class=\"from\" title=\"a step of the Background, run before each story of its feature or rule\">background</span>" }
         html += "<span class=\"where tech\">line \(step.step.location.line) &middot; \(Self.duration(step.duration))</span>"
+        html += argument(step.step.attachment)
         if let match = step.match {
             html += "<div class=\"match tech\">matched <code>\(match.pattern.htmlEscaped)</code> at \(match.location.displayFileAndLine.htmlEscaped)</div>"
         }
@@ -67,7 +136,46 @@ extension HTMLReporter {
         } else if step.status == .skipped {
             html += "<div class=\"note\">\(skipReason)</div>"
         }
+        html += attachments(step.attachments)
         return html + "</li>\n"
+    }
+
+    /// A data table as a table, a doc string as a preformatted block.
+    private func argument(_ argument: StepAttachment?) -> String {
+        switch argument {
+        case .dataTable(let table):
+            var html = "<table class=\"datatable\">"
+            for row in table.rows {
+                html += "<tr>" + row.map { "<td>\($0.htmlEscaped)</td>" }.joined() + "</tr>"
+            }
+            return html + "</table>"
+        case .docString(let doc):
+            let type = doc.mediaType.map { "<span class=\"mediatype\">\($0.htmlEscaped)</span>" } ?? ""
+            return "<div class=\"docstring\">\(type)<pre>\(doc.content.htmlEscaped)</pre></div>"
+        case nil:
+            return ""
+        }
+    }
+
+    /// Images inline, log lines as they are, other text and JSON in
+    /// blocks that open on a click, anything else as a download.
+    func attachments(_ attachments: [Attachment]) -> String {
+        attachments.map { attachment -> String in
+            let note = attachment.limitNote.map { "<div class=\"note\">\($0.htmlEscaped)</div>" } ?? ""
+            guard let body = attachment.reportBody else { return "<div class=\"attachment\">\(attachment.label.htmlEscaped)\(note)</div>" }
+            if attachment.mediaType == Attachment.logMediaType {
+                return "<pre class=\"log\">\(body.htmlEscaped)</pre>\(note)"
+            }
+            if attachment.mediaType.hasPrefix("image/") {
+                let source = "data:\(attachment.mediaType);base64,\(attachment.isText ? Data(body.utf8).base64EncodedString() : body)"
+                return "<figure class=\"attachment\"><img src=\"\(source.htmlEscaped)\" alt=\"\((attachment.name ?? "attached image").htmlEscaped)\"><figcaption>\(attachment.label.htmlEscaped)</figcaption></figure>\(note)"
+            }
+            if attachment.isText {
+                return "<details class=\"attachment\"><summary>\(attachment.label.htmlEscaped)</summary><pre>\(body.htmlEscaped)</pre></details>\(note)"
+            }
+            let link = "data:\(attachment.mediaType);base64,\(body)"
+            return "<div class=\"attachment\"><a download=\"\((attachment.name ?? "attachment").htmlEscaped)\" href=\"\(link.htmlEscaped)\">\(attachment.label.htmlEscaped)</a>, \(attachment.data.count) bytes</div>\(note)"
+        }.joined()
     }
 
     static func icon(_ status: StepStatus) -> String {
@@ -78,5 +186,14 @@ extension HTMLReporter {
         case .skipped: "–"
         case .ambiguous: "!"
         }
+    }
+}
+
+extension HTMLReporter {
+    /// A description with the indentation of its first line removed from each line.
+    static func trimmed(_ description: String) -> String {
+        let lines = description.split(separator: "\n", omittingEmptySubsequences: false)
+        let indent = lines.first.map { $0.prefix { $0 == " " || $0 == "\t" }.count } ?? 0
+        return lines.map { line in String(line.dropFirst(min(indent, line.prefix { $0 == " " || $0 == "\t" }.count))) }.joined(separator: "\n")
     }
 }

@@ -13,6 +13,7 @@ public struct HTMLReporter: Reporter {
     var results: [String: [StoryResult]] = [:]
     var diagnostics: [Diagnostic] = []
     var summary = RunSummary()
+    var runHooks: [HookResult] = []
 
     /// Creates a reporter that writes to a path when the run is over.
     public init(path: String, title: String = "Stories") {
@@ -30,7 +31,9 @@ public struct HTMLReporter: Reporter {
             diagnostics.append(diagnostic)
         case .runFinished(let summary):
             self.summary = summary
-        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runHookFinished:
+        case .runHookFinished(let hook):
+            if hook.status == .failed { runHooks.append(hook) }
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished:
             break
         }
     }
@@ -73,7 +76,7 @@ public struct HTMLReporter: Reporter {
 
     var storyCount: Int { summary.stories.values.reduce(0, +) }
 
-    var hasProblems: Bool { summary.stories[.failed, default: 0] + summary.stories[.undefined, default: 0] > 0 }
+    var hasProblems: Bool { summary.stories[.failed, default: 0] + summary.stories[.undefined, default: 0] + runHooks.count > 0 }
 
     /// One sentence on the run as a whole.
     var verdict: String {
@@ -81,6 +84,7 @@ public struct HTMLReporter: Reporter {
         let passed = summary.stories[.passed, default: 0]
         let failing = summary.stories[.failed, default: 0] + summary.stories[.undefined, default: 0]
         if total == 0 { return "No stories ran" }
+        if !runHooks.isEmpty && failing == 0 { return "A \(runHooks[0].kind) hook failed" }
         if failing == 0 && passed == total { return total == 1 ? "The story passes" : "All \(total) stories pass" }
         if failing == 0 { return "\(passed) of \(total) stories pass; the rest did not run" }
         return "\(failing) of \(total) \(total == 1 ? "story needs" : "stories need") attention"
@@ -117,18 +121,17 @@ public struct HTMLReporter: Reporter {
                         + " <span class=\"why\">\(Self.reason(result).htmlEscaped)</span></li>"
                 }
         }
-        guard !items.isEmpty else { return "" }
-        return "<section class=\"attention\"><h2>Needs attention</h2><ul>\n" + items.joined(separator: "\n") + "\n</ul></section>\n"
+        let hooks = runHooks.map { hook in
+            "<li class=\"failed\"><span class=\"status\">failed</span><b>\(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()) hook</b> \(hook.location.displayFileAndLine.htmlEscaped)"
+                + " <span class=\"why\">\((hook.error?.message ?? "failed").htmlEscaped)\(hook.error?.location.map { " — at " + $0.displayFileAndLine.htmlEscaped } ?? "")</span></li>"
+        }
+        guard !items.isEmpty || !hooks.isEmpty else { return "" }
+        return "<section class=\"attention\"><h2>Needs attention</h2><ul>\n" + (hooks + items).joined(separator: "\n") + "\n</ul></section>\n"
     }
 
     /// Why a story did not pass, in one line.
     static func reason(_ result: StoryResult) -> String {
-        if let failing = result.steps.first(where: { $0.status == .failed || $0.status == .ambiguous }) {
-            let message = failing.error?.message.split(separator: "\n").first.map(String.init) ?? failing.status.rawValue
-            return "\(failing.step.line) — \(message)"
-        }
-        let undefined = result.steps.filter { $0.status == .undefined }.count
-        return "\(undefined) step\(undefined == 1 ? " is" : "s are") not written yet"
+        result.reason
     }
 
     private var problems: String {

@@ -13,10 +13,17 @@ public struct JUnitReporter: Reporter {
     private var files: [String] = []
     private var results: [String: [StoryResult]] = [:]
     private var summary = RunSummary()
+    private var runHooks: [HookResult] = []
+    private let isStrict: Bool
 
     /// Creates a reporter that writes to a path when the run is over.
-    public init(path: String) {
+    /// - Parameters:
+    ///   - path: The file to write.
+    ///   - isStrict: Whether undefined stories fail the run (`--strict`), so
+    ///     the file calls them failures as the exit status does.
+    public init(path: String, isStrict: Bool = false) {
         self.path = path
+        self.isStrict = isStrict
     }
 
     public mutating func handle(_ event: RunEvent) {
@@ -27,7 +34,9 @@ public struct JUnitReporter: Reporter {
             results[file, default: []].append(result)
         case .runFinished(let summary):
             self.summary = summary
-        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic, .runHookFinished:
+        case .runHookFinished(let hook):
+            if hook.status == .failed { runHooks.append(hook) }
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic:
             break
         }
     }
@@ -39,13 +48,27 @@ public struct JUnitReporter: Reporter {
     /// The whole XML document.
     var document: String {
         let all = files.flatMap { results[$0] ?? [] }
+        let hookFailures = runHooks.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"storyrun\" \(Self.counts(all, withSkipped: false)) time=\"\(Self.seconds(summary.duration))\">\n"
+        xml += "<testsuites name=\"storyrun\" \(counts(all, withSkipped: false, hookFailures: hookFailures)) time=\"\(Self.seconds(summary.duration))\">\n"
         for file in files {
             let stories = results[file] ?? []
             let time = stories.reduce(0) { $0 &+ $1.duration }
-            xml += "  <testsuite name=\(Self.attribute(file)) \(Self.counts(stories, withSkipped: true)) time=\"\(Self.seconds(time))\">\n"
+            xml += "  <testsuite name=\(Self.attribute(file)) \(counts(stories, withSkipped: true)) time=\"\(Self.seconds(time))\">\n"
             for result in stories { xml += testCase(result, file: file) }
+            xml += "  </testsuite>\n"
+        }
+        if !runHooks.isEmpty {
+            // A failed before-run or after-run hook fails the run: a test case of its own.
+            let time = runHooks.reduce(0) { $0 &+ $1.duration }
+            xml += "  <testsuite name=\"run hooks\" tests=\"\(hookFailures)\" failures=\"\(hookFailures)\" errors=\"0\" skipped=\"0\" time=\"\(Self.seconds(time))\">\n"
+            for hook in runHooks {
+                let step = TestStepResult.hook(hook)
+                xml += "    <testcase classname=\"run hooks\" name=\(Self.attribute(step.title)) time=\"\(Self.seconds(hook.duration))\">\n"
+                xml += "      <failure message=\(Self.attribute(step.shortReason)) type=\"failed\">" + step.failureText.xmlEscaped() + "</failure>\n"
+                xml += Self.systemOut([step], note: nil)
+                xml += "    </testcase>\n"
+            }
             xml += "  </testsuite>\n"
         }
         return xml + "</testsuites>\n"
@@ -59,38 +82,50 @@ public struct JUnitReporter: Reporter {
         case .skipped:
             xml += "      <skipped>dry run</skipped>\n"
         case .undefined:
-            let undefined = result.steps.filter { $0.status == .undefined }.map(\.step.line)
-            xml += "      <skipped>" + ("undefined steps: " + undefined.joined(separator: "; ")).xmlEscaped() + "</skipped>\n"
-        case .failed:
-            if let failing = result.steps.first(where: { $0.status == .failed || $0.status == .ambiguous }) {
-                let element = failing.status == .ambiguous ? "error" : "failure"
-                let message = failing.error?.message.split(separator: "\n").first.map(String.init) ?? failing.status.rawValue
-                xml += "      <\(element) message=\(Self.attribute(message)) type=\"\(failing.status.rawValue)\">"
-                xml += Self.failureText(failing).xmlEscaped() + "</\(element)>\n"
+            let undefined = "undefined steps: " + result.steps.filter { $0.status == .undefined }.map(\.step.line).joined(separator: "; ")
+            if isStrict {
+                xml += "      <failure message=\(Self.attribute(undefined)) type=\"undefined\">" + undefined.xmlEscaped() + "</failure>\n"
+            } else {
+                xml += "      <skipped>" + undefined.xmlEscaped() + "</skipped>\n"
             }
+        case .failed:
+            // A failed story always has a failure, even when no test step
+            // says why (an interrupted run, a worker that died).
+            let failing = result.firstFailure
+            let element = failing?.status == .ambiguous ? "error" : "failure"
+            let message = failing?.shortReason ?? (result.wasInterrupted ? "the run was interrupted" : "failed")
+            let text = failing?.failureText ?? message
+            xml += "      <\(element) message=\(Self.attribute(message)) type=\"\(failing?.status.rawValue ?? "failed")\">"
+            xml += text.xmlEscaped() + "</\(element)>\n"
         }
-        let steps = result.steps.map { "\($0.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.step.line)" }
-        xml += "      <system-out>" + steps.joined(separator: "\n").xmlEscaped() + "</system-out>\n"
+        xml += Self.systemOut(result.testSteps, note: result.attemptsNote)
         return xml + "    </testcase>\n"
+    }
+
+    /// Each test step's status and title, what it attached, and a note
+    /// (the attempts of a story run more than once).
+    static func systemOut(_ testSteps: [TestStepResult], note: String?) -> String {
+        var lines: [String] = note.map { [$0, ""] } ?? []
+        for testStep in testSteps {
+            if case .hook(let hook) = testStep, hook.status == .passed, hook.attachments.isEmpty { continue }
+            lines.append("\(testStep.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(testStep.title)")
+            for attachment in testStep.attachments { lines.append(attachment.plainText(indent: "           ")) }
+        }
+        return "      <system-out>" + lines.joined(separator: "\n").xmlEscaped() + "</system-out>\n"
     }
 
     /// The failing step, the error, where it was raised and the step's place.
     static func failureText(_ step: StepResult) -> String {
-        var lines = [step.step.line]
-        if let error = step.error {
-            lines.append(error.message)
-            if let place = error.location { lines.append("at \(place.displayFileAndLine)") }
-        }
-        lines.append(step.step.location.displayFileAndLine)
-        return lines.joined(separator: "\n")
+        TestStepResult.step(step).failureText
     }
 
     /// `tests="…" failures="…" errors="…"` and, for a suite, `skipped="…"`.
-    private static func counts(_ stories: [StoryResult], withSkipped: Bool) -> String {
-        let errors = stories.filter { $0.status == .failed && $0.steps.contains { $0.status == .ambiguous } }.count
-        let failures = stories.filter { $0.status == .failed }.count - errors
-        let skipped = stories.filter { $0.status == .skipped || $0.status == .undefined }.count
-        return "tests=\"\(stories.count)\" failures=\"\(failures)\" errors=\"\(errors)\""
+    private func counts(_ stories: [StoryResult], withSkipped: Bool, hookFailures: Int = 0) -> String {
+        let errors = stories.filter { $0.status == .failed && $0.firstFailure?.status == .ambiguous }.count
+        let undefinedFailures = isStrict ? stories.filter { $0.status == .undefined }.count : 0
+        let failures = stories.filter { $0.status == .failed }.count - errors + undefinedFailures + hookFailures
+        let skipped = stories.filter { $0.status == .skipped || ($0.status == .undefined && !isStrict) }.count
+        return "tests=\"\(stories.count + hookFailures)\" failures=\"\(failures)\" errors=\"\(errors)\""
             + (withSkipped ? " skipped=\"\(skipped)\"" : "")
     }
 

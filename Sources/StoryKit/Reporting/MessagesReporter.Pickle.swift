@@ -1,63 +1,157 @@
 import Foundation
 
 extension MessagesReporter {
-    /// A story as a Cucumber `pickle`, with the IDs given to it and its steps.
-    struct Pickle {
+    /// A story as a Cucumber `pickle`: the ids of the pickle and its steps,
+    /// and the syntax tree nodes they come from.
+    struct PickleIDs {
         var id: String
         var stepIDs: [String]
-        var result: StoryResult
+        var json: JSONValue
+    }
 
-        init(result: StoryResult, ids: inout IDs) {
-            self.result = result
-            id = ids.next()
-            stepIDs = result.steps.map { _ in ids.next() }
+    /// The pickle of a story of a `.feature` file, as the official
+    /// compiler makes it, with the file's ids moved past `file.base`.
+    static func pickle(_ pickle: StoryKit.Pickle, file: GherkinFile) -> PickleIDs {
+        let steps: [JSONValue] = pickle.steps.map { step in
+            var members: [(String, JSONValue)] = [
+                ("id", file.id(step.id).json), ("text", .string(step.text)),
+                ("type", .string(step.type.rawValue)), ("astNodeIds", .array(step.astNodeIDs.map { file.id($0).json })),
+            ]
+            if let argument = argument(docString: step.docString.map { ($0.content, $0.mediaType) }, dataTable: step.dataTable) {
+                members.append(("argument", argument))
+            }
+            return .object(members)
         }
+        let json: JSONValue = .object([
+            ("id", file.id(pickle.id).json), ("uri", .string(file.uri)),
+            ("location", .object([("line", .int(Int64(pickle.location.line))), ("column", .int(Int64(pickle.location.column)))])),
+            ("astNodeIds", .array(pickle.astNodeIDs.map { file.id($0).json })),
+            ("tags", .array(pickle.tags.map { .object([("name", .string($0.name)), ("astNodeId", file.id($0.astNodeID).json)]) })),
+            ("name", .string(pickle.name)), ("language", .string(pickle.language)),
+            ("steps", .array(steps)),
+        ])
+        return PickleIDs(id: file.id(pickle.id), stepIDs: pickle.steps.map { file.id($0.id) }, json: json)
+    }
 
-        var json: JSONValue {
+    static func argument(docString: (content: String, mediaType: String?)?, dataTable: [[String]]?) -> JSONValue? {
+        if let table = dataTable {
+            let rows = table.map { row in JSONValue.object([("cells", .array(row.map { .object([("value", .string($0))]) }))]) }
+            return .object([("dataTable", .object([("rows", .array(rows))]))])
+        }
+        if let doc = docString {
+            var members: [(String, JSONValue)] = [("content", .string(doc.content))]
+            if let mediaType = doc.mediaType { members.append(("mediaType", .string(mediaType))) }
+            return .object([("docString", .object(members))])
+        }
+        return nil
+    }
+
+    /// A `.stories` file (or a feature file that can no longer be read) as
+    /// a Gherkin document: a feature named after the file with each story
+    /// a scenario; and the stories' pickles.
+    static func synthesized(_ results: [StoryResult], uri: String, ids: inout IDs) -> (document: JSONValue, pickles: [PickleIDs]) {
+        var scenarios: [JSONValue] = []
+        var pickles: [PickleIDs] = []
+        let origin: JSONValue = .object([("line", .int(1)), ("column", .int(1))])
+        for result in results {
             let story = result.story
-            let steps: [JSONValue] = zip(stepIDs, result.steps).map { id, step in
+            let stepIDs = story.steps.map { _ in ids.next() }
+            let tagIDs = story.tags.map { _ in ids.next() }
+            let scenarioID = ids.next()
+            let location: JSONValue = .object([("line", .int(Int64(story.location.line))), ("column", .int(Int64(max(1, story.location.column))))])
+            var previous = "Context"
+            let steps: [JSONValue] = zip(stepIDs, story.steps).map { id, step in
                 var members: [(String, JSONValue)] = [
-                    ("astNodeIds", .array([])), ("id", .string(id)),
-                    ("type", .string(Self.type(step.step.kind))), ("text", .string(step.step.text)),
+                    ("id", .string(id)),
+                    ("location", .object([("line", .int(Int64(step.location.line))), ("column", .int(Int64(max(1, step.location.column))))])),
+                    ("keyword", .string(step.keyword + " ")), ("keywordType", .string(keywordType(step, previous: &previous))),
+                    ("text", .string(step.text)),
                 ]
-                switch step.step.attachment {
-                case .docString(let doc):
-                    members.append(("argument", .object([("docString", .object([("content", .string(doc.content))]))])))
-                case .dataTable(let table):
-                    let rows = table.rows.map { row in JSONValue.object([("cells", .array(row.map { .object([("value", .string($0))]) }))]) }
-                    members.append(("argument", .object([("dataTable", .object([("rows", .array(rows))]))])))
-                case nil:
-                    break
+                if case .docString(let doc) = step.attachment {
+                    members.append(("docString", .object([
+                        ("location", .object([("line", .int(Int64(doc.location.line))), ("column", .int(Int64(max(1, doc.location.column))))])),
+                        ("content", .string(doc.content)), ("delimiter", .string(doc.delimiter)),
+                    ])))
                 }
                 return .object(members)
             }
-            return .object([
-                ("id", .string(id)), ("uri", .string(story.location.displayPath)),
-                ("location", .object([("line", .int(Int64(story.location.line)))])),
-                ("name", .string(story.name)), ("language", .string("en")),
-                ("steps", .array(steps)),
-                ("tags", .array(story.tags.map { .object([("name", .string($0)), ("astNodeId", .string(""))]) })),
-                ("astNodeIds", .array([])),
-            ])
-        }
-
-        static func type(_ kind: Step.Kind) -> String {
-            switch kind {
-            case .context: "Context"
-            case .action: "Action"
-            case .outcome: "Outcome"
-            case .role, .unknown: "Unknown"
+            let tags: [JSONValue] = zip(tagIDs, story.tags).map { id, tag in
+                .object([("location", .object([("line", .int(Int64(max(1, story.location.line - 1)))), ("column", .int(1))])), ("name", .string(tag)), ("id", .string(id))])
             }
+            scenarios.append(.object([("scenario", .object([
+                ("id", .string(scenarioID)), ("location", location), ("tags", .array(tags)),
+                ("keyword", .string(uri.hasSuffix(".feature") ? "Scenario" : "Story")), ("name", .string(story.name)),
+                ("description", .string("")), ("steps", .array(steps)), ("examples", .array([])),
+            ]))]))
+            let pickleStepIDs = story.steps.map { _ in ids.next() }
+            let pickleID = ids.next()
+            let pickleSteps: [JSONValue] = zip(pickleStepIDs, zip(stepIDs, story.steps)).map { id, pair in
+                var members: [(String, JSONValue)] = [
+                    ("id", .string(id)), ("text", .string(pair.1.text)),
+                    ("type", .string(type(pair.1.kind))), ("astNodeIds", .array([.string(pair.0)])),
+                ]
+                var doc: (String, String?)?
+                var table: [[String]]?
+                switch pair.1.attachment {
+                case .docString(let value): doc = (value.content, value.mediaType)
+                case .dataTable(let value): table = value.rows
+                case nil: break
+                }
+                if let argument = argument(docString: doc, dataTable: table) { members.append(("argument", argument)) }
+                return .object(members)
+            }
+            pickles.append(PickleIDs(id: pickleID, stepIDs: pickleStepIDs, json: .object([
+                ("id", .string(pickleID)), ("uri", .string(uri)), ("location", location),
+                ("astNodeIds", .array([.string(scenarioID)])),
+                ("tags", .array(zip(tagIDs, story.tags).map { .object([("name", .string($1)), ("astNodeId", .string($0))]) })),
+                ("name", .string(story.name)), ("language", .string("en")), ("steps", .array(pickleSteps)),
+            ])))
+        }
+        let group = results.first?.story.groupName ?? uri
+        let document: JSONValue = .object([
+            ("uri", .string(uri)),
+            ("feature", .object([
+                ("location", origin), ("tags", .array([])), ("language", .string("en")),
+                ("keyword", .string(uri.hasSuffix(".feature") ? "Feature" : "Stories")),
+                ("name", .string(group)), ("description", .string("")), ("children", .array(scenarios)),
+            ])),
+            ("comments", .array([])),
+        ])
+        return (document, pickles)
+    }
+
+    private static func keywordType(_ step: Step, previous: inout String) -> String {
+        switch step.keyword.lowercased() {
+        case "and", "but": return "Conjunction"
+        default:
+            let value = type(step.kind)
+            previous = value
+            return value
+        }
+    }
+
+    static func type(_ kind: Step.Kind) -> String {
+        switch kind {
+        case .context: "Context"
+        case .action: "Action"
+        case .outcome: "Outcome"
+        case .role, .unknown: "Unknown"
         }
     }
 
     /// IDs that count up from 1, so the stream is the same on every run.
     struct IDs {
-        private var last = 0
+        private(set) var last = 0
 
         mutating func next() -> String {
             last += 1
             return String(last)
+        }
+
+        /// Sets aside `count` ids and returns the number before the first.
+        mutating func reserve(_ count: Int) -> Int {
+            defer { last += count }
+            return last + 1
         }
     }
 

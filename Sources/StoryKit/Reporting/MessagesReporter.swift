@@ -18,6 +18,8 @@ public struct MessagesReporter: Reporter {
     private let startTime: Date
     private var results: [StoryResult] = []
     private var summary = RunSummary()
+    /// Before-run hooks (those that finished before any story) and after-run hooks.
+    private var runHooks: (before: [HookResult], after: [HookResult]) = ([], [])
 
     /// Creates a reporter that writes to a path when the run is over.
     /// - Parameters:
@@ -32,7 +34,9 @@ public struct MessagesReporter: Reporter {
         switch event {
         case .storyFinished(let result): results.append(result)
         case .runFinished(let summary): self.summary = summary
-        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic, .runHookFinished: break
+        case .runHookFinished(let hook):
+            if hook.kind.hasPrefix("before") { runHooks.before.append(hook) } else { runHooks.after.append(hook) }
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic: break
         }
     }
 
@@ -40,80 +44,166 @@ public struct MessagesReporter: Reporter {
         try AtomicFile.write(lines.map { $0.text + "\n" }.joined(), to: path)
     }
 
-    /// The envelopes, in the order they are written.
+    /// The envelopes, in the order they are written: `meta`; per file its
+    /// `source`, `gherkinDocument` and `pickle`s; the `stepDefinition`s and
+    /// `hook`s; then the run, attempt by attempt.
     var lines: [JSONValue] {
         var ids = IDs()
         var out: [JSONValue] = [Self.envelope("meta", Self.meta)]
         var files: [String] = []
-        for result in results where !files.contains(result.story.location.file) {
-            files.append(result.story.location.file)
+        var byFile: [String: [StoryResult]] = [:]
+        for result in results {
+            let file = result.story.location.file
+            if byFile[file] == nil { files.append(file) }
+            byFile[file, default: []].append(result)
         }
+        var cache = StoryFileInfo.Cache()
+        var pickles: [String: PickleIDs] = [:]  // by story id
         for file in files {
-            let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            let info = cache.info(file)
+            let uri = SourceLocation.relativePath(file)
+            let stories = byFile[file] ?? []
             out.append(Self.envelope("source", .object([
-                ("uri", .string(SourceLocation.relativePath(file))), ("data", .string(text)),
+                ("uri", .string(uri)), ("data", .string(info.text)),
                 ("mediaType", .string("text/x.cucumber.gherkin+plain")),
             ])))
-        }
-        let pickles = results.map { Pickle(result: $0, ids: &ids) }
-        out += pickles.map { Self.envelope("pickle", $0.json) }
-
-        var definitions: [MatchInfo.Key: String] = [:]
-        for result in results {
-            for match in result.steps.flatMap({ [$0.match].compactMap { $0 } + $0.alsoMatched }) where definitions[match.key] == nil {
-                let id = ids.next()
-                definitions[match.key] = id
-                out.append(Self.envelope("stepDefinition", .object([
-                    ("id", .string(id)),
-                    ("pattern", .object([("source", .string(match.pattern)), ("type", .string("REGULAR_EXPRESSION"))])),
-                    ("sourceReference", .object([
-                        ("uri", .string(match.location.displayPath)),
-                        ("location", .object([("line", .int(Int64(match.location.line)))])),
-                    ])),
-                ])))
+            if info.feature != nil, stories.allSatisfy({ info.place(of: $0.story) != nil }) {
+                let gherkin = GherkinFile(info: info, uri: uri, base: ids.reserve(info.idCount))
+                out.append(Self.envelope("gherkinDocument", gherkin.document))
+                for result in stories {
+                    let pickle = Self.pickle(info.place(of: result.story)!.pickle, file: gherkin)
+                    pickles[result.story.id] = pickle
+                    out.append(Self.envelope("pickle", pickle.json))
+                }
+            } else {
+                let (document, filePickles) = Self.synthesized(stories, uri: uri, ids: &ids)
+                out.append(Self.envelope("gherkinDocument", document))
+                for (result, pickle) in zip(stories, filePickles) {
+                    pickles[result.story.id] = pickle
+                    out.append(Self.envelope("pickle", pickle.json))
+                }
             }
         }
+
+        // Every step definition: those that matched, then those no story used.
+        var definitions: [MatchInfo.Key: String] = [:]
+        func define(_ pattern: String, _ location: SourceLocation) {
+            let key = MatchInfo.Key(pattern: pattern, location: location)
+            guard definitions[key] == nil else { return }
+            let id = ids.next()
+            definitions[key] = id
+            out.append(Self.envelope("stepDefinition", .object([
+                ("id", .string(id)),
+                ("pattern", .object([("source", .string(pattern)), ("type", .string("REGULAR_EXPRESSION"))])),
+                ("sourceReference", Self.reference(location)),
+            ])))
+        }
+        for result in results {
+            for attempt in result.allAttempts {
+                for step in attempt.testSteps.compactMap(\.stepResult) {
+                    for match in [step.match].compactMap({ $0 }) + step.alsoMatched { define(match.pattern, match.location) }
+                }
+            }
+        }
+        for unused in summary.unusedDefinitions { define(unused.pattern, unused.location) }
+
+        var hooks: [HookKey: String] = [:]
+        func defineHook(_ hook: HookResult) {
+            let key = HookKey(kind: hook.kind, location: hook.location)
+            guard hooks[key] == nil else { return }
+            let id = ids.next()
+            hooks[key] = id
+            out.append(Self.envelope("hook", .object([
+                ("id", .string(id)), ("type", .string(Self.hookType(hook.kind))), ("sourceReference", Self.reference(hook.location)),
+            ])))
+        }
+        for hook in runHooks.before { defineHook(hook) }
+        for result in results { for attempt in result.allAttempts { for hook in attempt.testSteps.compactMap(\.hookResult) { defineHook(hook) } } }
+        for hook in runHooks.after { defineHook(hook) }
 
         let runID = ids.next()
         var clock = Clock(start: startTime)
         out.append(Self.envelope("testRunStarted", .object([("timestamp", clock.timestamp), ("id", .string(runID))])))
-        var cases: [(id: String, stepIDs: [String])] = []
-        for pickle in pickles {
+        func runHook(_ hook: HookResult) {
+            let startedID = ids.next()
+            out.append(Self.envelope("testRunHookStarted", .object([
+                ("id", .string(startedID)), ("testRunStartedId", .string(runID)),
+                ("hookId", .string(hooks[HookKey(kind: hook.kind, location: hook.location)] ?? "")), ("timestamp", clock.timestamp),
+            ])))
+            for attachment in hook.attachments {
+                out.append(Self.envelope("attachment", Self.attachment(attachment, at: [("testRunHookStartedId", .string(startedID))], clock: clock)))
+            }
+            clock.nanoseconds &+= hook.duration
+            out.append(Self.envelope("testRunHookFinished", .object([
+                ("testRunHookStartedId", .string(startedID)), ("result", Self.result(.hook(hook))), ("timestamp", clock.timestamp),
+            ])))
+        }
+        for hook in runHooks.before { runHook(hook) }
+
+        for result in results {
+            guard let pickle = pickles[result.story.id] else { continue }
+            // The test case: the last attempt's test steps.
             let caseID = ids.next()
-            let stepIDs = pickle.stepIDs.map { _ in ids.next() }
-            cases.append((caseID, stepIDs))
-            let steps: [JSONValue] = zip(stepIDs, zip(pickle.stepIDs, pickle.result.steps)).map { id, pair in
-                let matches = ([pair.1.match].compactMap { $0 } + pair.1.alsoMatched).compactMap { definitions[$0.key] }
-                return .object([
-                    ("id", .string(id)), ("pickleStepId", .string(pair.0)),
-                    ("stepDefinitionIds", .array(matches.map(JSONValue.string))),
-                ])
+            var stepIDs: [String] = []
+            var testSteps: [JSONValue] = []
+            var stepIndex = 0
+            for testStep in result.testSteps {
+                let id = ids.next()
+                stepIDs.append(id)
+                switch testStep {
+                case .hook(let hook):
+                    testSteps.append(.object([("id", .string(id)), ("hookId", .string(hooks[HookKey(kind: hook.kind, location: hook.location)] ?? ""))]))
+                case .step(let step):
+                    let pickleStepID = stepIndex < pickle.stepIDs.count ? pickle.stepIDs[stepIndex] : ""
+                    stepIndex += 1
+                    let matches = ([step.match].compactMap { $0 } + step.alsoMatched)
+                    testSteps.append(.object([
+                        ("id", .string(id)), ("pickleStepId", .string(pickleStepID)),
+                        ("stepDefinitionIds", .array(matches.compactMap { definitions[$0.key] }.map(JSONValue.string))),
+                        ("stepMatchArgumentsLists", .array(matches.map { Self.matchArguments($0, text: step.step.text) })),
+                    ]))
+                }
             }
             out.append(Self.envelope("testCase", .object([
                 ("id", .string(caseID)), ("pickleId", .string(pickle.id)),
-                ("testSteps", .array(steps)), ("testRunStartedId", .string(runID)),
+                ("testSteps", .array(testSteps)), ("testRunStartedId", .string(runID)),
             ])))
-        }
-        for (pickle, testCase) in zip(pickles, cases) {
-            let startedID = ids.next()
-            let caseStart = clock.nanoseconds
-            out.append(Self.envelope("testCaseStarted", .object([
-                ("attempt", .int(0)), ("id", .string(startedID)),
-                ("testCaseId", .string(testCase.id)), ("timestamp", clock.timestamp),
-            ])))
-            for (stepID, step) in zip(testCase.stepIDs, pickle.result.steps) {
-                let reference: [(String, JSONValue)] = [("testCaseStartedId", .string(startedID)), ("testStepId", .string(stepID))]
-                out.append(Self.envelope("testStepStarted", .object(reference + [("timestamp", clock.timestamp)])))
-                clock.nanoseconds &+= step.duration
-                out.append(Self.envelope("testStepFinished", .object(reference + [
-                    ("testStepResult", Self.result(step)), ("timestamp", clock.timestamp),
+            for (index, step) in result.steps.enumerated() where step.status == .undefined && index < pickle.stepIDs.count {
+                out.append(Self.envelope("suggestion", .object([
+                    ("id", .string(ids.next())), ("pickleStepId", .string(pickle.stepIDs[index])),
+                    ("snippets", .array([.object([("language", .string("swift")), ("code", .string(Snippet(for: step.step).code()))])])),
                 ])))
             }
-            clock.nanoseconds = max(clock.nanoseconds, caseStart &+ pickle.result.duration)
-            out.append(Self.envelope("testCaseFinished", .object([
-                ("testCaseStartedId", .string(startedID)), ("timestamp", clock.timestamp), ("willBeRetried", .bool(false)),
-            ])))
+            let attempts = result.allAttempts
+            for (number, attempt) in attempts.enumerated() {
+                let startedID = ids.next()
+                let caseStart = clock.nanoseconds
+                out.append(Self.envelope("testCaseStarted", .object([
+                    ("attempt", .int(Int64(number))), ("id", .string(startedID)),
+                    ("testCaseId", .string(caseID)), ("timestamp", clock.timestamp),
+                ])))
+                for (index, testStep) in attempt.testSteps.enumerated() {
+                    // An earlier attempt's test steps are the test case's
+                    // when they have the same shape; else they are matched in order.
+                    guard let stepID = Self.testStepID(testStep, index: index, attempt: attempt.testSteps, last: result.testSteps, ids: stepIDs) else { continue }
+                    let reference: [(String, JSONValue)] = [("testCaseStartedId", .string(startedID)), ("testStepId", .string(stepID))]
+                    out.append(Self.envelope("testStepStarted", .object(reference + [("timestamp", clock.timestamp)])))
+                    for attachment in testStep.attachments {
+                        out.append(Self.envelope("attachment", Self.attachment(attachment, at: reference, clock: clock)))
+                    }
+                    clock.nanoseconds &+= testStep.duration
+                    out.append(Self.envelope("testStepFinished", .object(reference + [
+                        ("testStepResult", Self.result(testStep)), ("timestamp", clock.timestamp),
+                    ])))
+                }
+                clock.nanoseconds = max(clock.nanoseconds, caseStart &+ attempt.duration)
+                out.append(Self.envelope("testCaseFinished", .object([
+                    ("testCaseStartedId", .string(startedID)), ("timestamp", clock.timestamp),
+                    ("willBeRetried", .bool(number < attempts.count - 1)),
+                ])))
+            }
         }
+        for hook in runHooks.after { runHook(hook) }
         clock.nanoseconds = max(clock.nanoseconds, summary.duration)
         out.append(Self.envelope("testRunFinished", .object([
             ("success", .bool(!summary.hasFailures(strict: false))), ("timestamp", clock.timestamp),
@@ -122,18 +212,84 @@ public struct MessagesReporter: Reporter {
         return out
     }
 
+    /// A hook as a `hook` message knows it.
+    struct HookKey: Hashable {
+        var kind: String
+        var location: SourceLocation
+    }
+
+    /// The id of the test case's step an attempt's test step ran as.
+    private static func testStepID(_ step: TestStepResult, index: Int, attempt: [TestStepResult], last: [TestStepResult], ids: [String]) -> String? {
+        func key(_ step: TestStepResult) -> String {
+            switch step {
+            case .hook(let hook): "hook \(hook.kind) \(hook.location)"
+            case .step(let step): "step \(step.step.location) \(step.step.text)"
+            }
+        }
+        if attempt.count == last.count, index < ids.count { return ids[index] }
+        let wanted = key(step)
+        let occurrence = attempt[..<index].filter { key($0) == wanted }.count
+        let matching = last.indices.filter { key(last[$0]) == wanted }
+        return occurrence < matching.count ? ids[matching[occurrence]] : nil
+    }
+
+    private static func hookType(_ kind: String) -> String {
+        switch kind {
+        case "before run": "BEFORE_TEST_RUN"
+        case "after run": "AFTER_TEST_RUN"
+        case "before story": "BEFORE_TEST_CASE"
+        case "after story": "AFTER_TEST_CASE"
+        case "before step": "BEFORE_TEST_STEP"
+        default: "AFTER_TEST_STEP"
+        }
+    }
+
+    private static func reference(_ location: SourceLocation) -> JSONValue {
+        .object([
+            ("uri", .string(location.displayPath)),
+            ("location", .object([("line", .int(Int64(location.line)))])),
+        ])
+    }
+
+    /// The captured groups with where each starts in the step text.
+    private static func matchArguments(_ match: MatchInfo, text: String) -> JSONValue {
+        let arguments = CucumberJSONReporter.arguments(match.arguments, in: text).map { argument -> JSONValue in
+            guard case .object(let members) = argument else { return argument }
+            var group: [(String, JSONValue)] = []
+            for (key, value) in members {
+                if key == "val", case .string = value { group.append(("value", value)) }
+                if key == "offset", case .int = value { group.append(("start", value)) }
+            }
+            return .object([("group", .object(group + [("children", .array([]))]))])
+        }
+        return .object([("stepMatchArguments", .array(arguments))])
+    }
+
+    private static func attachment(_ attachment: Attachment, at reference: [(String, JSONValue)], clock: Clock) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("body", .string(attachment.isOverLimit ? attachment.limitNote ?? "" : attachment.body)),
+            ("contentEncoding", .string(attachment.isOverLimit ? "IDENTITY" : attachment.encoding.rawValue)),
+            ("mediaType", .string(attachment.isOverLimit ? "text/plain" : attachment.mediaType)),
+        ]
+        if let name = attachment.name { members.append(("fileName", .string(name))) }
+        return .object(members + reference + [("timestamp", clock.timestamp)])
+    }
+
     private static func envelope(_ name: String, _ message: JSONValue) -> JSONValue {
         .object([(name, message)])
     }
 
-    private static func result(_ step: StepResult) -> JSONValue {
+    private static func result(_ step: TestStepResult) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("duration", Clock.json(step.duration)),
             ("status", .string(step.status.rawValue.uppercased())),
         ]
         if let error = step.error {
             let place = error.location.map { "\nat \($0.displayFileAndLine)" } ?? ""
-            members.append(("message", .string(error.message + place + "\n\(step.step.location.displayFileAndLine)")))
+            members.append(("message", .string(error.message + place + "\n\(step.place.displayFileAndLine)")))
+            members.append(("exception", .object([
+                ("type", .string(step.hookResult != nil ? "HookError" : "StepError")), ("message", .string(error.message)),
+            ])))
         }
         return .object(members)
     }

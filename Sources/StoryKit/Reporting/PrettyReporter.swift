@@ -29,6 +29,17 @@ public struct PrettyReporter: Reporter {
         case .stepFinished(let result):
             report(result)
         case .storyFinished(let result):
+            // Hooks have no event as they finish: the failed ones show here.
+            for hook in result.hooks where hook.status == .failed {
+                write("  " + style.paint("\(hook.kind) hook (failed)", .red) + "  " + style.paint("# " + hook.location.displayFileAndLine, .gray))
+                for text in (hook.error?.message ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
+                    write("      " + style.paint(String(text), .red))
+                }
+                if let place = hook.error?.location { write("      " + style.paint("at \(place.displayFileAndLine)", .gray)) }
+            }
+            if let note = result.attemptsNote {
+                for text in note.split(separator: "\n") { write("  " + style.paint(String(text), .yellow)) }
+            }
             write("  " + style.paint("→ \(result.status.rawValue)", TextStyle.color(for: result.status)) + style.paint(" (\(HTMLReporter.duration(result.duration)))", .gray))
             write("")
         case .diagnostic(let diagnostic):

@@ -48,6 +48,12 @@ public struct ProgressReporter: Reporter {
                 if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }
             }
         case .storyFinished(let result):
+            // Hooks have no event of their own as they finish: a failed one
+            // shows when its story ends, as Cucumber's `F` for a hook does.
+            for hook in result.hooks where hook.status == .failed {
+                let mark = style.paint("F", .red)
+                if let writePartial { writePartial(mark) } else { line += mark }
+            }
             if result.status == .failed { failures.append(result) }
         case .diagnostic(let diagnostic):
             diagnostics.append(diagnostic)
@@ -71,11 +77,12 @@ public struct ProgressReporter: Reporter {
         for (number, result) in failures.enumerated() {
             write("")
             write("\(number + 1)) \(result.story.name)  \(style.paint(result.story.location.displayFileAndLine, .gray))")
-            for step in result.steps where step.status == .failed || step.status == .ambiguous {
-                write("   \(style.paint(step.step.line, .red))  \(style.paint(step.step.location.displayFileAndLine, .gray))")
+            for step in result.testSteps where step.isFailure {
+                write("   \(style.paint(step.title, .red))  \(style.paint(step.place.displayFileAndLine, .gray))")
                 for text in (step.error?.message ?? "").split(separator: "\n") { write("      \(style.paint(String(text), .red))") }
                 if let place = step.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
             }
+            if result.firstFailure == nil, result.wasInterrupted { write("   \(style.paint("the run was interrupted", .red))") }
         }
         for text in TextReporter.ending(summary, snippets: snippets, style: style, listsUnused: false) { write(text) }
         write("Time: \(JUnitReporter.seconds(summary.duration)) s")

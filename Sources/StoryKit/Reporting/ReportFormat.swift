@@ -54,7 +54,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .github: GitHubReporter(write: context.output)
         case .html: HTMLReporter(path: context.path ?? "report.html")
         case .json: CucumberJSONReporter(path: context.path ?? "report.json")
-        case .junit: JUnitReporter(path: context.path ?? "report.xml")
+        case .junit: JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
         case .messages: MessagesReporter(path: context.path ?? "report.ndjson", startTime: context.startTime)
         case .rerun: RerunReporter(path: context.path ?? "rerun.txt")
         }
@@ -75,6 +75,9 @@ struct ReporterContext {
     var partialOutput: ((String) -> Void)? = nil
     /// The wall-clock time the run started.
     var startTime: Date = Date(timeIntervalSince1970: 0)
+    /// Whether `--strict` is on: undefined stories fail the run, and JUnit
+    /// must say so too.
+    var isStrict = false
 }
 
 /// A report the command line asked for.

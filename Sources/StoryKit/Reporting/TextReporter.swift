@@ -29,6 +29,7 @@ public struct TextReporter: Reporter {
         case .runFinished(let summary):
             reportEnd(summary)
         case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runHookFinished:
+            // A failed run hook comes as a diagnostic too, written above.
             break
         }
     }
@@ -38,7 +39,8 @@ public struct TextReporter: Reporter {
         let flaky = result.isFlaky ? "  " + style.paint("(flaky: passed on attempt \(result.attempts))", .yellow) : ""
         write("\(label)  \(result.story.name)  \(style.paint(result.story.location.displayFileAndLine, .gray))\(flaky)")
         for hook in result.hooks where hook.status == .failed {
-            write("    \(style.paint("failed:", .red)) \(hook.error?.message ?? hook.kind)")
+            // The message names the hook and where it was registered.
+            write("    \(style.paint("failed:", .red)) \(hook.error?.message ?? "the \(hook.kind) hook at \(hook.location.displayFileAndLine) failed")")
             if let place = hook.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
         }
         for step in result.steps {

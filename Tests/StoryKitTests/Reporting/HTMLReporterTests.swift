@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import StoryKit
+import StoryrunSteps
 
 /// The HTML page a product owner reads.
 @Suite struct HTMLReporterTests {
@@ -10,10 +11,23 @@ import Testing
     @Test("Writes the page of a run of every fixture file to STORYRUN_SCREENSHOT_HTML",
           .enabled(if: screenshotPath != nil, "set STORYRUN_SCREENSHOT_HTML=path to write the demo page"))
     func demoPage() async throws {
-        let run = try await ReportGoldenTests.run(ReportGoldenTests.inputs)
+        // The shop features (a Background with a price table, a doc string,
+        // an outline, failing hooks and a failing step) and stories with a
+        // failed hook, a retry and attachments.
+        let json = NSTemporaryDirectory() + "storyrun-demo-\(UUID().uuidString).json"
+        let previous = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(Golden.fixture("cucumber-json"))
+        _ = await StoryRun.run(
+            arguments: ["--json", json, "features/shop.feature", "features/hooks.feature"],
+            steps: StoryrunSteps.shop, clock: { 0 }, output: { _ in })
+        let shop = try CucumberJSONDecoder.decode(Data(contentsOf: URL(fileURLWithPath: json)), path: json)
         let path = try #require(Self.screenshotPath)
-        try run["html"].write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(run["html"].components(separatedBy: "<details class=\"story").count - 1 == 18)
+        var reporter = HTMLReporter(path: path)
+        _ = MergeCommand.replay(shop + TestStepReportingTests.results) { reporter.handle($0) }
+        try reporter.finish()
+        FileManager.default.changeCurrentDirectoryPath(previous)
+        let page = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(page.components(separatedBy: "<details class=\"story").count - 1 == 13)
     }
 }
 

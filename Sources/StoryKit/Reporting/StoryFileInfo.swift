@@ -1,0 +1,150 @@
+import Foundation
+
+/// What reports know of a story file beyond its stories: the Feature and
+/// Rule names and descriptions, backgrounds, outlines and examples, the
+/// syntax tree with its ids, and the official pickles.
+///
+/// The file is read and parsed again when a report is written, once per
+/// file, so running stays as lean as it is: stories carry nothing a report
+/// alone needs.
+final class StoryFileInfo {
+    /// Where a story sits in its file's syntax tree.
+    struct Place {
+        var rule: GherkinRule?
+        var scenario: GherkinScenario
+        var examples: GherkinExamples?
+        var row: GherkinTableRow?
+        /// The official pickle of the story.
+        var pickle: Pickle
+    }
+
+    /// The path as the stories name it.
+    let path: String
+    /// The file's text; empty when it cannot be read.
+    let text: String
+    /// The file's lines, for the places of table cells.
+    private(set) lazy var lines: [Substring] = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    /// The syntax tree of a `.feature` file; nil for `.stories` files and
+    /// files that no longer parse.
+    let document: GherkinDocument?
+    /// How many ids the tree and pickles use (from 0).
+    let idCount: Int
+    /// The stories' places, by the line a story starts at.
+    private var places: [Int: Place] = [:]
+    /// The ids of steps written in a Background.
+    private(set) var backgroundStepIDs: Set<Int> = []
+
+    private init(path: String) {
+        self.path = path
+        text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        guard path.hasSuffix(".feature"), !text.isEmpty else {
+            document = nil
+            idCount = 0
+            return
+        }
+        let (parsed, errors, nextID) = GherkinParser.parse(text)
+        guard let parsed, errors.isEmpty, let feature = parsed.feature else {
+            document = nil
+            idCount = 0
+            return
+        }
+        document = parsed
+        let pickles = PickleCompiler.compile(parsed, uri: SourceLocation.relativePath(path), firstID: nextID)
+        idCount = (pickles.map(\.id).max() ?? nextID - 1) + 1
+        var byLine: [Int: Pickle] = [:]
+        for pickle in pickles { byLine[pickle.location.line] = pickle }
+        func add(_ scenario: GherkinScenario, rule: GherkinRule?) {
+            if scenario.examples.isEmpty {
+                if let pickle = byLine[scenario.location.line] {
+                    places[scenario.location.line] = Place(rule: rule, scenario: scenario, pickle: pickle)
+                }
+            }
+            for examples in scenario.examples {
+                for row in examples.tableBody {
+                    if let pickle = byLine[row.location.line] {
+                        places[row.location.line] = Place(rule: rule, scenario: scenario, examples: examples, row: row, pickle: pickle)
+                    }
+                }
+            }
+        }
+        for child in feature.children {
+            switch child {
+            case .background(let background): backgroundStepIDs.formUnion(background.steps.map(\.id))
+            case .scenario(let scenario): add(scenario, rule: nil)
+            case .rule(let rule):
+                for ruleChild in rule.children {
+                    switch ruleChild {
+                    case .background(let background): backgroundStepIDs.formUnion(background.steps.map(\.id))
+                    case .scenario(let scenario): add(scenario, rule: rule)
+                    case .rule: break
+                    }
+                }
+            }
+        }
+    }
+
+    /// The feature, for a `.feature` file that parses.
+    var feature: GherkinFeature? { document?.feature }
+
+    /// Where a story of this file sits in the syntax tree.
+    func place(of story: Story) -> Place? {
+        places[story.location.line]
+    }
+
+    /// Whether the `index`th step of a story comes from a Background.
+    func isBackgroundStep(_ index: Int, of story: Story) -> Bool {
+        guard let pickle = place(of: story)?.pickle, index < pickle.steps.count else { return false }
+        return backgroundStepIDs.contains(pickle.steps[index].source.id)
+    }
+
+    /// The columns where the cells of the table row on a line begin (from
+    /// 1, in Unicode scalars), as the official parser gives them.
+    func cellColumns(line: Int) -> [Int] {
+        guard line >= 1, line <= lines.count else { return [] }
+        let scalars = Array(lines[line - 1].unicodeScalars)
+        var columns: [Int] = []
+        var index = 0
+        while index < scalars.count, scalars[index] != "|" { index += 1 }
+        while index < scalars.count {
+            // At a `|`: the next cell starts at its first non-blank.
+            index += 1
+            var start = index
+            while start < scalars.count, scalars[start] == " " || scalars[start] == "\t" { start += 1 }
+            var end = start
+            while end < scalars.count, scalars[end] != "|" {
+                end += scalars[end] == "\\" ? 2 : 1
+            }
+            guard end < scalars.count else { break }
+            columns.append(start == end ? index + 1 : start + 1)
+            index = end
+        }
+        return columns
+    }
+
+    /// The lines of a table's rows, from its first: a row may be followed by
+    /// blank and comment lines before the next.
+    func tableRowLines(from first: Int, count: Int) -> [Int] {
+        var result: [Int] = []
+        var line = first
+        while result.count < count, line <= lines.count {
+            let trimmed = lines[line - 1].drop { $0 == " " || $0 == "\t" }
+            if trimmed.hasPrefix("|") { result.append(line) }
+            else if !(trimmed.isEmpty || trimmed.hasPrefix("#")) { break }
+            line += 1
+        }
+        while result.count < count { result.append(first + result.count) }
+        return result
+    }
+
+    /// Each file's info, read once.
+    struct Cache {
+        private var files: [String: StoryFileInfo] = [:]
+
+        mutating func info(_ path: String) -> StoryFileInfo {
+            if let known = files[path] { return known }
+            let info = StoryFileInfo(path: path)
+            files[path] = info
+            return info
+        }
+    }
+}
