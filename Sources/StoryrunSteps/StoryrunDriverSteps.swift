@@ -11,6 +11,11 @@ final class StoryrunDriverSteps: StepDefinitions {
     var status: ExitStatus?
     var processStatus: Int32?
     var processWasSignalled = false
+    /// Whether the fixture run registers the steps that misbehave on purpose.
+    var usesFaultSteps = false
+    var environment: [String: String] = [:]
+    var fixtureSteps: [any StepDefinitions.Type] { usesFaultSteps ? StoryrunSteps.faults : StoryrunSteps.fixtures }
+    var fixtureSetting: String { usesFaultSteps ? "faults" : "1" }
     lazy var reportFolder: String = {
         let folder = NSTemporaryDirectory() + "storyrun-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -36,12 +41,54 @@ final class StoryrunDriverSteps: StepDefinitions {
         step("^storyrun runs(?: (?:it|them))?$") { steps in
             // Worker processes (--jobs, --isolate) are this executable again:
             // tell them to register the fixture steps (see main.swift).
-            setenv("STORYRUN_FIXTURE_STEPS", "1", 1)
+            setenv("STORYRUN_FIXTURE_STEPS", steps.fixtureSetting, 1)
+            for (name, value) in steps.environment { setenv(name, value, 1) }
+            defer { for name in steps.environment.keys { unsetenv(name) } }
             var lines: [String] = []
             steps.status = await StoryRun.run(
-                arguments: steps.options + steps.files, steps: StoryrunSteps.fixtures,
+                arguments: steps.options + steps.files, steps: steps.fixtureSteps,
                 clock: { 0 }, output: { lines.append($0) })
             steps.output = lines
+        }
+        step("^the steps that misbehave on purpose$") { steps in steps.usesFaultSteps = true }
+        step("^the environment variable (\\w+) is \"(.*)\"$") { (steps: StoryrunDriverSteps, name: String, value: String) in
+            steps.environment[name] = value
+        }
+        step("^storyrun runs it in a process of its own and is sent (SIGINT|SIGTERM) after (\\d+) ms$") {
+            (steps: StoryrunDriverSteps, signal: String, milliseconds: Int) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            process.arguments = steps.options + steps.files
+            process.environment = ProcessInfo.processInfo.environment.merging(["STORYRUN_FIXTURE_STEPS": steps.fixtureSetting]) { $1 }
+            let output = steps.reportFolder + "/output.txt"
+            FileManager.default.createFile(atPath: output, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: output)
+            process.standardError = process.standardOutput
+            try process.run()
+            usleep(UInt32(milliseconds) * 1000)
+            kill(process.processIdentifier, signal == "SIGINT" ? SIGINT : SIGTERM)
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            steps.output = (try String(contentsOfFile: output, encoding: .utf8)).split(separator: "\n").map(String.init)
+            steps.processStatus = process.terminationStatus
+            steps.processWasSignalled = process.terminationReason == .uncaughtSignal
+        }
+        step("^the process exits with status (\\d+)$") { (steps: StoryrunDriverSteps, code: Int32) in
+            try expect(!steps.processWasSignalled && steps.processStatus == code, "the process ended with status \(steps.processStatus ?? -1) (signal: \(steps.processWasSignalled)); output:\n\(steps.text)")
+        }
+        step("^no process of the run is left$") { steps in
+            // A `sleep 300` a step started must be gone with its worker.
+            let ps = Process()
+            ps.executableURL = URL(fileURLWithPath: "/bin/ps")
+            ps.arguments = ["-eo", "args"]
+            let pipe = Pipe()
+            ps.standardOutput = pipe
+            try ps.run()
+            let listing = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            ps.waitUntilExit()
+            try expect(!listing.split(separator: "\n").contains { $0 == "/bin/sleep 300" }, "left running:\n\(listing)")
         }
         step("^the (regex|expression) \"(.*)\" and the text \"(.*)\"$") { (steps: StoryrunDriverSteps, syntax: String, pattern: String, text: String) in
             steps.options = ["match", "--\(syntax)", pattern, text]

@@ -11,6 +11,10 @@ public enum StoryrunSteps {
         BasketSteps.self, CheckoutSteps.self, MoodSteps.self, RunControlSteps.self, PrinterSteps.self,
     ]
 
+    /// The fixture steps and the steps that misbehave on purpose
+    /// (`Fixtures/stories/faults`).
+    public static let faults: [any StepDefinitions.Type] = fixtures + [FaultSteps.self]
+
     /// The step classes of `Fixtures/cucumber-json`, twins of its Ruby steps.
     public static let shop: [any StepDefinitions.Type] = [ShopSteps.self]
 }
