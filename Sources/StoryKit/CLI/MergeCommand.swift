@@ -39,6 +39,11 @@ enum MergeCommand {
                 inputs.append(argument)
             }
         }
+        do {
+            try Options.checkReportPaths(reports)
+        } catch {
+            return fail(error, output)
+        }
         guard !inputs.isEmpty else {
             return fail(Diagnostic(at: nil, problem: "no Cucumber JSON files to merge", help: "run `storyrun merge shard1.json shard2.json --html report.html`"), output)
         }

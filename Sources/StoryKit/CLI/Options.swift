@@ -64,10 +64,7 @@ struct Options: Equatable {
             case "--worker": command = .worker
             case "--isolate": jobs = max(jobs, 1)
             case "--jobs", "-j":
-                let value = try Self.value(for: argument, from: &remaining)
-                guard let count = Int(value), count >= 1 else {
-                    throw Diagnostic(at: nil, problem: "--jobs \(value) is not a number of workers", help: "write --jobs 4")
-                }
+                let count = try Self.jobs(Self.value(for: argument, from: &remaining))
                 jobs = count == 1 && jobs == 0 ? 0 : count
             case "--version": command = .version
             case "--format", "-f":
@@ -101,17 +98,9 @@ struct Options: Equatable {
                 }
                 self.order = order
             case "--retry":
-                let value = try Self.value(for: argument, from: &remaining)
-                guard let count = Int(value), count >= 0 else {
-                    throw Diagnostic(at: nil, problem: "--retry \(value) is not a number of retries", help: "write --retry 2")
-                }
-                retries = count
+                retries = try Self.retries(Self.value(for: argument, from: &remaining))
             case "--step-timeout":
-                let value = try Self.value(for: argument, from: &remaining)
-                guard let seconds = Double(value), seconds > 0 else {
-                    throw Diagnostic(at: nil, problem: "--step-timeout \(value) is not a number of seconds", help: "write --step-timeout 30")
-                }
-                stepTimeout = seconds
+                stepTimeout = try Self.stepTimeout(Self.value(for: argument, from: &remaining))
             case "--": paths += remaining; remaining = []
             default:
                 if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
@@ -125,6 +114,7 @@ struct Options: Equatable {
                 }
             }
         }
+        try Self.checkReportPaths(reports)
         if !reports.contains(where: { !$0.format.isFile }) {
             reports.insert(ReportRequest(format: .summary), at: 0)
         }
@@ -219,11 +209,12 @@ struct Options: Equatable {
           -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
           --shard I/N     run the I-th of N stable shards (for CI matrices)
           --order ORDER   defined (default), random or random:SEED
-          -j, --jobs N    run stories in N worker processes (a crash or hang costs one story)
+          -j, --jobs N    run stories in N worker processes (a crash or hang costs one story);
+                          at most 64 (4 a core past 16 cores) and what `ulimit -n` allows
           --isolate       run stories in a worker process, replaced when a step crashes or hangs
           --fail-fast     stop after the first failing story
-          --retry N       run a failing story up to N more times; passing late is "flaky"
-          --step-timeout S  fail a step that runs longer than S seconds (default 300)
+          --retry N       run a failing story up to N (at most 100) more times; passing late is "flaky"
+          --step-timeout S  fail a step that runs longer than S seconds (default 300, at most 86400)
           --strict        fail ambiguous steps, and exit 1 when a story is undefined
           -v, --verbose   list every step with the definition it matched
           --no-color      no colour (also when NO_COLOR is set or output is not a terminal)
