@@ -148,7 +148,12 @@ struct Options: Equatable {
 
     /// Reads a rerun file: one `PATH:LINE` a line, as `--rerun` writes.
     private static func rerunList(_ path: String) throws(Diagnostic) -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: [UInt8]
+        switch RegularFile.read(at: path) {
+        case .success(let bytes): data = bytes
+        case .failure(.notRegular(let kind)):
+            throw Diagnostic(at: nil, problem: "the rerun file \(path) is \(kind), not a regular file", help: "name the file a --rerun report wrote")
+        case .failure:
             throw Diagnostic(at: nil, problem: "cannot read the rerun file \(path)", help: "write it with --rerun \(path) in an earlier run")
         }
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init)
