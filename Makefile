@@ -2,7 +2,7 @@
 SWIFT ?= swift
 STORYRUN = .build/debug/storyrun
 
-.PHONY: build test unit stories example conformance goldens bench fuzz report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: build test unit stories example conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -59,6 +59,14 @@ fuzz:
 		Tests/Fuzz/ParserFuzzer.swift -o .fuzz/parser-fuzzer
 	.fuzz/parser-fuzzer -max_total_time=$(FUZZ_SECONDS) -timeout=5 -rss_limit_mb=2048 \
 		-artifact_prefix=.fuzz/artifacts/ .fuzz/corpus
+
+# Fuzz the whole command line through the built executable: mutated story
+# files, features and options; fails on a crash, a hang, an exit status
+# other than 0/1/2 or a file written outside the case's folder.
+# FUZZ_CLI_FLAGS=--no-workers leaves out --isolate/--jobs.
+FUZZ_CLI_CASES ?= 5000
+fuzz-cli: build
+	python3 Tests/Fuzz/cli_fuzz.py --cases $(FUZZ_CLI_CASES) --seconds $(FUZZ_SECONDS) $(FUZZ_CLI_FLAGS)
 
 # The official Gherkin test data through the command line: N passed, N failed.
 conformance: build test-tools

@@ -39,13 +39,20 @@ enum MergeCommand {
                 inputs.append(argument)
             }
         }
+        do {
+            try Options.checkReportPaths(reports)
+        } catch {
+            return fail(error, output)
+        }
         guard !inputs.isEmpty else {
             return fail(Diagnostic(at: nil, problem: "no Cucumber JSON files to merge", help: "run `storyrun merge shard1.json shard2.json --html report.html`"), output)
         }
         var results: [StoryResult] = []
         for input in inputs {
-            guard let data = FileManager.default.contents(atPath: input) else {
-                return fail(Diagnostic(at: nil, problem: "cannot read \(input)", help: "check that the file exists and is readable"), output)
+            let data: Data
+            switch RegularFile.read(at: input) {
+            case .success(let bytes): data = Data(bytes)
+            case .failure(let failure): return fail(Diagnostic(at: nil, problem: failure.problem(input), help: failure.help), output)
             }
             do {
                 results += try CucumberJSONDecoder.decode(data, path: input)

@@ -70,11 +70,7 @@ struct Options: Equatable {
             case "--isolate": jobs = max(jobs, 1)
             case "--in-process": isInProcess = true
             case "--jobs", "-j":
-                let value = try Self.value(for: argument, from: &remaining)
-                guard let count = Int(value), count >= 1 else {
-                    throw Diagnostic(at: nil, problem: "--jobs \(value) is not a number of workers", help: "write --jobs 4")
-                }
-                jobs = count
+                jobs = try Self.jobs(Self.value(for: argument, from: &remaining))
             case "--version": command = .version
             case "--format", "-f":
                 let name = try Self.value(for: argument, from: &remaining)
@@ -107,17 +103,9 @@ struct Options: Equatable {
                 }
                 self.order = order
             case "--retry":
-                let value = try Self.value(for: argument, from: &remaining)
-                guard let count = Int(value), count >= 0 else {
-                    throw Diagnostic(at: nil, problem: "--retry \(value) is not a number of retries", help: "write --retry 2")
-                }
-                retries = count
+                retries = try Self.retries(Self.value(for: argument, from: &remaining))
             case "--step-timeout":
-                let value = try Self.value(for: argument, from: &remaining)
-                guard let seconds = Double(value), seconds > 0 else {
-                    throw Diagnostic(at: nil, problem: "--step-timeout \(value) is not a number of seconds", help: "write --step-timeout 30")
-                }
-                stepTimeout = seconds
+                stepTimeout = try Self.stepTimeout(Self.value(for: argument, from: &remaining))
             case "--": paths += remaining; remaining = []
             default:
                 if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
@@ -133,6 +121,7 @@ struct Options: Equatable {
                 }
             }
         }
+        try Self.checkReportPaths(reports)
         if !reports.contains(where: { !$0.format.isFile }) {
             reports.insert(ReportRequest(format: .summary), at: 0)
         }
@@ -167,7 +156,12 @@ struct Options: Equatable {
 
     /// Reads a rerun file: one `PATH:LINE:LINE…` a line, as `--rerun` writes.
     private static func rerunList(_ path: String) throws(Diagnostic) -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: [UInt8]
+        switch RegularFile.read(at: path) {
+        case .success(let bytes): data = bytes
+        case .failure(.notRegular(let kind)):
+            throw Diagnostic(at: nil, problem: "the rerun file \(path) is \(kind), not a regular file", help: "name the file a --rerun report wrote")
+        case .failure:
             throw Diagnostic(at: nil, problem: "cannot read the rerun file \(path)", help: "write it with --rerun \(path) in an earlier run")
         }
         return RerunReporter.entries(in: String(decoding: data, as: UTF8.self), exists: StoryPath.exists)
@@ -228,12 +222,13 @@ struct Options: Equatable {
           -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
           --shard I/N     run the I-th of N stable shards (for CI matrices)
           --order ORDER   defined (default), random or random:SEED
-          -j, --jobs N    run stories in N worker processes at once (default 1)
+          -j, --jobs N    run stories in N worker processes at once (default 1); at most
+                          64 (4 a core past 16 cores) and what `ulimit -n` allows
           --in-process    run step code in this process, for a debugger: a crash, exit()
                           or hang in a step then ends the run (see README, Worker processes)
           --fail-fast     stop after the first failing story
-          --retry N       run a failing story up to N more times; passing late is "flaky"
-          --step-timeout S  fail a step that runs longer than S seconds (default 300)
+          --retry N       run a failing story up to N (at most 100) more times; passing late is "flaky"
+          --step-timeout S  fail a step that runs longer than S seconds (default 300, at most 86400)
           --strict        fail ambiguous steps, and exit 1 when a story is undefined
           -v, --verbose   list every step with the definition it matched
           --no-color      no colour (also when NO_COLOR is set or output is not a terminal)

@@ -9,9 +9,13 @@ enum PicklesCommand {
         var status: ExitStatus = problems.isEmpty ? .success : .inputError
         for problem in problems { output(problem.rendered()) }
         for file in files {
-            guard case .success(let text) = StoryLoader.readText(at: file) else {
+            let text: String
+            switch StoryLoader.readText(at: file) {
+            case .success(let read): text = read
+            case .failure(let diagnostic):
+                // Not a regular file, unreadable, or not UTF-8: the reason.
                 status = .inputError
-                output(parseError(Diagnostic(at: SourceLocation(file: file, line: 1), problem: "cannot read the file as UTF-8 text"), uri: file))
+                output(parseError(diagnostic, uri: file))
                 continue
             }
             let (lines, diagnostics): ([String], [Diagnostic]) =

@@ -68,9 +68,16 @@ struct SimpleRegex: Sendable {
                 index += 1
             }
         }
+        // Matching recurses once a group (literals are a loop): more groups
+        // than this go to ICU, which has its own limits.
+        guard elements.count(where: { if case .group = $0 { true } else { false } }) <= Self.groupLimit else { return nil }
         self.elements = elements
         groupCount = elements.filter { if case .group(_, _, _, true) = $0 { true } else { false } }.count
     }
+
+    /// The most groups (captures and bare repeats) a pattern this matcher
+    /// takes may have: its matching recurses once a group.
+    static let groupLimit = 32
 
     /// The groups this matcher knows, as written.
     private static let groups: [(String, Element)] = [
@@ -130,13 +137,20 @@ struct SimpleRegex: Sendable {
         _ bytes: UnsafeBufferPointer<UInt8>, elementIndex: Int, position: Int, groupIndex: Int,
         ranges: UnsafeMutableBufferPointer<Range<Int>>
     ) -> Bool {
+        // Literals in a loop, not a call each: a pattern may be long.
+        var elementIndex = elementIndex
+        var position = position
+        while elementIndex < elements.count, case .literal(let expected) = elements[elementIndex] {
+            guard position < bytes.count, Self.lowered(bytes[position]) == expected else { return false }
+            elementIndex += 1
+            position += 1
+        }
         guard elementIndex < elements.count else {
             return !isAnchoredAtEnd || position == bytes.count
         }
         switch elements[elementIndex] {
-        case .literal(let expected):
-            guard position < bytes.count, Self.lowered(bytes[position]) == expected else { return false }
-            return match(bytes, elementIndex: elementIndex + 1, position: position + 1, groupIndex: groupIndex, ranges: ranges)
+        case .literal:
+            return false  // Consumed by the loop above.
         case .group(let characterClass, let atLeastOne, let signed, let captures):
             var bodyStart = position
             var signOptions = [position]

@@ -34,9 +34,14 @@ enum StoryLoader {
     }
 
     /// The text of a file, or the diagnostic that says why it has none.
+    /// Only regular files are read: a FIFO, socket or device is refused
+    /// before it is opened (see ``RegularFile``).
     static func readText(at path: String) -> Result<String, Diagnostic> {
-        guard let data = readBytes(at: path) else {
-            return .failure(Diagnostic(at: SourceLocation(file: path, line: 1), problem: "cannot read \(path)", help: "check that the file exists and is readable"))
+        let data: [UInt8]
+        switch RegularFile.read(at: path) {
+        case .success(let bytes): data = bytes
+        case .failure(let failure):
+            return .failure(Diagnostic(at: SourceLocation(file: path, line: 1), problem: failure.problem(path), help: failure.help))
         }
         if let encoding = utf16Encoding(data) {
             return .failure(Diagnostic(
@@ -47,28 +52,10 @@ enum StoryLoader {
         return .success(text)
     }
 
-    /// A file's bytes, read with one `read(2)` per chunk: much faster than
-    /// FileManager for the many small files of a suite. Nil when the file
-    /// cannot be opened or read.
+    /// A regular file's bytes; nil when the file cannot be read or is not a
+    /// regular file.
     static func readBytes(at path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var count = 0
-        while true {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, count))) }
-            let chunk = bytes.withUnsafeMutableBytes { buffer in
-                read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-            }
-            guard chunk >= 0 else { return nil }
-            if chunk == 0 { break }
-            count += chunk
-        }
-        bytes.removeSubrange(count...)
-        return bytes
+        try? RegularFile.read(at: path).get()
     }
 
     /// The story files under the paths, with a diagnostic for each path

@@ -16,10 +16,17 @@ struct TagExpressionParser {
         self.text = text
     }
 
+    /// How deep the expression tree may be: evaluating, printing and
+    /// comparing it recurse once a level. `@a or @b or …` is as deep as it
+    /// is long, so the bound is generous; a thousand levels stay well
+    /// inside any thread's stack.
+    static let depthLimit = 1000
+
     func parse() throws(TagExpressionError) -> TagExpression {
         let tokens = try tokenize()
         if tokens.isEmpty { return .always }
         var expressions: [TagExpression] = []
+        var depths: [Int] = []  // the depth of each of `expressions`
         var operators: [Token] = []
         var expected = Expected.operand
         for token in tokens {
@@ -31,7 +38,7 @@ struct TagExpressionParser {
             case .and, .or:
                 try check(expected, .operator)
                 while let top = operators.last, top != .open, Self.precedence(token) <= Self.precedence(top) {
-                    try push(operators.removeLast(), onto: &expressions)
+                    try push(operators.removeLast(), onto: &expressions, depths: &depths)
                 }
                 operators.append(token)
                 expected = .operand
@@ -42,20 +49,21 @@ struct TagExpressionParser {
             case .close:
                 try check(expected, .operator)
                 while let top = operators.last, top != .open {
-                    try push(operators.removeLast(), onto: &expressions)
+                    try push(operators.removeLast(), onto: &expressions, depths: &depths)
                 }
                 guard operators.popLast() == .open else { throw TagExpressionError(text, "Unmatched ).") }
                 expected = .operator
             case .tag(let name):
                 try check(expected, .operand)
                 expressions.append(.tag(name))
+                depths.append(1)
                 expected = .operator
             }
         }
         try check(expected, .operator)
         while let top = operators.popLast() {
             guard top != .open else { throw TagExpressionError(text, "Unmatched (.") }
-            try push(top, onto: &expressions)
+            try push(top, onto: &expressions, depths: &depths)
         }
         guard expressions.count == 1, let result = expressions.first else { throw TagExpressionError(text, "Expected operator.") }
         return result
@@ -76,20 +84,36 @@ struct TagExpressionParser {
         guard expected == found else { throw TagExpressionError(text, "Expected \(expected.rawValue).") }
     }
 
-    private func push(_ token: Token, onto expressions: inout [TagExpression]) throws(TagExpressionError) {
+    private func push(_ token: Token, onto expressions: inout [TagExpression], depths: inout [Int])
+        throws(TagExpressionError)
+    {
+        var depth = 0
         func pop() throws(TagExpressionError) -> TagExpression {
-            guard let last = expressions.popLast() else { throw TagExpressionError(text, "Expected operand.") }
+            guard let last = expressions.popLast(), let lastDepth = depths.popLast() else {
+                throw TagExpressionError(text, "Expected operand.")
+            }
+            depth = max(depth, lastDepth + 1)
             return last
+        }
+        if token == .and || token == .or || token == .not {
+            let operands = token == .not ? 1 : 2
+            let deepest = depths.suffix(operands).max() ?? 0
+            guard deepest < Self.depthLimit else {
+                throw TagExpressionError(text, "Nested more than \(Self.depthLimit) deep.")
+            }
         }
         switch token {
         case .and:
             let right = try pop()
             expressions.append(.and(try pop(), right))
+            depths.append(depth)
         case .or:
             let right = try pop()
             expressions.append(.or(try pop(), right))
+            depths.append(depth)
         case .not:
             expressions.append(.not(try pop()))
+            depths.append(depth)
         default:
             break
         }

@@ -1,21 +1,13 @@
-import Foundation
-
-/// Writes report files whole: to a temporary file beside the target, then
-/// renamed over it, so a killed run never leaves half a report.
+/// Writes report files whole, through ``ReportFile``: a regular file by a
+/// temporary file renamed over it (a killed run never leaves half a
+/// report), a symlink through to its target, a device or FIFO directly.
 enum AtomicFile {
     /// Writes the text to the path.
-    /// - Throws: A ``Diagnostic`` naming the path when it cannot be written.
+    /// - Throws: A ``Diagnostic`` naming the path, the reason and what to do,
+    ///   when it cannot be written; no temporary file is left behind.
     static func write(_ text: String, to path: String) throws(Diagnostic) {
-        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-        } catch {
-            throw Diagnostic(at: nil, problem: "cannot write the report \(path): \(error.localizedDescription)", help: "check that its folder exists and is writable")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw Diagnostic(at: nil, problem: "cannot write the report \(path): \(reason)")
-        }
+        let file = try ReportFile(path: path)
+        try file.write(text)
+        try file.commit()
     }
 }

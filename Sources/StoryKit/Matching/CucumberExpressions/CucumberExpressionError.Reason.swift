@@ -26,6 +26,9 @@ extension CucumberExpressionError {
         case alternativeOfOptionalsOnly(Node)
         /// A parameter names a type the registry doesn't have.
         case undefinedParameterType(Node, name: String)
+        /// Optionals are nested deeper than the parser goes (it recurses
+        /// once a level, and a stack has an end).
+        case nestedTooDeep(Token, limit: Int)
 
         /// The parts of the message: place, problem and solution.
         struct Problem {
@@ -105,6 +108,12 @@ extension CucumberExpressionError {
                     start: node.start, end: node.end,
                     summary: "Undefined parameter type '\(name)'",
                     solution: "Please register a ParameterType for '\(name)'")
+            case .nestedTooDeep(let token, let limit):
+                Problem(
+                    start: token.start, end: token.end,
+                    summary: "Optionals may not be nested more than \(limit) deep",
+                    solution:
+                        #"An optional may not contain an other optional anyway; use '\(' to escape a '(' that is text"#)
             }
         }
     }

@@ -33,6 +33,12 @@ struct CucumberExpressionParser {
         static let nothing = Parsed(consumed: 0, nodes: [])
     }
 
+    /// How deep optionals may nest: the parser recurses once a level, so
+    /// deeper input is refused before it can exhaust the stack. (Any nesting
+    /// is an error later, `optionalInOptional`; this bound only keeps the
+    /// parser and every walk of its tree off the end of the stack.)
+    static let depthLimit = 256
+
     /// The expression being parsed.
     let expression: String
     private var tokens: [Token] = []
@@ -49,11 +55,29 @@ struct CucumberExpressionParser {
     ///   inside a parameter name.
     mutating func parse() throws(CucumberExpressionError) -> Node {
         tokens = try CucumberExpressionTokenizer(expression: expression).tokenize()
+        try checkDepth()
         let parsed = try parseBetween(
             .expression, .startOfLine, .endOfLine,
             rules: [.alternation, .optional, .parameter, .text],
             at: 0)
         return parsed.nodes[0]
+    }
+
+    /// Refuses optionals nested deeper than ``depthLimit``, before parsing
+    /// (which recurses once a level) starts.
+    private func checkDepth() throws(CucumberExpressionError) {
+        var depth = 0
+        for token in tokens {
+            switch token.kind {
+            case .beginOptional:
+                depth += 1
+                if depth > Self.depthLimit {
+                    throw .init(.nestedTooDeep(token, limit: Self.depthLimit), in: expression)
+                }
+            case .endOptional: depth = max(0, depth - 1)
+            default: break
+            }
+        }
     }
 
     private func parse(_ rule: Rule, at current: Int) throws(CucumberExpressionError) -> Parsed {

@@ -10,6 +10,36 @@ struct GroupShape: Sendable {
     /// The capture groups directly inside, in order.
     var children: [GroupShape]
 
+    /// How deep capture groups may nest: the shape is walked recursively
+    /// (``groupCount``, matching), so deeper patterns are refused first.
+    static let depthLimit = 256
+
+    /// How deep the capture groups of a pattern nest (0 for none), read as
+    /// ``init(pattern:)`` reads them, without building the tree.
+    static func nestingDepth(of pattern: String) -> Int {
+        let scalars = Array(pattern.unicodeScalars)
+        var open: [Bool] = []  // whether each open group captures
+        var capturing = 0, deepest = 0
+        var isEscaping = false
+        var isInCharacterClass = false
+        for (index, scalar) in scalars.enumerated() {
+            if scalar == "[" && !isEscaping {
+                isInCharacterClass = true
+            } else if scalar == "]" && !isEscaping {
+                isInCharacterClass = false
+            } else if scalar == "(" && !isEscaping && !isInCharacterClass {
+                let isCapturing = Self.isCapturing(scalars, at: index)
+                open.append(isCapturing)
+                if isCapturing { capturing += 1 }
+                deepest = max(deepest, capturing)
+            } else if scalar == ")" && !isEscaping && !isInCharacterClass, let group = open.popLast() {
+                if group { capturing -= 1 }
+            }
+            isEscaping = scalar == "\\" && !isEscaping
+        }
+        return deepest
+    }
+
     /// Reads the capture-group nesting of a pattern.
     init(pattern: String) {
         let scalars = Array(pattern.unicodeScalars)

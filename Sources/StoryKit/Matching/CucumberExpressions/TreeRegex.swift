@@ -25,14 +25,20 @@ struct TreeRegex: Sendable {
         throws(CucumberExpressionError)
     {
         self.pattern = pattern
-        self.shape = GroupShape(pattern: pattern)
         self.isWholeTextMatch = isWholeTextMatch
+        // ICU first: it refuses groups nested deeper than it can compile,
+        // so the shape (walked recursively) is never deeper than that.
         do {
             regex = try NSRegularExpression(pattern: compiledPattern ?? pattern)
         } catch {
             throw CucumberExpressionError(
                 message: "The regular expression /\(pattern)/ does not compile: \(error)")
         }
+        guard GroupShape.nestingDepth(of: pattern) <= GroupShape.depthLimit else {
+            throw CucumberExpressionError(
+                message: "The regular expression /\(pattern)/ nests capture groups more than \(GroupShape.depthLimit) deep")
+        }
+        self.shape = GroupShape(pattern: pattern)
     }
 
     /// Matches text, returning the root group (the whole match) with the

@@ -1,0 +1,224 @@
+import Foundation
+
+/// A report file being written: opened, written in chunks, then committed or
+/// aborted, so a report can stream to disk as events arrive.
+///
+/// What happens to the path depends on what it is:
+/// - a regular file, or nothing yet: the text goes to a temporary file
+///   created beside it with exclusive creation (`O_CREAT|O_EXCL|O_NOFOLLOW`,
+///   an unpredictable name), which ``commit()`` flushes to disk (`fsync`) and
+///   renames over the path; a killed run never leaves half a report, and a
+///   symlink planted where the temporary goes is never followed;
+/// - a symlink: it is followed to its final target and that target is
+///   written as above, so the link stays a link;
+/// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`: the text goes to that file
+///   descriptor of this process, where it already points;
+/// - anything else that exists (a device such as `/dev/null`, a FIFO): it
+///   is opened for writing as it is (never created, truncated or renamed
+///   over) and written directly.
+///
+/// On any failure the temporary file is removed, and the error names the
+/// path, the reason and what to do.
+///
+/// ```swift
+/// let file = try ReportFile(path: "report.xml")
+/// try file.write("<testsuites>\n")
+/// try file.write("</testsuites>\n")
+/// try file.commit()
+/// ```
+final class ReportFile {
+    /// The path as the user gave it.
+    let path: String
+    private var descriptor: Int32
+    /// Where the text goes, and what commit does with it.
+    private let destination: ReportDestination
+    private var isOpen = true
+
+    /// Opens the report file at a path for writing.
+    /// - Throws: A ``Diagnostic`` naming the path, the reason and what to do.
+    init(path: String) throws(Diagnostic) {
+        self.path = path
+        destination = try ReportDestination(path: path)
+        switch destination {
+        case .descriptor(let number):
+            descriptor = dup(number)
+            guard descriptor >= 0 else { throw Self.failure(path, errno, doing: "cannot use the output \(path)") }
+        case .direct:
+            descriptor = try Self.openDirect(path)
+        case .replacing(let target):
+            let (descriptor, temporary) = try Self.createTemporary(beside: target, reportPath: path)
+            self.descriptor = descriptor
+            self.temporary = temporary
+        }
+    }
+
+    /// The temporary file that ``commit()`` renames over the target.
+    private var temporary: String?
+
+    /// Writes text at the end of the report.
+    /// - Throws: A ``Diagnostic`` (the report is then aborted).
+    func write(_ text: String) throws(Diagnostic) {
+        var text = text
+        let result: Int32? = text.withUTF8 { bytes in
+            bytes.isEmpty ? nil : writeAll(UnsafeRawBufferPointer(bytes))
+        }
+        if let result {
+            abort()
+            throw Self.failure(path, result)
+        }
+    }
+
+    /// Writes all the bytes; returns the errno of a failure, or nil.
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Int32? {
+        guard isOpen else { return EBADF }
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN { _ = Self.waitWritable(descriptor); continue }
+                return errno
+            }
+            if written == 0 { return EIO }
+            offset += written
+        }
+        return nil
+    }
+
+    /// Finishes the report: flushes it to disk and renames the temporary
+    /// file over the target (or just closes a file written directly).
+    /// - Throws: A ``Diagnostic``; the temporary file is then removed.
+    func commit() throws(Diagnostic) {
+        guard isOpen else { throw Self.failure(path, EBADF) }
+        isOpen = false
+        guard let temporary, case .replacing(let target) = destination else {
+            // A device or FIFO: no rename; a close error still means lost text.
+            if close(descriptor) != 0 && errno != EINTR && errno != EINVAL { throw Self.failure(path, errno) }
+            return
+        }
+        // fsync first: a rename that outlives a crash must not point at
+        // blocks that never reached the disk.
+        if fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
+            let code = errno
+            close(descriptor)
+            unlink(temporary)
+            throw Self.failure(path, code, folder: ReportDestination.folder(of: target))
+        }
+        if close(descriptor) != 0 && errno != EINTR {
+            let code = errno
+            unlink(temporary)
+            throw Self.failure(path, code, folder: ReportDestination.folder(of: target))
+        }
+        guard rename(temporary, target) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw Self.failure(path, code, folder: ReportDestination.folder(of: target))
+        }
+        // The rename itself reaches the disk with its folder (best effort).
+        let folder = open(ReportDestination.folder(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
+    }
+
+    /// Gives the report up: removes the temporary file (the target keeps
+    /// what it had), or closes a file written directly.
+    func abort() {
+        guard isOpen else { return }
+        isOpen = false
+        close(descriptor)
+        if let temporary { unlink(temporary) }
+    }
+
+    deinit {
+        abort()
+    }
+}
+
+extension ReportFile {
+    /// Opens an existing file that is not regular (a device, a FIFO) for
+    /// writing as it is: no `O_CREAT`, no `O_TRUNC`; `O_NONBLOCK` so a FIFO
+    /// nobody reads fails at once instead of hanging the run.
+    fileprivate static func openDirect(_ path: String) throws(Diagnostic) -> Int32 {
+        var descriptor: Int32
+        repeat {
+            descriptor = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        } while descriptor < 0 && errno == EINTR
+        guard descriptor >= 0 else { throw failure(path, errno) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw failure(path, code)
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw failure(path, EISDIR)
+        }
+        // Blocking again: a FIFO with a reader gets all the text.
+        let flags = fcntl(descriptor, F_GETFL)
+        if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+        return descriptor
+    }
+
+    /// Creates a temporary file beside the target, `mkstemp`-style: an
+    /// unpredictable name, `O_CREAT|O_EXCL|O_NOFOLLOW`; mode 0644 less the
+    /// umask for a new report, the target's own mode when it exists.
+    fileprivate static func createTemporary(beside target: String, reportPath: String)
+        throws(Diagnostic) -> (Int32, String)
+    {
+        let folder = ReportDestination.folder(of: target)
+        let name = (target as NSString).lastPathComponent
+        var existing = stat()
+        let keepsMode = stat(target, &existing) == 0
+        var lastError = EEXIST
+        for _ in 0..<100 {
+            let temporary = folder + "/." + name + ".tmp-" + randomSuffix()
+            let descriptor = open(
+                temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o644))
+            if descriptor >= 0 {
+                if keepsMode { _ = fchmod(descriptor, existing.st_mode & 0o7777) }
+                return (descriptor, temporary)
+            }
+            lastError = errno
+            guard lastError == EEXIST || lastError == EINTR else { break }
+        }
+        throw failure(reportPath, lastError, folder: folder)
+    }
+
+    /// Twelve random letters and digits (about 62 bits).
+    private static func randomSuffix() -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<12).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
+    }
+
+    /// Waits until a descriptor can take more bytes (a full pipe).
+    fileprivate static func waitWritable(_ descriptor: Int32) -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        return poll(&poller, 1, 1000) >= 0
+    }
+
+    /// The diagnostic for a report that cannot be written: the path, the
+    /// reason and what to do.
+    static func failure(_ path: String, _ code: Int32, doing problem: String? = nil, folder: String? = nil)
+        -> Diagnostic
+    {
+        let reason = String(cString: strerror(code))
+        let folder = folder ?? ReportDestination.folder(of: path)
+        let help: String =
+            switch code {
+            case ENOSPC, EDQUOT: "free some space on the disk that holds \(folder), or write the report elsewhere"
+            case EACCES, EPERM: "check that \(folder) is writable by this user, or write the report elsewhere"
+            case EROFS: "\(folder) is on a read-only file system: write the report elsewhere"
+            case ENOENT: "create the folder \(folder) first, or write the report elsewhere"
+            case EISDIR: "name a file, not a folder"
+            case ENXIO: "start the program that reads \(path) first, or write the report to a file"
+            case ELOOP: "the path is a loop of symbolic links: fix the links or write the report elsewhere"
+            case EIO: "the disk failed to write: check it, or write the report elsewhere"
+            default: "check the path and the disk, or write the report elsewhere"
+            }
+        return Diagnostic(at: nil, problem: (problem ?? "cannot write the report \(path)") + ": \(reason)", help: help)
+    }
+}

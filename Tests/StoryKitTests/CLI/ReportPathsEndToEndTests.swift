@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// Report paths that are not plain files, through the built executable.
+@Suite struct ReportPathsEndToEndTests {
+    static let story = Golden.fixture("stories/good/basket.stories")
+
+    static func kind(_ path: String) -> mode_t {
+        var status = stat()
+        return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+    }
+
+    @Test("--junit /dev/stdout writes the report to standard output")
+    func standardOutput() throws {
+        let folder = try Binary.temporaryFolder("report-paths")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let outcome = try Binary.run(["--junit", "/dev/stdout", Self.story], in: folder, timeout: 60)
+        #expect(outcome.status == 0 && !outcome.isSignaled)
+        #expect(outcome.output.contains("<testsuites name=\"storyrun\""))
+        #expect(outcome.output.contains("Stories: "))
+    }
+
+    @Test("A device stays a device; a symlinked report path stays a symlink")
+    func deviceAndSymlink() throws {
+        let folder = try Binary.temporaryFolder("report-paths")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // As root a null device of our own, never the system's /dev/null.
+        var device = "/dev/null"
+        if getuid() == 0, mknod(folder + "/null", S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 {
+            let probe = open(folder + "/null", O_WRONLY)
+            if probe >= 0 { close(probe); device = folder + "/null" }
+        }
+        try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
+        symlink("out/report.xml", folder + "/link.xml")
+        let outcome = try Binary.run(["--junit", device, "--json", "link.xml", Self.story], in: folder, timeout: 60)
+        #expect(outcome.status == 0, "\(outcome.output)")
+        #expect(Self.kind(device) == S_IFCHR)
+        #expect(Self.kind(folder + "/link.xml") == S_IFLNK)
+        #expect(Self.kind(folder + "/out/report.xml") == S_IFREG)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/out") == ["report.xml"])
+    }
+
+    @Test("The same report path twice stops the run before any story, with exit 2")
+    func samePathTwice() throws {
+        let folder = try Binary.temporaryFolder("report-paths")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let outcome = try Binary.run(["--junit", "a.xml", "--json", "./a.xml", Self.story], in: folder, timeout: 60)
+        #expect(outcome.status == 2)
+        #expect(outcome.output.contains("would both write"))
+        #expect(!outcome.output.contains("Stories:"))
+        #expect(!FileManager.default.fileExists(atPath: folder + "/a.xml"))
+    }
+
+    @Test("On a full disk the run exits 2 naming the report, and leaves no temporary file")
+    func fullDisk() throws {
+        // A tiny tmpfs in a mount namespace of its own: needs root and unshare.
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
+            let binary = Binary.path
+        else { return }
+        let folder = try Binary.temporaryFolder("report-paths")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let disk = folder + "/disk"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        let script = """
+            mount -t tmpfs -o size=4k tmpfs \(disk) || exit 77
+            head -c 3000 /dev/zero > \(disk)/pad
+            \(binary) --html \(disk)/r.html \(Self.story); echo "status=$?"
+            ls -A \(disk)
+            """
+        let outcome = try Binary.run(["-m", "sh", "-c", script], in: folder, executable: "/usr/bin/unshare", timeout: 60)
+        guard outcome.status != 77 else { return }  // no tmpfs here
+        #expect(outcome.output.contains("cannot write the report \(disk)/r.html: No space left on device"))
+        #expect(outcome.output.contains("help: free some space"))
+        #expect(outcome.output.contains("status=2"))
+        #expect(outcome.output.hasSuffix("status=2\npad\n"), "\(outcome.output)")
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// The built `storyrun` executable, run as a user runs it, always within a
+/// time limit and in a temporary folder of its own.
+enum Binary {
+    /// What a run of the executable did.
+    struct Outcome {
+        /// The exit status, or the signal number when `isSignaled`.
+        var status: Int32
+        var isSignaled: Bool
+        var isTimedOut: Bool
+        var output: String
+        var errorOutput: String
+        var seconds: Double
+    }
+
+    /// The path of `.build/debug/storyrun` (`swift build` makes it).
+    static var path: String? {
+        let candidates = [Golden.root + "/.build/debug/storyrun"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// A fresh temporary folder; remove it with `FileManager.removeItem`.
+    static func temporaryFolder(_ name: String = "storyrun-test") throws -> String {
+        let folder = NSTemporaryDirectory() + name + "-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Runs the executable (or another program) in a folder, killing it
+    /// after `timeout` seconds.
+    static func run(
+        _ arguments: [String], in folder: String, executable: String? = nil, timeout: Double = 30
+    ) throws -> Outcome {
+        let executable = try #require(executable ?? path, "build storyrun first: swift build")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let outPath = folder + "/.stdout", errPath = folder + "/.stderr"
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let start = Date()
+        try process.run()
+        var isTimedOut = false
+        while process.isRunning {
+            if Date().timeIntervalSince(start) > timeout {
+                isTimedOut = true
+                process.terminate()
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            usleep(5_000)
+        }
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        defer {
+            unlink(outPath)
+            unlink(errPath)
+        }
+        return Outcome(
+            status: process.terminationStatus, isSignaled: process.terminationReason == .uncaughtSignal,
+            isTimedOut: isTimedOut,
+            output: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            errorOutput: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+            seconds: Date().timeIntervalSince(start))
+    }
+}
