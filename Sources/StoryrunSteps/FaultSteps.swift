@@ -34,7 +34,7 @@ final class FaultSteps: StepDefinitions {
         step("^the step starts a process that outlives it$") { _ in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/bin/sleep")
-            process.arguments = ["300"]
+            process.arguments = ["299.5"]
             try process.run()
         }
         step("^the step prints \"(.*)\" and \"(.*)\" to its error output$") { (_: FaultSteps, text: String, error: String) in

@@ -79,7 +79,7 @@ final class StoryrunDriverSteps: StepDefinitions {
             try expect(!steps.processWasSignalled && steps.processStatus == code, "the process ended with status \(steps.processStatus ?? -1) (signal: \(steps.processWasSignalled)); output:\n\(steps.text)")
         }
         step("^no process of the run is left$") { steps in
-            // A `sleep 300` a step started must be gone with its worker.
+            // A `sleep 299.5` a step started must be gone with its worker.
             let ps = Process()
             ps.executableURL = URL(fileURLWithPath: "/bin/ps")
             ps.arguments = ["-eo", "args"]
@@ -88,7 +88,7 @@ final class StoryrunDriverSteps: StepDefinitions {
             try ps.run()
             let listing = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             ps.waitUntilExit()
-            try expect(!listing.split(separator: "\n").contains { $0 == "/bin/sleep 300" }, "left running:\n\(listing)")
+            try expect(!listing.split(separator: "\n").contains { $0 == "/bin/sleep 299.5" }, "left running:\n\(listing)")
         }
         step("^the (regex|expression) \"(.*)\" and the text \"(.*)\"$") { (steps: StoryrunDriverSteps, syntax: String, pattern: String, text: String) in
             steps.options = ["match", "--\(syntax)", pattern, text]

@@ -14,8 +14,12 @@ public enum StoryRun {
 
     /// Runs the command line with the process's arguments and exits.
     public static func main(steps: [any StepDefinitions.Type]) async -> Never {
-        CrashNote.install()
-        Interrupts.install()
+        // A worker takes signals as they come: its parent decides what a
+        // crash or a SIGTERM in a step means.
+        if CommandLine.arguments.dropFirst().first != "--worker" {
+            CrashNote.install()
+            Interrupts.install()
+        }
         startsWorkers = true
         let environment = ProcessInfo.processInfo.environment
         let isTerminal = isatty(STDOUT_FILENO) == 1

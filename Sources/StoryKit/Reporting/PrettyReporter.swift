@@ -66,6 +66,7 @@ public struct PrettyReporter: Reporter {
             if let place = error.location { write("      " + style.paint("at \(place.displayFileAndLine)", .gray)) }
             write("      " + style.paint("in \(result.step.location.displayFileAndLine)", .gray))
         }
+        for line in TextReporter.printed(result.attachments, style: style) { write(line) }
         if result.status == .undefined {
             let snippet = Snippet(for: result.step)
             if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }

@@ -42,6 +42,7 @@ public struct TextReporter: Reporter {
             // The message names the hook and where it was registered.
             write("    \(style.paint("failed:", .red)) \(hook.error?.message ?? "the \(hook.kind) hook at \(hook.location.displayFileAndLine) failed")")
             if let place = hook.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
+            for line in Self.printed(hook.attachments, style: style) { write(line) }
         }
         for step in result.steps {
             switch step.status {
@@ -55,6 +56,8 @@ public struct TextReporter: Reporter {
                         write("      \(style.paint("at \(place.displayFileAndLine)", .gray))")
                     }
                 }
+                // What the failing step printed: the first thing to read.
+                for line in Self.printed(step.attachments, style: style) { write(line) }
             case .undefined:
                 write("    \(style.paint("undefined:", .yellow)) \(step.step.line)  \(step.step.location.displayFileAndLine)")
                 if let guess = step.didYouMean {
@@ -119,5 +122,16 @@ public struct TextReporter: Reporter {
             let count = counts[status, default: 0]
             return index < 2 || count > 0 ? "\(count) \(status.rawValue)" : nil
         }.joined(separator: ", ")
+    }
+
+    /// What a test step printed or logged, indented under it: each text
+    /// attachment's lines after a gray label (`stdout`, `stderr`, `log`).
+    static func printed(_ attachments: [Attachment], style: TextStyle) -> [String] {
+        attachments.filter(\.isText).flatMap { attachment in
+            let label = attachment.name ?? (attachment.mediaType == Attachment.logMediaType ? "log" : attachment.mediaType)
+            return attachment.body.split(separator: "\n", omittingEmptySubsequences: false)
+                .reversed().drop { $0.isEmpty }.reversed()
+                .map { "      " + style.paint("\(label) │ ", .gray) + String($0) }
+        }
     }
 }

@@ -78,6 +78,57 @@ struct ChildProcess {
     }
 }
 
+/// Processes that user code started and left behind.
+///
+/// Foundation's `Process` puts each child in a process group of its own, so
+/// ending a worker's group does not reach them. The parent is therefore a
+/// child subreaper: a worker's orphans become the parent's children when the
+/// worker ends, and the parent ends them.
+enum Orphans {
+    @_silgen_name("prctl")
+    private static func prctl(_ option: Int32, _ arg2: UInt, _ arg3: UInt, _ arg4: UInt, _ arg5: UInt) -> Int32
+
+    /// Makes this process the reaper of its descendants' orphans (Linux).
+    static func adopt() {
+        #if os(Linux)
+        _ = prctl(36 /* PR_SET_CHILD_SUBREAPER */, 1, 0, 0, 0)
+        #endif
+    }
+
+    /// Ends every child of this process that is not one of `keep`, and
+    /// their children in turn as they are handed over.
+    static func end(keeping keep: Set<pid_t>) {
+        #if os(Linux)
+        let me = getpid()
+        for _ in 0..<5 {
+            let children = self.children(of: me).filter { !keep.contains($0) }
+            if children.isEmpty { return }
+            for child in children {
+                _ = kill(-child, SIGKILL)
+                _ = kill(child, SIGKILL)
+            }
+            for child in children {
+                var status: Int32 = 0
+                _ = waitpid(child, &status, 0)
+            }
+        }
+        #endif
+    }
+
+    /// The pids whose parent is `parent`, from /proc.
+    private static func children(of parent: pid_t) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { name -> pid_t? in
+            guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // After "comm)": state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+        }
+    }
+}
+
 /// File descriptors made for a child, closed on exec in every other child.
 enum Descriptors {
     /// A pipe whose ends are closed on exec: (read, write).

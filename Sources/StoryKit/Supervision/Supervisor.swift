@@ -53,6 +53,7 @@ struct Supervisor {
                 startFailure = error.description
             }
         }
+        Orphans.adopt()
         for _ in 0..<workerCount { startWorker() }
 
         /// Fills the queue from the source so a batch is ready.
@@ -138,6 +139,9 @@ struct Supervisor {
                         summary.failedHooks += 1
                         emit(.diagnostic(Diagnostic(at: hook.location, problem: hook.error?.message ?? "")))
                         emit(.runHookFinished(hook))
+                        if !worker.isReady {
+                            startFailure = startFailure ?? "a worker process died in a before-run hook, so no worker could run the stories"
+                        }
                     } else if !worker.isReady {
                         let said = worker.printed(since: snapshot).map(\.body).joined(separator: "\n")
                         startFailure = startFailure ?? "a worker process ended before it was ready (\(reason))"
@@ -161,6 +165,8 @@ struct Supervisor {
             worker.dispatched = []
             worker.release()
             workers.removeAll { $0 === worker }
+            // What its steps started and left running ends with it.
+            Orphans.end(keeping: Set(workers.map(\.process.pid)))
             // A worker that never got ready is not replaced: its successor
             // would fail the same way, for ever.
             let hasWork = queue.count > queueStart || !isSourceDone

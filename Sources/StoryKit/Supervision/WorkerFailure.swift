@@ -52,7 +52,8 @@ enum WorkerFailure {
             testSteps = statuses.indices.map { .step(StepResult(step: story.steps[$0], status: statuses[$0], duration: 0, error: nil, match: nil, alsoMatched: [])) }
             let failed = HookResult(
                 kind: hook.kind.rawValue, location: hook.location, status: .failed,
-                error: StepError(message: error.message, location: hook.location), duration: elapsed, attachments: printed)
+                error: StepError(message: "the \(hook.kind.rawValue) hook at \(hook.location.displayFileAndLine): " + error.message, location: hook.location),
+                duration: elapsed, attachments: printed)
             testSteps.insert(.hook(failed), at: min(insertAt, testSteps.count))
         } else if story.steps.isEmpty {
             testSteps = [.hook(HookResult(kind: "story", location: story.location, status: .failed, error: error, duration: elapsed, attachments: printed))]

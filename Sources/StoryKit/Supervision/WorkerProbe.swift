@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 
 /// A worker's instruments: the shared page where its parent sees each test
@@ -32,8 +35,26 @@ final class WorkerProbe {
 
     /// The test step has ended: what it printed.
     func end() -> [Attachment] {
+        deliverPendingSignals()
         position.endTestStep()
         return capture.end()
+    }
+
+    /// A signal the step raised (`raise(SIGTERM)`) waits unseen when the
+    /// step's thread blocks it, as Dispatch's threads do: it is delivered
+    /// here, while the parent still sees the step, so the step fails with it
+    /// instead of passing.
+    private func deliverPendingSignals() {
+        var pending = sigset_t()
+        guard sigpending(&pending) == 0 else { return }
+        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM] where sigismember(&pending, signal) == 1 {
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, signal)
+            _ = Glibc.signal(signal, SIG_DFL)
+            pthread_sigmask(SIG_UNBLOCK, &only, nil)
+            raise(signal)
+        }
     }
 
     /// Between stories: empties long capture files.
