@@ -48,9 +48,10 @@ public struct RunSummary: Sendable, Codable, Equatable {
         for step in result.steps { steps[step.status, default: 0] += 1 }
     }
 
-    /// Whether any story failed, or was undefined or ambiguous under `strict`.
+    /// Whether any story failed or did not run, a run hook failed, or a
+    /// story was undefined under `strict`: never a green run then.
     func hasFailures(strict: Bool) -> Bool {
-        stories[.failed, default: 0] > 0 || failedHooks > 0 || wasInterrupted
+        stories[.failed, default: 0] > 0 || failedHooks > 0 || wasInterrupted || notRun > 0
             || (strict && stories[.undefined, default: 0] > 0)
     }
 }

@@ -115,6 +115,24 @@ enum Orphans {
         #endif
     }
 
+    /// Ends every descendant of this process (a worker whose parent died:
+    /// what its steps started may sit in process groups of their own).
+    static func endDescendants() {
+        #if os(Linux)
+        var found: [pid_t] = []
+        var frontier = [getpid()]
+        while let next = frontier.popLast() {
+            let children = self.children(of: next)
+            found += children
+            frontier += children
+        }
+        for pid in found {
+            _ = kill(-pid, SIGKILL)
+            _ = kill(pid, SIGKILL)
+        }
+        #endif
+    }
+
     /// The pids whose parent is `parent`, from /proc.
     private static func children(of parent: pid_t) -> [pid_t] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }

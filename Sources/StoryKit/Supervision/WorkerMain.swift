@@ -153,6 +153,7 @@ enum Lifeline {
         // next writes to its parent.
         _ = pthread_create(&thread, nil, { _ in
             while getppid() == Lifeline.parent { usleep(200_000) }
+            Orphans.endDescendants()
             _ = kill(0, SIGKILL)
             return nil
         }, nil)

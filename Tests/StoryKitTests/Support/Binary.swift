@@ -31,13 +31,17 @@ enum Binary {
     /// Runs the executable (or another program) in a folder, killing it
     /// after `timeout` seconds.
     static func run(
-        _ arguments: [String], in folder: String, executable: String? = nil, timeout: Double = 30
+        _ arguments: [String], in folder: String, executable: String? = nil, timeout: Double = 30,
+        environment: [String: String] = [:]
     ) throws -> Outcome {
         let executable = try #require(executable ?? path, "build storyrun first: swift build")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let outPath = folder + "/.stdout", errPath = folder + "/.stderr"
         FileManager.default.createFile(atPath: outPath, contents: nil)
         FileManager.default.createFile(atPath: errPath, contents: nil)

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// A supervised run through the built executable, with steps that misbehave
+/// on purpose (`Sources/StoryrunSteps/FaultSteps.swift`): the verdict, the
+/// reports and the processes left, whatever the steps and the outside world do.
+@Suite struct SupervisionEndToEndTests {
+    static let faults = ["STORYRUN_FIXTURE_STEPS": "faults"]
+
+    static func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// The command lines of the processes running now.
+    static func commandLines() -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { name in
+            guard Int(name) != nil, let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else { return nil }
+            return String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
+        }
+    }
+
+    @Test("A story file whose path holds a tab and a line break runs whole, every story reported")
+    func oddPath() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let name = "odd\tname\nhere%41.stories"
+        try Self.write("Story: first\n  Given a step that passes\n\nStory: second\n  Given the step calls exit(3)\n\nStory: third\n  Given a step that passes\n", to: folder + "/" + name)
+        let outcome = try Binary.run([name, "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("Stories: 2 passed, 1 failed"), "\(outcome.output)")
+        #expect(outcome.output.contains("exited with status 3"))
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(junit.contains("tests=\"3\""))
+    }
+
+    @Test("A closed standard output (| head -1) neither stops the run nor its file reports")
+    func closedOutput() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var text = ""
+        for index in 0..<200 { text += "Story: story \(index)\n  Given a step that passes\n\n" }
+        text += "Story: the last one fails\n  Given the step calls exit(1)\n"
+        try Self.write(text, to: folder + "/many.stories")
+        let binary = try #require(Binary.path)
+        let script = "'\(binary)' many.stories --junit out.xml | head -1; echo ${PIPESTATUS[0]} > status"
+        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(status == "1", "storyrun ended with \(status), not 1 (141 is SIGPIPE)")
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(junit.contains("tests=\"201\""))
+        #expect(junit.contains("the last one fails"))
+    }
+
+    @Test("Workers that cannot start: the run says why, counts what did not run, exits 1, never hangs")
+    func workersCannotStart() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write("Story: one\n  Given a step that passes\n\nStory: two\n  Given a step that passes\n", to: folder + "/a.stories")
+        let outcome = try Binary.run(
+            ["a.stories", "--json", "out.json"], in: folder, timeout: 30,
+            environment: Self.faults.merging(["STORYRUN_WORKER_EXECUTABLE": folder + "/removed"]) { $1 })
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == 1, "\(outcome.output)")
+        #expect(outcome.output.contains("cannot start a worker process"), "\(outcome.output)")
+        #expect(outcome.output.contains("2 stories were not run"), "\(outcome.output)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/out.json"))
+    }
+
+    @Test("SIGTERM: the running story fails as interrupted, every report is written, exit 143, nothing left running")
+    func terminated() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write(
+            "Story: quick\n  Given a step that passes\n\nStory: slow\n  Given a step that blocks for 20 s\n\nStory: never\n  Given a step that passes\n",
+            to: folder + "/slow.stories")
+        let binary = try #require(Binary.path)
+        // A limit no other run uses marks this run's workers in the process list.
+        let script = "'\(binary)' slow.stories --step-timeout 61.25 --junit out.xml --messages out.ndjson > out.txt 2>&1 & pid=$!; sleep 2; kill -TERM $pid; wait $pid; echo $? > status"
+        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
+        #expect(status == "143", "\(output)")
+        #expect(output.contains("PASSED  quick"))
+        #expect(output.contains("interrupted (SIGTERM)"))
+        #expect(output.contains("1 story was not run (the run was interrupted)"))
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(junit.contains("quick") && junit.contains("slow"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/out.ndjson"))
+        usleep(300_000)
+        #expect(!Self.commandLines().contains { $0.contains("61.25") })
+    }
+
+    @Test("A parent killed while a step blocks leaves no worker and no process of a step running")
+    func parentKilled() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write(
+            "Story: leaves a server and blocks\n  Given the step starts a process that outlives it\n  And a step that blocks for 20 s\n",
+            to: folder + "/block.stories")
+        let binary = try #require(Binary.path)
+        let script = "'\(binary)' block.stories --step-timeout 62.75 > out.txt 2>&1 & pid=$!; sleep 2; kill -KILL $pid; wait $pid; sleep 1"
+        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        let left = Self.commandLines().filter { $0.contains("62.75") || $0.contains("sleep 299.5") }
+        #expect(left.isEmpty, "left running: \(left)")
+    }
+}
