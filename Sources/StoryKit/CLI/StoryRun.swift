@@ -123,7 +123,10 @@ public enum StoryRun {
                     output(diagnostic.rendered(style: style))
                     return .inputError
                 case .success(let selection):
-                    let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: true)
+                    // A supervised parent does not match: its workers do, and say
+                    // which definition ran each step.
+                    let runsInProcess = options.isInProcess || options.isDryRun || !startsWorkers
+                    let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: runsInProcess)
                     started = (selection, feed)
                 }
             }

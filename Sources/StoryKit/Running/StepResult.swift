@@ -27,17 +27,36 @@ public struct MatchInfo: Sendable, Codable, Hashable {
     public var location: SourceLocation
     /// The captured texts.
     public var arguments: [String?]
+    /// The definition's id in the registry, when known (not encoded: ids
+    /// mean something only within one registry).
+    var definitionID: Int?
+
+    private enum CodingKeys: String, CodingKey {
+        case pattern, location, arguments
+    }
+
+    public static func == (lhs: MatchInfo, rhs: MatchInfo) -> Bool {
+        lhs.pattern == rhs.pattern && lhs.location == rhs.location && lhs.arguments == rhs.arguments
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(pattern)
+        hasher.combine(location)
+        hasher.combine(arguments)
+    }
 
     init(_ match: Match) {
         pattern = match.definition.pattern
         location = match.definition.location
         arguments = match.capturedTexts
+        definitionID = match.definition.id
     }
 
-    init(_ definition: StepDefinition) {
+    init(_ definition: StepDefinition, arguments: [String?] = []) {
         pattern = definition.pattern
         location = definition.location
-        arguments = []
+        self.arguments = arguments
+        definitionID = definition.id
     }
 }
 

@@ -67,7 +67,7 @@ struct StoryExecution {
             alsoMatched: match.matches.dropFirst().map(MatchInfo.init))
         if match.isUndefined {
             result.status = .undefined
-            result.didYouMean = Suggestion.closest(to: step, in: registry.definitions).map(MatchInfo.init)
+            result.didYouMean = Suggestion.closest(to: step, in: registry.definitions).map { MatchInfo($0) }
         } else if isUndefined || state.hasFailed || (configuration.isDryRun && !(match.isAmbiguous && configuration.isStrict)) {
             result.status = .skipped
         } else if match.isAmbiguous && configuration.isStrict {

@@ -7,60 +7,52 @@ import Foundation
 
 /// What user code prints, caught per test step.
 ///
-/// A worker's standard output and standard error are files its parent made
-/// (opened for appending, already unlinked), not pipes: a step's background
-/// process that keeps them open cannot hang anyone, and the parent can read
-/// what a step printed even when the worker dies in it. Before each test
-/// step the worker notes how long the files are; after it, what was added
-/// becomes the step's attachment.
+/// A worker's standard output and standard error are one file its parent
+/// made (opened for appending, already unlinked), not a pipe: a step's
+/// background process that keeps it open cannot hang anyone, both streams
+/// keep their order, and the parent can read what a step printed even when
+/// the worker dies in it. After each test step the worker looks at how long
+/// the file has grown (one `fstat`); what was added is the step's
+/// attachment.
 struct OutputCapture {
-    /// The files: standard output, standard error.
-    let output: Int32
-    let errors: Int32
-    private var outputStart: UInt64 = 0
-    private var errorStart: UInt64 = 0
+    /// The file.
+    let file: Int32
+    /// Its length when the last test step ended.
+    private var length: UInt64
 
-    /// The most bytes of one stream kept per test step.
+    /// The most bytes kept per test step.
     static let limit = 64 * 1024
-    /// Past this length between stories, the files are emptied.
+    /// Past this length between stories, the file is emptied.
     static let resetLength: UInt64 = 1 << 20
 
-    init(output: Int32, errors: Int32) {
-        self.output = output
-        self.errors = errors
+    init(file: Int32) {
+        self.file = file
+        length = Self.length(of: file)
     }
 
-    /// The current lengths of both files, after flushing buffered output.
-    func lengths() -> (output: UInt64, errors: UInt64) {
+    /// Where the next test step's output begins (what was printed between
+    /// test steps goes with the next one).
+    var start: UInt64 { length }
+
+    /// What the test step printed, as an attachment, if it printed anything.
+    mutating func end() -> [Attachment] {
         fflush(nil)
-        return (Self.length(of: output), Self.length(of: errors))
-    }
-
-    /// Starts catching a test step's output.
-    mutating func begin() -> (output: UInt64, errors: UInt64) {
-        let lengths = lengths()
-        outputStart = lengths.output
-        errorStart = lengths.errors
-        return lengths
-    }
-
-    /// What the test step printed since ``begin()``, as attachments.
-    func end() -> [Attachment] {
-        fflush(nil)
-        var attachments: [Attachment] = []
-        if let text = Self.read(output, from: outputStart) {
-            attachments.append(Attachment(body: text, encoding: .identity, mediaType: Attachment.logMediaType, name: "stdout"))
+        let end = Self.length(of: file)
+        guard end > length else {
+            length = end
+            return []
         }
-        if let text = Self.read(errors, from: errorStart) {
-            attachments.append(Attachment(body: text, encoding: .identity, mediaType: Attachment.logMediaType, name: "stderr"))
-        }
-        return attachments
+        defer { length = end }
+        return Self.read(file, from: length, to: end).map {
+            [Attachment(body: $0, encoding: .identity, mediaType: Attachment.logMediaType, name: "output")]
+        } ?? []
     }
 
-    /// Empties the files when they have grown long (between stories).
+    /// Empties the file when it has grown long (between stories).
     mutating func trim() {
-        if Self.length(of: output) > Self.resetLength { _ = ftruncate(output, 0) }
-        if Self.length(of: errors) > Self.resetLength { _ = ftruncate(errors, 0) }
+        guard length > Self.resetLength else { return }
+        _ = ftruncate(file, 0)
+        length = 0
     }
 
     static func length(of descriptor: Int32) -> UInt64 {
@@ -69,11 +61,11 @@ struct OutputCapture {
         return UInt64(max(0, info.st_size))
     }
 
-    /// The text added to a file since `offset`, at most ``limit`` bytes of
-    /// it (the end kept, with a note of what was left out); nil when
-    /// nothing was added.
-    static func read(_ descriptor: Int32, from offset: UInt64) -> String? {
-        let end = length(of: descriptor)
+    /// The text added to a file between two offsets (to its end when `end`
+    /// is nil), at most ``limit`` bytes of it (the end kept, with a note of
+    /// what was left out); nil when nothing was added.
+    static func read(_ descriptor: Int32, from offset: UInt64, to end: UInt64? = nil) -> String? {
+        let end = end ?? length(of: descriptor)
         guard end > offset else { return nil }
         let total = Int(end - offset)
         let count = min(total, limit)

@@ -6,8 +6,8 @@ import Darwin
 import Synchronization
 
 /// Where a worker process is, in a page of memory it shares with its parent:
-/// the story, the test step and its deadline, and how much the story's user
-/// code had printed when the test step began.
+/// the story, the test step and its deadline, and how much user code had
+/// printed when the test step began.
 ///
 /// The worker stores a few numbers per test step — no system call — and the
 /// parent reads them when the worker dies or overruns, so it can name the
@@ -29,7 +29,7 @@ final class SharedPosition: @unchecked Sendable {
     }
 
     private enum Slot: Int {
-        case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, errorOffset, attempt
+        case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt
     }
 
     private init(_ memory: UnsafeMutableRawPointer) {
@@ -64,13 +64,12 @@ final class SharedPosition: @unchecked Sendable {
 
     /// The worker starts a test step: a story step (`index` in the story) or
     /// a hook (`hookIndex` in the registry, around step `index`), with the
-    /// capture files' lengths and the deadline in uptime nanoseconds.
-    func startTestStep(_ kind: StepKind, index: Int, hookIndex: Int, deadline: UInt64, output: UInt64, errors: UInt64) {
+    /// capture file's length and the deadline in uptime nanoseconds.
+    func startTestStep(_ kind: StepKind, index: Int, hookIndex: Int, deadline: UInt64, output: UInt64) {
         store(kind.rawValue, .stepKind)
         store(UInt64(index), .stepIndex)
         store(UInt64(hookIndex), .hookIndex)
         store(output, .outputOffset)
-        store(errors, .errorOffset)
         store(deadline, .deadline)
     }
 
@@ -100,7 +99,6 @@ final class SharedPosition: @unchecked Sendable {
         /// Uptime nanoseconds past which the test step has overrun; 0 for none.
         var deadline: UInt64
         var outputOffset: UInt64
-        var errorOffset: UInt64
     }
 
     /// Where the worker is now.
@@ -111,7 +109,7 @@ final class SharedPosition: @unchecked Sendable {
             attempt: Int(truncatingIfNeeded: load(.attempt)),
             stepKind: StepKind(rawValue: load(.stepKind)) ?? .none, stepIndex: Int(truncatingIfNeeded: load(.stepIndex)),
             hookIndex: Int(truncatingIfNeeded: load(.hookIndex)), deadline: load(.deadline),
-            outputOffset: load(.outputOffset), errorOffset: load(.errorOffset))
+            outputOffset: load(.outputOffset))
     }
 
     deinit {

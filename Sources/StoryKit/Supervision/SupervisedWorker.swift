@@ -14,9 +14,8 @@ final class SupervisedWorker {
     /// Where the worker's messages arrive.
     let messages: Int32
     let position: SharedPosition
-    /// The worker's standard output and standard error files.
+    /// The file the worker's standard output and standard error go to.
     let output: Int32
-    let errors: Int32
     /// Stories sent and not yet answered, oldest first.
     var dispatched: [UInt64] = []
     /// Whether its before-run hooks are done.
@@ -30,14 +29,13 @@ final class SupervisedWorker {
     private var pending: [UInt8] = []
 
     private init(
-        process: ChildProcess, requests: Int32, messages: Int32, position: SharedPosition, output: Int32, errors: Int32
+        process: ChildProcess, requests: Int32, messages: Int32, position: SharedPosition, output: Int32
     ) {
         self.process = process
         self.requests = requests
         self.messages = messages
         self.position = position
         self.output = output
-        self.errors = errors
     }
 
     /// Starts a worker: this executable with `--worker` and `arguments`.
@@ -45,15 +43,14 @@ final class SupervisedWorker {
         guard let requests = Descriptors.pipe(), let messages = Descriptors.pipe() else {
             throw ChildProcess.StartError(description: "cannot make pipes for a worker process: \(String(cString: strerror(errno)))")
         }
-        let output = Descriptors.temporaryFile("stdout")
-        let errors = Descriptors.temporaryFile("stderr")
+        let output = Descriptors.temporaryFile("output")
         let page = Descriptors.temporaryFile("position")
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         func closeAll() {
-            for descriptor in [requests.read, requests.write, messages.read, messages.write, output ?? -1, errors ?? -1, page ?? -1, null]
+            for descriptor in [requests.read, requests.write, messages.read, messages.write, output ?? -1, page ?? -1, null]
             where descriptor >= 0 { close(descriptor) }
         }
-        guard let output, let errors, let page, null >= 0, let position = SharedPosition.map(fileDescriptor: page) else {
+        guard let output, let page, null >= 0, let position = SharedPosition.map(fileDescriptor: page) else {
             closeAll()
             throw ChildProcess.StartError(description: "cannot make files for a worker process in the temporary folder: \(String(cString: strerror(errno)))")
         }
@@ -64,7 +61,7 @@ final class SupervisedWorker {
         do {
             process = try ChildProcess.spawn(
                 executablePath, arguments: ["--worker"] + arguments, environment: environment,
-                descriptors: [0: null, 1: output, 2: errors, 3: requests.read, 4: messages.write, 5: page])
+                descriptors: [0: null, 1: output, 2: output, 3: requests.read, 4: messages.write, 5: page])
         } catch {
             closeAll()
             throw error
@@ -75,7 +72,7 @@ final class SupervisedWorker {
         close(null)
         Descriptors.nonBlocking(messages.read)
         return SupervisedWorker(
-            process: process, requests: requests.write, messages: messages.read, position: position, output: output, errors: errors)
+            process: process, requests: requests.write, messages: messages.read, position: position, output: output)
     }
 
     /// Sends requests; false when the worker no longer reads them.
@@ -122,16 +119,11 @@ final class SupervisedWorker {
         return (text.split(separator: "\n"), ended)
     }
 
-    /// What the worker printed since the given offsets, as attachments.
+    /// What the worker printed since the test step it was in began.
     func printed(since snapshot: SharedPosition.Snapshot) -> [Attachment] {
-        var attachments: [Attachment] = []
-        if let text = OutputCapture.read(output, from: snapshot.outputOffset) {
-            attachments.append(Attachment(body: text, encoding: .identity, mediaType: Attachment.logMediaType, name: "stdout"))
-        }
-        if let text = OutputCapture.read(errors, from: snapshot.errorOffset) {
-            attachments.append(Attachment(body: text, encoding: .identity, mediaType: Attachment.logMediaType, name: "stderr"))
-        }
-        return attachments
+        OutputCapture.read(output, from: snapshot.outputOffset).map {
+            [Attachment(body: $0, encoding: .identity, mediaType: Attachment.logMediaType, name: "output")]
+        } ?? []
     }
 
     /// Ends the worker and everything it started.
@@ -145,7 +137,6 @@ final class SupervisedWorker {
         closeRequests()
         close(messages)
         close(output)
-        close(errors)
     }
 
     /// The executable workers run: this one, or `STORYRUN_WORKER_EXECUTABLE`

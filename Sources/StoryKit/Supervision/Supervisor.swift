@@ -64,8 +64,8 @@ struct Supervisor {
         }
 
         func finish(_ result: StoryResult, matches: [MatchResult]?) {
-            for match in matches ?? [] {
-                if let winner = match.winner { isUsed[winner.definition.id] = true }
+            for step in result.steps {
+                if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
             }
             emit(.storyStarted(result.story))
             for step in result.steps { emit(.stepFinished(step)) }
@@ -249,10 +249,10 @@ struct Supervisor {
         return summary
     }
 
-    /// The result of a story that passed, from its compact line and the
-    /// parent's own matches; nil when they do not fit.
-    private func rebuild(_ planned: PlannedStory, duration: UInt64, testSteps: [(hook: Int?, duration: UInt64)]) -> StoryResult? {
-        guard let matches = planned.matches else { return nil }
+    /// The result of a story that passed, from its compact line: the
+    /// definitions and captured texts come from the worker, so the parent
+    /// need not match; nil when the line does not fit the story.
+    private func rebuild(_ planned: PlannedStory, duration: UInt64, testSteps: [WorkerWire.PassedTestStep]) -> StoryResult? {
         let story = planned.story
         var results: [TestStepResult] = []
         results.reserveCapacity(testSteps.count)
@@ -264,11 +264,11 @@ struct Supervisor {
                 results.append(.hook(HookResult(
                     kind: registered.kind.rawValue, location: registered.location, status: .passed, error: nil, duration: testStep.duration)))
             } else {
-                guard index < story.steps.count else { return nil }
-                let match = matches[index]
+                guard index < story.steps.count, testStep.definition >= 0, testStep.definition < registry.definitions.count else { return nil }
+                let definition = registry.definitions[testStep.definition]
                 results.append(.step(StepResult(
                     step: story.steps[index], status: .passed, duration: testStep.duration, error: nil,
-                    match: match.winner.map(MatchInfo.init), alsoMatched: match.matches.dropFirst().map(MatchInfo.init))))
+                    match: MatchInfo(definition, arguments: testStep.arguments), alsoMatched: [])))
                 index += 1
             }
         }

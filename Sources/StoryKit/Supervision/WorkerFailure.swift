@@ -23,7 +23,7 @@ enum WorkerFailure {
         case .interrupted(let signal):
             message = "the run was interrupted (\(signal == 15 ? "SIGTERM" : "SIGINT")) while this test step ran"
         }
-        let runtimeWord = printed.filter { $0.name == "stderr" }.flatMap { $0.body.split(separator: "\n") }
+        let runtimeWord = printed.flatMap { $0.body.split(separator: "\n") }
             .last { $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Assertion failed") }
         return message + (runtimeWord.map { "\n\($0)" } ?? "")
     }

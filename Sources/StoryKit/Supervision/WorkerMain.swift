@@ -8,7 +8,7 @@ import Foundation
 /// The worker side of a supervised run: this executable again, started by
 /// its parent with `--worker`, running the stories the parent names.
 ///
-/// Its descriptors: 0 is /dev/null, 1 and 2 the capture files, 3 the
+/// Its descriptors: 0 is /dev/null, 1 and 2 the capture file, 3 the
 /// parent's requests, 4 its messages to the parent, 5 the shared page (see
 /// ``WorkerWire``, ``SharedPosition``, ``OutputCapture``).
 enum WorkerMain {
@@ -26,7 +26,7 @@ enum WorkerMain {
             return .inputError
         }
         Lifeline.start()
-        let probe = WorkerProbe(position: shared, capture: OutputCapture(output: STDOUT_FILENO, errors: STDERR_FILENO))
+        let probe = WorkerProbe(position: shared, capture: OutputCapture(file: STDOUT_FILENO))
         var runner = Runner(registry: registry, configuration: configuration, probe: probe, now: clock)
         var sequence: UInt64 = 0
         let compact = !registry.matchingRunsUserCode

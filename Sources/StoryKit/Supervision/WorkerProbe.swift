@@ -28,9 +28,8 @@ final class WorkerProbe {
     }
 
     private func begin(_ kind: SharedPosition.StepKind, index: Int, hookIndex: Int, seconds: Double) {
-        let lengths = capture.begin()
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64((seconds + Self.grace) * 1_000_000_000)
-        position.startTestStep(kind, index: index, hookIndex: hookIndex, deadline: deadline, output: lengths.output, errors: lengths.errors)
+        position.startTestStep(kind, index: index, hookIndex: hookIndex, deadline: deadline, output: capture.start)
     }
 
     /// The test step has ended: what it printed.

@@ -18,7 +18,7 @@ enum WorkerWire {
         case ready
         /// A story passed: its test steps, each a hook (by registry index)
         /// or the next story step, with its duration.
-        case passed(sequence: UInt64, duration: UInt64, testSteps: [(hook: Int?, duration: UInt64)])
+        case passed(sequence: UInt64, duration: UInt64, testSteps: [PassedTestStep])
         /// A story's whole result.
         case result(sequence: UInt64, WireResult)
         /// The worker could not find the story.
@@ -31,6 +31,16 @@ enum WorkerWire {
         case used([Int])
         /// The after-run hooks have run; the worker exits.
         case end
+    }
+
+    /// A test step of a plainly passing story: a hook (by registry index),
+    /// or the next story step with the definition that ran it and the texts
+    /// it captured.
+    struct PassedTestStep {
+        var hook: Int?
+        var duration: UInt64
+        var definition: Int = 0
+        var arguments: [String?] = []
     }
 
     /// A story result without its story, which the parent has.
@@ -100,6 +110,23 @@ enum WorkerWire {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A captured text in a compact line: `~` for none; space, comma,
+    /// colon, `%`, `~` and control characters percent-encoded.
+    private static func escapeArgument(_ text: String?) -> String {
+        guard let text else { return "~" }
+        let special: (UInt8) -> Bool = { $0 <= 0x20 || $0 == 0x7F || $0 == 0x2C || $0 == 0x3A || $0 == 0x25 || $0 == 0x7E }
+        guard text.utf8.contains(where: special) else { return text }
+        var bytes: [UInt8] = []
+        for byte in text.utf8 {
+            if special(byte) { bytes += Array(String(format: "%%%02X", byte).utf8) } else { bytes.append(byte) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func unescapeArgument(_ text: Substring) -> String? {
+        text == "~" ? nil : unescape(text)
+    }
+
     // MARK: Messages
 
     private static let encoder: JSONEncoder = {
@@ -124,7 +151,12 @@ enum WorkerWire {
                     break
                 }
                 switch testStep {
-                case .step(let step): text += " s:\(step.duration)"
+                case .step(let step):
+                    guard let match = step.match, let id = match.definitionID, step.alsoMatched.isEmpty else {
+                        isPlain = false
+                        break
+                    }
+                    text += " s:\(step.duration):\(id):" + match.arguments.map(escapeArgument).joined(separator: ",")
                 case .hook(let hook):
                     guard let index = hookIndex(hook) else {
                         isPlain = false
@@ -162,15 +194,16 @@ enum WorkerWire {
         case "P":
             let parts = rest.split(separator: " ")
             guard parts.count >= 2, let sequence = UInt64(parts[0]), let duration = UInt64(parts[1]) else { return nil }
-            var testSteps: [(hook: Int?, duration: UInt64)] = []
+            var testSteps: [PassedTestStep] = []
             testSteps.reserveCapacity(parts.count - 2)
             for part in parts.dropFirst(2) {
-                guard let colon = part.firstIndex(of: ":"), let nanoseconds = UInt64(part[part.index(after: colon)...]) else { return nil }
-                let code = part[..<colon]
-                if code == "s" {
-                    testSteps.append((nil, nanoseconds))
-                } else if code.first == "h", let index = Int(code.dropFirst()) {
-                    testSteps.append((index, nanoseconds))
+                let fields = part.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+                guard fields.count >= 2, let nanoseconds = UInt64(fields[1]) else { return nil }
+                if fields[0] == "s", fields.count == 4, let definition = Int(fields[2]) {
+                    let arguments = fields[3].isEmpty ? [] : fields[3].split(separator: ",", omittingEmptySubsequences: false).map(unescapeArgument)
+                    testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: definition, arguments: arguments))
+                } else if fields[0].first == "h", let index = Int(fields[0].dropFirst()) {
+                    testSteps.append(PassedTestStep(hook: index, duration: nanoseconds))
                 } else {
                     return nil
                 }
