@@ -53,7 +53,7 @@ OPTION_VALUES = {
                "not " * 200 + "@a", "(" * 300 + "@a" + ")" * 300, "\\", "@a\\ b"],
 }
 FLAGS = ["--dry-run", "--strict", "-v", "--no-color", "--fail-fast", "--check", "--version", "--help", "--"]
-WORKER_FLAGS = ["--isolate", "--jobs"]
+WORKER_FLAGS = ["--isolate", "--jobs", "--in-process"]
 REPORTS = ["--html", "--junit", "--json", "--messages", "--rerun"]
 
 
@@ -127,7 +127,7 @@ def command(rng, files, workers):
             path = rng.choice(["r.out", "r.out", "./r.out", "sub/r.out", "/dev/null", "link.out", "dir", "nodir/r.out"])
             arguments += [report, path]
         elif workers:
-            arguments.append("--isolate")
+            arguments.append(rng.choice(WORKER_FLAGS[:1] + WORKER_FLAGS[2:]))
     if not any(a in arguments for a in ["--step-timeout"]):
         arguments += ["--step-timeout", "5"]
     paths = rng.sample(files, rng.randint(1, len(files))) if files else []

@@ -18,11 +18,10 @@ import Testing
         }
         let folder = try Binary.temporaryFolder("cli-fuzz")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // Without --isolate/--jobs: the worker pool of today hangs when no
-        // story is left to run (the runner rewrite of issue 10 fixes that).
+        // Worker runs included: a supervised run with nothing to run ends too.
         let outcome = try Binary.run(
             [Golden.root + "/Tests/Fuzz/cli_fuzz.py", "--cases", "200", "--seconds", "60", "--seed", "20260101",
-             "--timeout", "20", "--no-workers", "--keep", folder + "/kept"],
+             "--timeout", "20", "--keep", folder + "/kept"],
             in: folder, executable: python, timeout: 120)
         #expect(!outcome.isTimedOut)
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")

@@ -51,10 +51,8 @@ import Testing
         #expect(mkfifo(folder + "/dir/y.feature", 0o644) == 0)
         try FileManager.default.copyItem(
             atPath: Golden.fixture("stories/good/basket.stories"), toPath: folder + "/dir/basket.stories")
-        // Not --isolate/--jobs yet: a worker run with no story to run hangs
-        // in the worker pool (the runner rewrite of issue 10 covers it).
         for arguments in [
-            ["x.stories"], ["dir"], ["check", "x.stories"], ["check", "dir"], ["--dry-run", "dir"],
+            ["x.stories"], ["dir"], ["--jobs", "2", "x.stories"], ["--in-process", "dir"], ["check", "x.stories"], ["check", "dir"], ["--dry-run", "dir"],
             ["--format", "pickles", "x.stories"], ["--format", "pickles", "dir"],
             ["@x.stories"],
         ] {
