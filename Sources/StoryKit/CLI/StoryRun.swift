@@ -264,13 +264,20 @@ public enum StoryRun {
             if options.isStrict { status = .storyFailed }
         }
         if let signal = Interrupts.received { status = signal == SIGTERM ? .terminated : .interrupted }
-        for index in reporters.indices {
-            do {
-                try reporters[index].finish()
-            } catch {
-                output((error as? Diagnostic ?? Diagnostic(at: nil, problem: "\(error)")).rendered(style: style))
-                status = .inputError
+        // Every report is written whole first, then all are renamed at once.
+        var reportProblems: [Diagnostic] = []
+        reportProblems += ReportBatch.run {
+            for index in reporters.indices {
+                do {
+                    try reporters[index].finish()
+                } catch {
+                    reportProblems.append(error as? Diagnostic ?? Diagnostic(at: nil, problem: "\(error)"))
+                }
             }
+        }
+        for problem in reportProblems {
+            output(problem.rendered(style: style))
+            if status != .interrupted && status != .terminated { status = .inputError }
         }
         if rejected > 0 {
             output("storyrun: \(rejected) problem\(rejected == 1 ? "" : "s") in the input (above); the stories they are in did not run")

@@ -33,6 +33,8 @@ final class ReportFile {
     /// Where the text goes, and what commit does with it.
     private let destination: ReportDestination
     private var isOpen = true
+    /// Written and closed under its temporary name, waiting for ``publish()``.
+    private var isPrepared = false
 
     /// Opens the report file at a path for writing.
     /// - Throws: A ``Diagnostic`` naming the path, the reason and what to do.
@@ -89,6 +91,13 @@ final class ReportFile {
     /// file over the target (or just closes a file written directly).
     /// - Throws: A ``Diagnostic``; the temporary file is then removed.
     func commit() throws(Diagnostic) {
+        try prepare()
+        try publish()
+    }
+
+    /// The first half of ``commit()``: the report is whole on disk under
+    /// its temporary name (or, written directly, closed).
+    func prepare() throws(Diagnostic) {
         guard isOpen else { throw Self.failure(path, EBADF) }
         isOpen = false
         guard let temporary, case .replacing(let target) = destination else {
@@ -109,6 +118,14 @@ final class ReportFile {
             unlink(temporary)
             throw Self.failure(path, code, folder: ReportDestination.folder(of: target))
         }
+        isPrepared = true
+    }
+
+    /// The second half of ``commit()``: renames the prepared temporary file
+    /// over the target.
+    func publish() throws(Diagnostic) {
+        guard isPrepared, let temporary, case .replacing(let target) = destination else { return }
+        isPrepared = false
         guard rename(temporary, target) == 0 else {
             let code = errno
             unlink(temporary)
@@ -125,6 +142,10 @@ final class ReportFile {
     /// Gives the report up: removes the temporary file (the target keeps
     /// what it had), or closes a file written directly.
     func abort() {
+        if isPrepared, let temporary {
+            isPrepared = false
+            unlink(temporary)
+        }
         guard isOpen else { return }
         isOpen = false
         close(descriptor)
