@@ -21,6 +21,8 @@ final class StepWatchdog: @unchecked Sendable {
     /// steps, `fired` once the ticker has claimed an overrun.
     private let deadline = Atomic<UInt64>(idle)
     private let firedEver = Atomic<Bool>(false)
+    /// When the last overrun was claimed, for ``warnIfIgnored()``; under `lock`.
+    private var firedAt: UInt64 = 0
     private static let idle = UInt64.max
     private static let fired = UInt64.max - 1
 
@@ -41,6 +43,7 @@ final class StepWatchdog: @unchecked Sendable {
                 // A watchdog no one holds any more has nothing to watch.
                 guard let self else { return }
                 self.check()
+                self.warnIfIgnored()
             }
         }
     }
@@ -96,7 +99,23 @@ final class StepWatchdog: @unchecked Sendable {
         guard deadline.compareExchange(expected: current, desired: Self.fired, ordering: .acquiringAndReleasing).exchanged
         else { return }
         firedEver.store(true, ordering: .releasing)
+        firedAt = DispatchTime.now().uptimeNanoseconds
         task?.cancel()
+    }
+
+    /// Says once, on standard error, when a step that overran its limit
+    /// still runs a while after it was cancelled: in process nothing can
+    /// stop it, and silence would look like a hang.
+    private func warnIfIgnored() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard firedAt != 0, deadline.load(ordering: .acquiring) == Self.fired,
+            DispatchTime.now().uptimeNanoseconds &- firedAt > 2_000_000_000
+        else { return }
+        firedAt = 0
+        let message = "storyrun: a step ran past its --step-timeout limit and does not stop when cancelled (a blocking call?); "
+            + "in this process nothing can stop it: run without --in-process, and its worker is ended\n"
+        FileHandle.standardError.write(Data(message.utf8))
     }
 }
 
