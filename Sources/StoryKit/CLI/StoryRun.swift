@@ -14,6 +14,12 @@ public enum StoryRun {
 
     /// Runs the command line with the process's arguments and exits.
     public static func main(steps: [any StepDefinitions.Type]) async -> Never {
+        // Without a few threads the run would wait for ever for one.
+        guard Threads.canStart(4) else {
+            let problem = Threads.cannotStart("run stories")
+            FileHandle.standardError.write(Data((problem.rendered(style: .plain) + "\n").utf8))
+            exit(ExitStatus.inputError.rawValue)
+        }
         // A worker takes signals as they come: its parent decides what a
         // crash or a SIGTERM in a step means.
         if CommandLine.arguments.dropFirst().first != "--worker" {

@@ -51,14 +51,21 @@ final class StoryFeed: Sendable {
     ///   - lookahead: How many batches may wait for the runner.
     init(files: [String], filter: StoryFilter, matchesSteps: Bool, lookahead: Int = 32) {
         ready = HandOff(capacity: lookahead)
-        let parsing = Thread { [parsed, spent] in Self.parse(files, filter: filter, into: parsed, freeing: spent) }
-        parsing.name = "storyrun parse"
-        parsing.start()
-        let matching = Thread { [parsed, ready, registry] in
+        let matching = Threads.start { [parsed, ready, registry] in
             Self.match(parsed, with: matchesSteps ? registry.take() : nil, into: ready, matchesSteps: matchesSteps)
         }
-        matching.name = "storyrun match"
-        matching.start()
+        guard matching else {
+            ready.put(Batch(path: "", stories: [], diagnostics: [Threads.cannotStart("match story files")]))
+            ready.finish()
+            return
+        }
+        let parsing = Threads.start { [parsed, spent] in Self.parse(files, filter: filter, into: parsed, freeing: spent) }
+        guard parsing else {
+            // The matching thread hands the problem on, then ends.
+            parsed.put(ParsedFile(path: "", stories: [], diagnostics: [Threads.cannotStart("read story files")]))
+            parsed.finish()
+            return
+        }
     }
 
     /// Gives the feed the frozen registry to match steps against.
