@@ -26,6 +26,9 @@ public struct MessagesReporter: Reporter {
     /// The run's definitions, hooks and parameter types; nil in `merge`,
     /// which knows only what the results name.
     private let registry: StepRegistry?
+    /// Whether `--strict` is on: then undefined and ambiguous steps make
+    /// the run unsuccessful, as they do Cucumber's.
+    private let isStrict: Bool
 
     /// Creates a reporter that writes to a path when the run is over.
     /// - Parameters:
@@ -35,10 +38,11 @@ public struct MessagesReporter: Reporter {
         self.init(path: path, startTime: startTime, registry: nil)
     }
 
-    init(path: String, startTime: Date, registry: StepRegistry?) {
+    init(path: String, startTime: Date, registry: StepRegistry?, isStrict: Bool = false) {
         self.path = path
         self.startTime = startTime
         self.registry = registry
+        self.isStrict = isStrict
     }
 
     public mutating func handle(_ event: RunEvent) {
@@ -135,17 +139,19 @@ public struct MessagesReporter: Reporter {
         for unused in summary.unusedDefinitions { define(unused.pattern, unused.location) }
 
         var hooks: [HookKey: String] = [:]
-        func defineHook(_ hook: HookResult) {
+        func defineHook(_ hook: HookResult, tags: String? = nil) {
             let key = HookKey(kind: hook.kind, location: hook.location)
             guard hooks[key] == nil else { return }
             let id = ids.next()
             hooks[key] = id
-            out.append(Self.envelope("hook", .object([
+            var members: [(String, JSONValue)] = [
                 ("id", .string(id)), ("type", .string(Self.hookType(hook.kind))), ("sourceReference", Self.reference(hook.location)),
-            ])))
+            ]
+            if let tags { members.append(("tagExpression", .string(tags))) }
+            out.append(Self.envelope("hook", .object(members)))
         }
         for hook in registry?.hooks ?? [] {
-            defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0))
+            defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags)
         }
         for hook in runHooks.before { defineHook(hook) }
         for result in results { for attempt in result.allAttempts { for hook in attempt.testSteps.compactMap(\.hookResult) { defineHook(hook) } } }
@@ -236,7 +242,7 @@ public struct MessagesReporter: Reporter {
         for hook in runHooks.after { runHook(hook) }
         clock.nanoseconds = max(clock.nanoseconds, summary.duration)
         out.append(Self.envelope("testRunFinished", .object([
-            ("success", .bool(!summary.hasFailures(strict: false))), ("timestamp", clock.timestamp),
+            ("success", .bool(!summary.hasFailures(strict: isStrict))), ("timestamp", clock.timestamp),
             ("testRunStartedId", .string(runID)),
         ])))
         return out
@@ -355,7 +361,9 @@ public struct MessagesReporter: Reporter {
             ("duration", Clock.json(step.duration)),
             ("status", .string(step.status.rawValue.uppercased())),
         ]
-        if let error = step.error {
+        // An ambiguous step's definitions are its test step's
+        // stepDefinitionIds; Cucumber gives it no message.
+        if let error = step.error, step.status != .ambiguous {
             let place = error.location.map { "\nat \($0.displayFileAndLine)" } ?? ""
             members.append(("message", .string(error.message + place + "\n\(step.place.displayFileAndLine)")))
             members.append(("exception", .object([

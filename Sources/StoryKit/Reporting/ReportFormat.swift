@@ -55,7 +55,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .html: HTMLReporter(path: context.path ?? "report.html")
         case .json: CucumberJSONReporter(path: context.path ?? "report.json")
         case .junit: JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
-        case .messages: MessagesReporter(path: context.path ?? "report.ndjson", startTime: context.startTime, registry: context.registry)
+        case .messages: MessagesReporter(path: context.path ?? "report.ndjson", startTime: context.startTime, registry: context.registry, isStrict: context.isStrict)
         case .rerun: RerunReporter(path: context.path ?? "rerun.txt")
         }
     }
