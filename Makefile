@@ -2,7 +2,7 @@
 SWIFT ?= swift
 STORYRUN = .build/debug/storyrun
 
-.PHONY: build test unit stories example conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: consistency build test unit stories example conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -24,6 +24,12 @@ messages-schema: test-tools
 # Cucumber JSON against Debian's cucumber on Fixtures/cucumber-json: N fields compared, N differ.
 cucumber-json: test-tools
 	$(SWIFT) test --filter CucumberJSONDifferentialTests
+
+# Random suites through the built storyrun, every report and a merge of two
+# shards: every story's status and first failure agree (CONSISTENCY_SUITES, default 40).
+CONSISTENCY_SUITES ?= 40
+consistency: build
+	python3 Tests/Consistency/consistency.py $(STORYRUN) --suites $(CONSISTENCY_SUITES)
 
 stories: build
 	$(STORYRUN) --strict Stories/
