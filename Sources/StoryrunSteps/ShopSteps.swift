@@ -1,3 +1,4 @@
+import Foundation
 import StoryKit
 
 /// The steps of `Fixtures/cucumber-json/features`, the Swift twin of
@@ -21,7 +22,16 @@ final class ShopSteps: StepDefinitions {
         }
         step("^the receipt reads$") { (_: ShopSteps, _: DocString) in }
         step("^I leave the shop$") { _ in }
+        step("^the receipt is attached$") { (steps: ShopSteps) in
+            attach("{\"total\": \(steps.total)}", mediaType: "application/json")
+            attach(Data(base64Encoded: pixelPNG) ?? Data(), mediaType: "image/png")
+        }
+        step("^I log \"([^\"]*)\"$") { (_: ShopSteps, text: String) in log(text) }
         step.before(tags: "@failing-before") { _ in try fail("the before hook was told to fail") }
         step.after(tags: "@failing-after") { _ in try fail("the after hook was told to fail") }
+        step.after(tags: "@attach-after") { _ in attach("receipt printed", mediaType: "text/plain") }
     }
 }
+
+/// A 1x1 red PNG, the bytes the Ruby twin embeds.
+private let pixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"

@@ -17,4 +17,7 @@ public enum StoryrunSteps {
 
     /// The step classes of `Fixtures/cucumber-json`, twins of its Ruby steps.
     public static let shop: [any StepDefinitions.Type] = [ShopSteps.self]
+
+    /// The step class of the random suites of `Tests/Consistency/consistency.py`.
+    public static let consistency: [any StepDefinitions.Type] = [ConsistencySteps.self]
 }

@@ -159,7 +159,7 @@ public enum StoryRun {
                 guard let (selection, feed) = started else { return .success }
                 let context = ReporterContext(
                     style: style, isVerbose: options.isVerbose, output: output,
-                    partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict)
+                    partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry)
                 return await runStories(
                     options, selection: selection, feed: feed, registry: registry, context: context, clock: clock)
             }

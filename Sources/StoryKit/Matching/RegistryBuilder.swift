@@ -50,6 +50,7 @@ final class RegistryBuilder {
     func freeze() -> StepRegistry {
         StepRegistry(
             definitions: definitions, hooks: hooks,
+            parameterTypes: Array(parameterTypes.parameterTypes.dropFirst(ParameterTypeRegistry.builtIns.count)),
             matchingRunsUserCode: parameterTypes.parameterTypes.count > ParameterTypeRegistry.builtIns.count)
     }
 }

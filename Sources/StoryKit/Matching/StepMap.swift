@@ -88,7 +88,9 @@ public final class StepMap<Steps: StepDefinitions> {
         transform: @escaping @Sendable ([String?]) throws -> T
     ) {
         do {
-            try builder.parameterTypes.define(ParameterType(name: name, regexps: regexps, type: T.self, transform: transform))
+            var type = ParameterType(name: name, regexps: regexps, type: T.self, transform: transform)
+            type.location = SourceLocation(file: file, line: line)
+            try builder.parameterTypes.define(type)
         } catch {
             builder.reject(.invalidParameterType(name: name, reason: error.message), at: SourceLocation(file: file, line: line))
         }

@@ -6,15 +6,19 @@ public struct StepRegistry: Sendable {
     public let definitions: [StepDefinition]
     /// The hooks, in registration order.
     let hooks: [Hook]
+    /// The parameter types the step classes defined (not the built-ins),
+    /// in definition order, for reports that list them.
+    let parameterTypes: [ParameterType]
     /// Whether matching a step may call the user's code: the conversions of
     /// parameter types the step classes defined. Such matching stays on the
     /// runner's thread, when the story runs.
     let matchingRunsUserCode: Bool
     private let index: PatternIndex
 
-    init(definitions: [StepDefinition], hooks: [Hook] = [], matchingRunsUserCode: Bool = false) {
+    init(definitions: [StepDefinition], hooks: [Hook] = [], parameterTypes: [ParameterType] = [], matchingRunsUserCode: Bool = false) {
         self.definitions = definitions
         self.hooks = hooks
+        self.parameterTypes = parameterTypes
         self.matchingRunsUserCode = matchingRunsUserCode
         index = PatternIndex(definitions: definitions)
     }

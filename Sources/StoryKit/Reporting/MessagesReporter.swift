@@ -4,7 +4,10 @@ import Foundation
 /// Cucumber's own tools (HTML formatter, messages viewers) read.
 ///
 /// The stream holds `meta`, a `source` per story file, a `pickle` per story,
-/// a `stepDefinition` per definition that matched a step, then the run:
+/// a `parameterType` per parameter type the step classes defined, a
+/// `stepDefinition` per definition (every one in registration order when
+/// the registry is known, else those the results name) and a `hook` per
+/// hook, then the run:
 /// `testRunStarted`, a `testCase` per story, and per story
 /// `testCaseStarted`, `testStepStarted`/`testStepFinished` per step and
 /// `testCaseFinished`, and finally `testRunFinished`. Timestamps are the
@@ -20,14 +23,26 @@ public struct MessagesReporter: Reporter {
     private var summary = RunSummary()
     /// Before-run hooks (those that finished before any story) and after-run hooks.
     private var runHooks: (before: [HookResult], after: [HookResult]) = ([], [])
+    /// The run's definitions, hooks and parameter types; nil in `merge`,
+    /// which knows only what the results name.
+    private let registry: StepRegistry?
+    /// Whether `--strict` is on: then undefined and ambiguous steps make
+    /// the run unsuccessful, as they do Cucumber's.
+    private let isStrict: Bool
 
     /// Creates a reporter that writes to a path when the run is over.
     /// - Parameters:
     ///   - path: The file to write.
     ///   - startTime: The wall-clock time the run started.
     public init(path: String, startTime: Date) {
+        self.init(path: path, startTime: startTime, registry: nil)
+    }
+
+    init(path: String, startTime: Date, registry: StepRegistry?, isStrict: Bool = false) {
         self.path = path
         self.startTime = startTime
+        self.registry = registry
+        self.isStrict = isStrict
     }
 
     public mutating func handle(_ event: RunEvent) {
@@ -85,19 +100,35 @@ public struct MessagesReporter: Reporter {
             }
         }
 
-        // Every step definition: those that matched, then those no story used.
+        // The parameter types the step classes defined.
+        for type in registry?.parameterTypes ?? [] {
+            var members: [(String, JSONValue)] = [
+                ("id", .string(ids.next())), ("name", .string(type.name)),
+                ("regularExpressions", .array(type.regexps.map(JSONValue.string))),
+                ("preferForRegularExpressionMatch", .bool(type.preferForRegexpMatch)),
+                ("useForSnippets", .bool(type.useForSnippets)),
+            ]
+            if let location = type.location { members.append(("sourceReference", Self.reference(location))) }
+            out.append(Self.envelope("parameterType", .object(members)))
+        }
+
+        // Every step definition: all of the registry's in registration
+        // order; without a registry, those that matched, then those no story used.
         var definitions: [MatchInfo.Key: String] = [:]
+        let registered = Dictionary((registry?.definitions ?? []).map { (MatchInfo.Key(pattern: $0.pattern, location: $0.location), $0) }) { first, _ in first }
         func define(_ pattern: String, _ location: SourceLocation) {
             let key = MatchInfo.Key(pattern: pattern, location: location)
             guard definitions[key] == nil else { return }
             let id = ids.next()
             definitions[key] = id
+            let type = registered[key]?.syntax == .expression ? "CUCUMBER_EXPRESSION" : "REGULAR_EXPRESSION"
             out.append(Self.envelope("stepDefinition", .object([
                 ("id", .string(id)),
-                ("pattern", .object([("source", .string(pattern)), ("type", .string("REGULAR_EXPRESSION"))])),
+                ("pattern", .object([("source", .string(pattern)), ("type", .string(type))])),
                 ("sourceReference", Self.reference(location)),
             ])))
         }
+        for definition in registry?.definitions ?? [] { define(definition.pattern, definition.location) }
         for result in results {
             for attempt in result.allAttempts {
                 for step in attempt.testSteps.compactMap(\.stepResult) {
@@ -108,14 +139,19 @@ public struct MessagesReporter: Reporter {
         for unused in summary.unusedDefinitions { define(unused.pattern, unused.location) }
 
         var hooks: [HookKey: String] = [:]
-        func defineHook(_ hook: HookResult) {
+        func defineHook(_ hook: HookResult, tags: String? = nil) {
             let key = HookKey(kind: hook.kind, location: hook.location)
             guard hooks[key] == nil else { return }
             let id = ids.next()
             hooks[key] = id
-            out.append(Self.envelope("hook", .object([
+            var members: [(String, JSONValue)] = [
                 ("id", .string(id)), ("type", .string(Self.hookType(hook.kind))), ("sourceReference", Self.reference(hook.location)),
-            ])))
+            ]
+            if let tags { members.append(("tagExpression", .string(tags))) }
+            out.append(Self.envelope("hook", .object(members)))
+        }
+        for hook in registry?.hooks ?? [] {
+            defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags)
         }
         for hook in runHooks.before { defineHook(hook) }
         for result in results { for attempt in result.allAttempts { for hook in attempt.testSteps.compactMap(\.hookResult) { defineHook(hook) } } }
@@ -160,7 +196,7 @@ public struct MessagesReporter: Reporter {
                     testSteps.append(.object([
                         ("id", .string(id)), ("pickleStepId", .string(pickleStepID)),
                         ("stepDefinitionIds", .array(matches.compactMap { definitions[$0.key] }.map(JSONValue.string))),
-                        ("stepMatchArgumentsLists", .array(matches.map { Self.matchArguments($0, text: step.step.text) })),
+                        ("stepMatchArgumentsLists", .array(matches.map { Self.matchArguments($0, definition: registered[$0.key], text: step.step.text) })),
                     ]))
                 }
             }
@@ -206,7 +242,7 @@ public struct MessagesReporter: Reporter {
         for hook in runHooks.after { runHook(hook) }
         clock.nanoseconds = max(clock.nanoseconds, summary.duration)
         out.append(Self.envelope("testRunFinished", .object([
-            ("success", .bool(!summary.hasFailures(strict: false))), ("timestamp", clock.timestamp),
+            ("success", .bool(!summary.hasFailures(strict: isStrict))), ("timestamp", clock.timestamp),
             ("testRunStartedId", .string(runID)),
         ])))
         return out
@@ -251,7 +287,48 @@ public struct MessagesReporter: Reporter {
         ])
     }
 
-    /// The captured groups with where each starts in the step text.
+    /// The captured groups with where each starts in the step text: the
+    /// definition's group tree when it is known (with each Cucumber
+    /// Expression parameter's type), else the captured texts found in order.
+    private static func matchArguments(_ match: MatchInfo, definition: StepDefinition?, text: String) -> JSONValue {
+        if let definition, let arguments = groupArguments(definition, text: text) {
+            return .object([("stepMatchArguments", .array(arguments))])
+        }
+        return matchArguments(match, text: text)
+    }
+
+    private static func groupArguments(_ definition: StepDefinition, text: String) -> [JSONValue]? {
+        switch definition.matcher {
+        case .expression(let expression, _):
+            guard let root = expression.groups(in: text), root.children.count == expression.parameterTypes.count else { return nil }
+            return zip(root.children, expression.parameterTypes).map { group, type in
+                .object([("group", groupJSON(group)), ("parameterTypeName", .string(type.name))])
+            }
+        case .regex(let pattern):
+            // Regex patterns are searched case-insensitively, as the matcher does.
+            guard let tree = try? TreeRegex(pattern.source, compiling: "(?i)" + pattern.source),
+                let root = tree.match(text), root.children.count == match(pattern, text)
+            else { return nil }
+            return root.children.map { .object([("group", groupJSON($0))]) }
+        }
+    }
+
+    /// The number of groups the matcher itself captures in the text, to
+    /// check the tree agrees with it; -1 when it does not match the text.
+    private static func match(_ pattern: Pattern, _ text: String) -> Int {
+        pattern.captures(in: text)?.count ?? -1
+    }
+
+    /// A group as Messages write it: `start` and `value` when it took part,
+    /// `children` when it has nested groups.
+    private static func groupJSON(_ group: RegexGroup) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let start = group.start { members.append(("start", .int(Int64(start)))) }
+        if let value = group.value { members.append(("value", .string(value))) }
+        if !group.children.isEmpty { members.append(("children", .array(group.children.map(groupJSON)))) }
+        return .object(members)
+    }
+
     private static func matchArguments(_ match: MatchInfo, text: String) -> JSONValue {
         let arguments = CucumberJSONReporter.arguments(match.arguments, in: text).map { argument -> JSONValue in
             guard case .object(let members) = argument else { return argument }
@@ -260,7 +337,7 @@ public struct MessagesReporter: Reporter {
                 if key == "val", case .string = value { group.append(("value", value)) }
                 if key == "offset", case .int = value { group.append(("start", value)) }
             }
-            return .object([("group", .object(group + [("children", .array([]))]))])
+            return .object([("group", .object(group))])
         }
         return .object([("stepMatchArguments", .array(arguments))])
     }
@@ -284,7 +361,9 @@ public struct MessagesReporter: Reporter {
             ("duration", Clock.json(step.duration)),
             ("status", .string(step.status.rawValue.uppercased())),
         ]
-        if let error = step.error {
+        // An ambiguous step's definitions are its test step's
+        // stepDefinitionIds; Cucumber gives it no message.
+        if let error = step.error, step.status != .ambiguous {
             let place = error.location.map { "\nat \($0.displayFileAndLine)" } ?? ""
             members.append(("message", .string(error.message + place + "\n\(step.place.displayFileAndLine)")))
             members.append(("exception", .object([

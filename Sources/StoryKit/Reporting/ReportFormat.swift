@@ -55,7 +55,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .html: HTMLReporter(path: context.path ?? "report.html")
         case .json: CucumberJSONReporter(path: context.path ?? "report.json")
         case .junit: JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
-        case .messages: MessagesReporter(path: context.path ?? "report.ndjson", startTime: context.startTime)
+        case .messages: MessagesReporter(path: context.path ?? "report.ndjson", startTime: context.startTime, registry: context.registry, isStrict: context.isStrict)
         case .rerun: RerunReporter(path: context.path ?? "rerun.txt")
         }
     }
@@ -78,6 +78,9 @@ struct ReporterContext {
     /// Whether `--strict` is on: undefined stories fail the run, and JUnit
     /// must say so too.
     var isStrict = false
+    /// The step definitions, hooks and parameter types of the run, for
+    /// reports that list them all (Messages); nil in `merge`.
+    var registry: StepRegistry? = nil
 }
 
 /// A report the command line asked for.

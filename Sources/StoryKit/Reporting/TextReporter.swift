@@ -38,13 +38,20 @@ public struct TextReporter: Reporter {
         let label = style.paint(result.status.label, TextStyle.color(for: result.status))
         let flaky = result.isFlaky ? "  " + style.paint("(flaky: passed on attempt \(result.attempts))", .yellow) : ""
         write("\(label)  \(result.story.name)  \(style.paint(result.story.location.displayFileAndLine, .gray))\(flaky)")
-        for hook in result.hooks where hook.status == .failed {
-            // The message names the hook and where it was registered.
-            write("    \(style.paint("failed:", .red)) \(hook.error?.message ?? "the \(hook.kind) hook at \(hook.location.displayFileAndLine) failed")")
-            if let place = hook.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
-            for line in Self.printed(hook.attachments, style: style) { write(line) }
-        }
-        for step in result.steps {
+        // Failed hooks and steps in the order they ran, so the first
+        // failure listed is the story's first, as in every other report.
+        for testStep in result.testSteps {
+            let step: StepResult
+            switch testStep {
+            case .hook(let hook):
+                guard hook.status == .failed else { continue }
+                // The message names the hook and where it was registered.
+                write("    \(style.paint("failed:", .red)) \(hook.error?.message ?? "the \(hook.kind) hook at \(hook.location.displayFileAndLine) failed")")
+                if let place = hook.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
+                for line in Self.printed(hook.attachments, style: style) { write(line) }
+                continue
+            case .step(let stepResult): step = stepResult
+            }
             switch step.status {
             case .failed, .ambiguous:
                 write("    \(style.paint(step.status.rawValue + ":", .red)) \(step.step.line)  \(step.step.location.displayFileAndLine)")

@@ -25,3 +25,19 @@ end
 After('@failing-after') do
   raise 'the after hook was told to fail'
 end
+
+# A 1x1 red PNG, the same bytes the Swift twin attaches.
+PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC'
+
+Then(/^the receipt is attached$/) do
+  embed("{\"total\": #{@total}}", 'application/json')
+  embed(PIXEL_PNG, 'image/png;base64') # Cucumber 2.4 reads a String without ;base64 as a file path first
+end
+
+Then(/^I log "([^"]*)"$/) do |text|
+  puts text
+end
+
+After('@attach-after') do
+  embed('receipt printed', 'text/plain')
+end

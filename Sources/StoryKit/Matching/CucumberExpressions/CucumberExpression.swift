@@ -54,6 +54,12 @@ public struct CucumberExpression: Sendable {
     ///   match.
     /// - Throws: ``CucumberExpressionError`` when a parameter type's
     ///   conversion fails, such as `300` for `{byte}`.
+    /// The capture groups of a match, with where each starts, for reports;
+    /// `nil` when the text doesn't match.
+    func groups(in text: String) -> RegexGroup? {
+        regex.match(text)
+    }
+
     public func match(_ text: String) throws(CucumberExpressionError) -> [CucumberArgument]? {
         guard let group = regex.match(text) else { return nil }
         return try CucumberArgument.build(from: group, parameterTypes: parameterTypes)

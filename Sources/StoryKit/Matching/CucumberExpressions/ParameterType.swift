@@ -22,6 +22,8 @@ public struct ParameterType: Sendable {
     /// Whether this type wins when several types share a regular expression
     /// that a regex step pattern uses as a capture group.
     public var preferForRegexpMatch: Bool
+    /// Where the type was defined, when a step class defined it.
+    var location: SourceLocation?
     /// The conversion, from the texts of the capture groups to a value, or
     /// `nil` when it returned an empty optional.
     let transform: @Sendable ([String?]) throws -> (any Sendable)?

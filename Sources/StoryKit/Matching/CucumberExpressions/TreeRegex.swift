@@ -53,10 +53,12 @@ struct TreeRegex: Sendable {
             next += 1
             let children = shape.children.map(build)
             var value: String?
+            var start: Int?
             if index < result.numberOfRanges, let range = Range(result.range(at: index), in: text) {
                 value = String(text[range])
+                start = result.range(at: index).location
             }
-            return RegexGroup(value: value, children: children)
+            return RegexGroup(value: value, start: start, children: children)
         }
         return build(shape)
     }

@@ -35,7 +35,7 @@ struct GherkinASTBuilder {
         var tagLines: [TagLine] = []
         var text = ""
         var lineCount = 0
-        var pendingBlankLines = 0
+        var pendingBlankLines: [String] = []
         /// An examples table's rows; an examples block's, once its table closed.
         var rows: [GherkinTableRow] = []
         var steps: [GherkinStep] = []
@@ -105,17 +105,18 @@ struct GherkinASTBuilder {
             stack[top].text += token.text
             stack[top].lineCount += 1
         case .description:
-            // Blank lines count only once a later line follows them.
-            if token.text.isEmpty {
-                stack[top].pendingBlankLines += 1
+            // Blank lines (blanks only, kept as written) count only once a
+            // later line follows them, as the official builder trims them.
+            if token.text.allSatisfy(\.isWhitespace) {
+                stack[top].pendingBlankLines.append(token.text)
                 return
             }
-            for _ in 0..<stack[top].pendingBlankLines + (stack[top].lineCount > 0 ? 1 : 0) {
-                stack[top].text += "\n"
+            for line in stack[top].pendingBlankLines + [token.text] {
+                if stack[top].lineCount > 0 { stack[top].text += "\n" }
+                stack[top].text += line
+                stack[top].lineCount += 1
             }
-            stack[top].lineCount += stack[top].pendingBlankLines + 1
-            stack[top].pendingBlankLines = 0
-            stack[top].text += token.text
+            stack[top].pendingBlankLines = []
         case .dataTable:
             // No other id is handed out while a table is open, so ids given
             // now are the ones the official parser gives when it closes.

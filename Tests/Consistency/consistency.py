@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""Every report tells the same truth: random suites through the built storyrun.
+
+Usage: consistency.py STORYRUN [--suites N] [--seed S] [--keep]
+
+Each suite is a few `.stories` files of random stories over the steps of
+StoryrunSteps/ConsistencySteps.swift (STORYRUN_FIXTURE_STEPS=consistency):
+steps that pass, fail, attach, are undefined, are ambiguous, or pass only on
+a later attempt; stories tagged so their before, after or after-step hook
+fails; now and then a failing before-run or after-run hook; `--retry` 0-2.
+
+The suite runs once, supervised as a user runs it (workers, not
+--in-process), with `--strict` and every report: the terminal summary,
+--json, --junit, --messages, --html. Then it runs as two shards
+(`--shard 1/2`, `--shard 2/2`, each with --json), and `storyrun merge`
+writes --json, --junit and --html of the shards.
+
+For every story, these must agree: its status (passed, failed, undefined)
+and what failed first in its last attempt (the step's text, or the hook's
+kind), in the summary, JSON, JUnit, Messages and HTML of the run, and in the
+JSON, JUnit and HTML of the merge (and the merge's own summary); whether it
+was flaky in the summary, HTML and Messages; whether a run hook failed in
+the summary, JUnit and Messages; the exit status. The expected verdict is
+also computed from the suite itself (what each step and hook was told to
+do), so reports that agree on a wrong answer fail too.
+
+Prints `N suites, N stories, N verdicts compared, N differ` and exits 1 on
+a difference (the suite's folder is kept and named)."""
+import html as htmllib, json, os, random, re, shutil, subprocess, sys, tempfile
+import xml.etree.ElementTree as ET
+
+KEYWORDS = ["Given", "And"]
+
+
+def generate(rng):
+    """A suite: files of stories; each step a (kind, arg), tags, and the expected verdicts."""
+    files = {}
+    expected = {}
+    retries = rng.choice([0, 0, 1, 2])
+    run_hook = rng.choice([None] * 6 + ["before", "after"])
+    for f in range(rng.randint(1, 3)):
+        name = f"f{f}.stories"
+        lines, line = [], 1
+        for s in range(rng.randint(2, 6)):
+            tags = [t for t in ("@fail-before", "@fail-after", "@fail-after-step") if rng.random() < 0.12]
+            if tags:
+                lines.append(" ".join(tags))
+                line += 1
+            title = f"Story {f}-{s}"
+            lines.append(f"Story: {title}")
+            story_line = line
+            line += 1
+            steps = []
+            for n in range(1, rng.randint(1, 4) + 1):
+                kind = rng.choices(["passes", "fails", "attaches", "nowhere", "ambiguous", "late"], [10, 2, 2, 1, 1, 2])[0]
+                if kind == "late":
+                    attempt = rng.randint(2, 3)
+                    text = f"step {n} passes on attempt {attempt}"
+                elif kind == "nowhere":
+                    text = f"step {n} is nowhere"
+                elif kind == "ambiguous":
+                    text = f"step {n} is ambiguous"
+                else:
+                    text = f"step {n} {kind}"
+                    attempt = 0
+                steps.append((kind, text, attempt if kind == "late" else 0))
+                lines.append(f"  {KEYWORDS[min(n - 1, 1)]} {text}")
+                line += 1
+            lines.append("")
+            line += 1
+            expected[(name, story_line)] = (title, expect(steps, tags, retries))
+        files[name] = "\n".join(lines)
+    return files, expected, retries, run_hook
+
+
+def expect(steps, tags, retries):
+    """(status, culprit, flaky): the suite's stories run in this model as
+    storyrun runs them (a late step counts the times it ran, across attempts)."""
+    if any(kind == "nowhere" for kind, _, _ in steps):
+        first = next(text for kind, text, _ in steps if kind == "nowhere")
+        return ("undefined", first, False)
+    runs = {}
+    culprit = None
+    for attempt in range(1, retries + 2):
+        culprit = "hook:before story" if "@fail-before" in tags else None
+        if culprit is None:
+            for kind, text, late in steps:
+                runs[text] = runs.get(text, 0) + 1
+                if kind == "fails" or kind == "ambiguous" or (kind == "late" and runs[text] < late):
+                    culprit = text
+                    break
+                if "@fail-after-step" in tags:
+                    culprit = "hook:after step"
+                    break
+        if culprit is None and "@fail-after" in tags:
+            culprit = "hook:after story"
+        if culprit is None:
+            return ("passed", None, attempt > 1)
+    return ("failed", culprit, False)
+
+
+def hook_label(text):
+    match = re.match(r"(?:the )?(before|after) (story|step) hook", text.strip(), re.I)
+    return f"hook:{match.group(1).lower()} {match.group(2).lower()}" if match else None
+
+
+def step_label(text):
+    text = re.sub(r"\s{2}\S+:\d+$", "", text.strip())
+    return re.sub(r"^(Given|When|Then|And|But|\*) ", "", text)
+
+
+def from_summary(output):
+    verdicts, current = {}, None
+    for line in output.splitlines():
+        match = re.match(r"^(PASSED|FAILED|UNDEFINED|SKIPPED)  (.*?)  (\S+):(\d+)(  \(flaky.*)?$", line)
+        if match:
+            current = (os.path.basename(match.group(3)), int(match.group(4)))
+            verdicts[current] = [match.group(1).lower(), None, bool(match.group(5))]
+            continue
+        match = re.match(r"^    (failed|undefined|ambiguous): (.*)$", line)
+        if match and current and verdicts[current][1] is None:
+            verdicts[current][1] = hook_label(match.group(2)) or step_label(match.group(2))
+    return {key: tuple(value) for key, value in verdicts.items()}
+
+
+def from_json(path):
+    verdicts = {}
+    for feature in json.load(open(path, encoding="utf-8")):
+        for element in feature.get("elements", []):
+            if element.get("type") == "background":
+                continue
+            ordered = [("hook:before story", h) for h in element.get("before", [])]
+            for step in element.get("steps", []):
+                ordered += [("hook:before step", h) for h in step.get("before", [])]
+                ordered.append((step["name"], step))
+                ordered += [("hook:after step", h) for h in step.get("after", [])]
+            ordered += [("hook:after story", h) for h in element.get("after", [])]
+            statuses = [item["result"]["status"] for _, item in ordered]
+            status = "failed" if "failed" in statuses else "undefined" if "undefined" in statuses else "passed"
+            culprit = next((label for label, item in ordered if item["result"]["status"] in ("failed", "undefined")), None)
+            verdicts[(os.path.basename(feature["uri"]), element["line"])] = (status, culprit)
+    return verdicts
+
+
+def from_junit(path, lines_by_name):
+    verdicts, run_hook_failed = {}, False
+    for case in ET.parse(path).getroot().iter("testcase"):
+        problem = case.find("failure")
+        if problem is None:
+            problem = case.find("error")
+        if case.get("classname") == "run hooks" or (case.get("classname") or "").endswith("run hooks"):
+            run_hook_failed = run_hook_failed or problem is not None
+            continue
+        key = lines_by_name.get(case.get("name"))
+        skipped = case.find("skipped")
+        if problem is None and skipped is not None and (skipped.text or skipped.get("message") or "").startswith("undefined steps: "):
+            # Without --strict (a merge does not know it) an undefined story is skipped.
+            problem = skipped
+            problem.set("type", "undefined")
+        if problem is None:
+            verdicts[key] = ("passed", None)
+            continue
+        kind = problem.get("type")
+        first = (problem.text or "").split("\n")[0]
+        if kind == "undefined":
+            culprit = step_label(first.replace("undefined steps: ", "").split("; ")[0])
+        else:
+            culprit = hook_label(first) or step_label(first)
+        verdicts[key] = ("undefined" if kind == "undefined" else "failed", culprit)
+    return verdicts, run_hook_failed
+
+
+def from_messages(path):
+    messages = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+    pickles, steps, hooks, cases, started, finished = {}, {}, {}, {}, {}, {}
+    kinds = {"BEFORE_TEST_CASE": "hook:before story", "AFTER_TEST_CASE": "hook:after story",
+             "BEFORE_TEST_STEP": "hook:before step", "AFTER_TEST_STEP": "hook:after step"}
+    run_hook_failed = False
+    for envelope in messages:
+        (kind, m), = envelope.items()
+        if kind == "pickle":
+            pickles[m["id"]] = (os.path.basename(m["uri"]), m["location"]["line"])
+            for step in m["steps"]:
+                steps[step["id"]] = step["text"]
+        elif kind == "hook":
+            hooks[m["id"]] = kinds.get(m["type"], m["type"])
+        elif kind == "testCase":
+            cases[m["id"]] = (m["pickleId"], {s["id"]: (hooks[s["hookId"]] if "hookId" in s else steps[s["pickleStepId"]]) for s in m["testSteps"]})
+        elif kind == "testCaseStarted":
+            started[m["id"]] = (m["testCaseId"], m["attempt"])
+            finished[m["id"]] = []
+        elif kind == "testStepFinished":
+            finished[m["testCaseStartedId"]].append((m["testStepId"], m["testStepResult"]["status"]))
+        elif kind == "testRunHookFinished":
+            run_hook_failed = run_hook_failed or m["result"]["status"] == "FAILED"
+    last = {}
+    for started_id, (case_id, attempt) in started.items():
+        if case_id not in last or attempt >= last[case_id][1]:
+            last[case_id] = (started_id, attempt)
+    verdicts = {}
+    for case_id, (started_id, attempt) in last.items():
+        pickle_id, labels = cases[case_id]
+        results = finished[started_id]
+        statuses = [status for _, status in results]
+        status = "failed" if ("FAILED" in statuses or "AMBIGUOUS" in statuses) else "undefined" if "UNDEFINED" in statuses else "passed"
+        culprit = next((labels[step] for step, s in results if s in ("FAILED", "UNDEFINED", "AMBIGUOUS")), None)
+        verdicts[pickles[pickle_id]] = (status, culprit, status == "passed" and attempt > 0)
+    return verdicts, run_hook_failed
+
+
+def from_html(path):
+    text = open(path, encoding="utf-8").read()
+    verdicts = {}
+    for match in re.finditer(r'<details class="story [^"]*" id="[^"]*" data-status="(\w+)"[^>]*>(.*?)</details>\n(?=<details class="story|</section|</main|<section|$)', text, re.S):
+        status, body = match.group(1), match.group(2)
+        where = re.search(r'&middot; ([^<&]+):(\d+)</span></span></summary>', body)
+        if not where:
+            continue
+        flaky = '<span class="badge flaky"' in body.split("</summary>")[0] and status == "passed"
+        current = body.split('<details class="attempts">')[0]
+        culprit = None
+        step = re.search(r'<li class="step (hook )?(failed|undefined|ambiguous)">.*?<span class="text"><span class="keyword">([^<]*)</span>([^<]*)', current, re.S)
+        if step:
+            culprit = hook_label(step.group(3)) if step.group(1) else htmllib.unescape(step.group(4)).strip()
+        verdicts[(os.path.basename(where.group(1)), int(where.group(2)))] = (status, culprit, flaky)
+    return verdicts
+
+
+def run(storyrun, arguments, folder, env):
+    process = subprocess.run([storyrun] + arguments, cwd=folder, env=env, capture_output=True, text=True, timeout=120)
+    return process.returncode, process.stdout + process.stderr
+
+
+def check_suite(storyrun, rng, index, keep):
+    files, expected, retries, run_hook = generate(rng)
+    folder = tempfile.mkdtemp(prefix=f"storyrun-consistency-{index}-")
+    for name, text in files.items():
+        with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    env = dict(os.environ, STORYRUN_FIXTURE_STEPS="consistency", NO_COLOR="1", SWIFT_BACKTRACE="enable=no")
+    if run_hook:
+        env["STORYRUN_CONSISTENCY_FAIL_RUN"] = run_hook
+    else:
+        env.pop("STORYRUN_CONSISTENCY_FAIL_RUN", None)
+    common = ["--strict", "--retry", str(retries)]
+    names = sorted(files)
+    status, summary = run(storyrun, common + ["--json", "r.json", "--junit", "r.xml", "--messages", "r.ndjson", "--html", "r.html"] + names, folder, env)
+    for leftover in [f for f in os.listdir(folder) if f.startswith(".attempts")]:
+        os.remove(os.path.join(folder, leftover))
+    shards = []
+    for shard in ("1/2", "2/2"):
+        out = f"shard{shard[0]}.json"
+        run(storyrun, common + ["--shard", shard, "--json", out] + names, folder, env)
+        shards.append(out)
+        for leftover in [f for f in os.listdir(folder) if f.startswith(".attempts")]:
+            os.remove(os.path.join(folder, leftover))
+    merge_status, merge_summary = run(storyrun, ["merge"] + shards + ["--json", "m.json", "--junit", "m.xml", "--html", "m.html"], folder, env)
+
+    lines_by_name = {title: key for key, (title, _) in expected.items()}
+    problems, compared = [], 0
+    try:
+        views = {"summary": from_summary(summary), "json": from_json(os.path.join(folder, "r.json")),
+                 "messages": None, "html": from_html(os.path.join(folder, "r.html")),
+                 "merge summary": from_summary(merge_summary), "merged json": from_json(os.path.join(folder, "m.json")),
+                 "merged html": from_html(os.path.join(folder, "m.html"))}
+        views["junit"], junit_run_hook = from_junit(os.path.join(folder, "r.xml"), lines_by_name)
+        views["merged junit"], _ = from_junit(os.path.join(folder, "m.xml"), lines_by_name)
+        views["messages"], messages_run_hook = from_messages(os.path.join(folder, "r.ndjson"))
+    except Exception as error:  # a report that does not parse is a difference
+        problems.append(f"a report does not parse: {error!r}")
+        views = {}
+    for key, (title, (want_status, want_culprit, want_flaky)) in expected.items():
+        if run_hook == "before":
+            break  # what a failed before-run hook does to the stories is checked below, by agreement only
+        for view, verdicts in views.items():
+            got = verdicts.get(key)
+            compared += 1
+            if got is None:
+                problems.append(f"{view}: no verdict for {title} ({key[0]}:{key[1]})")
+                continue
+            if got[0] != want_status or got[1] != want_culprit:
+                problems.append(f"{view}: {title} ({key[0]}:{key[1]}) is {got[0]}/{got[1]}, expected {want_status}/{want_culprit}")
+            if len(got) > 2 and view in ("summary", "html", "messages") and got[2] != want_flaky:
+                problems.append(f"{view}: {title} flaky={got[2]}, expected {want_flaky}")
+    if run_hook == "before":
+        # Every view must say the same about each story as the summary.
+        base = views.get("summary", {})
+        for view, verdicts in views.items():
+            for key in base:
+                compared += 1
+                if verdicts.get(key, (None, None))[:2] != base[key][:2]:
+                    problems.append(f"{view}: {key} is {verdicts.get(key)}, summary {base[key]}")
+    if views:
+        hook_failed = bool(run_hook)
+        summary_says = bool(re.search(r"the (before|after) run hook", summary))
+        for view, says in (("summary", summary_says), ("junit", junit_run_hook), ("messages", messages_run_hook)):
+            compared += 1
+            if says != hook_failed:
+                problems.append(f"{view}: run hook failed={says}, expected {hook_failed}")
+        any_failed = run_hook is not None or any(v[1][0] != "passed" for v in expected.values())
+        compared += 2
+        if status != (1 if any_failed else 0):
+            problems.append(f"exit status {status}, expected {1 if any_failed else 0}")
+        stories_failed = any(v[1][0] == "failed" for v in expected.values()) if run_hook != "before" else merge_status == 1
+        if run_hook != "before" and merge_status != (1 if stories_failed else 0):
+            problems.append(f"merge exit status {merge_status}, expected {1 if stories_failed else 0}")
+    if problems or keep:
+        print(f"suite {index}: {folder} (retry {retries}, run hook {run_hook})")
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
+    return len(expected), compared, problems
+
+
+def main():
+    args = sys.argv[1:]
+    storyrun = os.path.abspath(args[0])
+    suites = int(args[args.index("--suites") + 1]) if "--suites" in args else 20
+    seed = int(args[args.index("--seed") + 1]) if "--seed" in args else random.randrange(1 << 30)
+    keep = "--keep" in args
+    rng = random.Random(seed)
+    print(f"seed {seed}")
+    stories = compared = 0
+    differences = []
+    for index in range(suites):
+        count, checked, problems = check_suite(storyrun, rng, index, keep)
+        stories += count
+        compared += checked
+        for problem in problems:
+            print(f"  suite {index}: {problem}")
+        differences += problems
+    print(f"{suites} suites, {stories} stories, {compared} verdicts compared, {len(differences)} differ")
+    sys.exit(1 if differences else 0)
+
+
+main()
