@@ -113,7 +113,7 @@ public enum StoryRun {
             return MatchCommand.run(syntax, pattern: pattern, text: text, output: output)
         case .pickles:
             return PicklesCommand.run(paths: options.paths, output: output)
-        case .run, .check, .explain, .worker:
+        case .run, .check, .explain, .worker, .lsp, .definitions:
             let style = options.isColorDisabled ? .plain : style
             // A run reads and parses its story files while the step classes register.
             var started: (selection: StorySelection, feed: StoryFeed)?
@@ -140,6 +140,9 @@ public enum StoryRun {
             switch options.command {
             case .check: return CheckCommand.run(paths: options.paths, registry: registry, style: style, output: output)
             case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
+            case .lsp: return LanguageServer.run(registry: registry)
+            case .definitions(let json):
+                return DefinitionsCommand.run(registry: registry, parameterTypes: builder.parameterTypes, json: json, output: output)
             case .worker:
                 var configuration = runnerConfiguration(options)
                 // The parent decides when to stop.
