@@ -2,7 +2,7 @@
 SWIFT ?= swift
 STORYRUN = .build/debug/storyrun
 
-.PHONY: build test unit stories example conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: build test unit lsp-test stories example conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -25,6 +25,15 @@ messages-schema: test-tools
 cucumber-json: test-tools
 	$(SWIFT) test --filter CucumberJSONDifferentialTests
 
+# The language server driven over stdio by real clients: pytest-lsp (PyPI)
+# through every feature, and a headless Neovim smoke test (Debian neovim),
+# each skipped with a message where it cannot be installed.
+lsp-test: build
+	@python3 -c "import pytest_lsp" 2>/dev/null || pip install -q pytest-lsp 2>/dev/null || pip install -q --break-system-packages pytest-lsp || true
+	@command -v nvim >/dev/null || (apt-get update -qq && timeout 300 apt-get install -y -qq neovim) >/dev/null 2>&1 || echo "neovim cannot be installed here: the Neovim smoke test will be skipped"
+	@if python3 -c "import pytest_lsp" 2>/dev/null; then cd Tests/LanguageServer && timeout 600 python3 -m pytest -p no:cacheprovider -rs; \
+	else echo "pytest-lsp cannot be installed here: the language server tests are skipped"; fi
+
 stories: build
 	$(STORYRUN) --strict Stories/
 
@@ -32,7 +41,7 @@ example:
 	cd Examples/TicTacToe && $(SWIFT) build && .build/debug/tictactoe --strict Stories/ && $(SWIFT) test
 
 # The tests, storyrun's own stories and the example package: what CI runs.
-test: example stories conformance unit
+test: example stories conformance unit lsp-test
 
 # Rewrites the golden files in Fixtures/; review the change with git diff.
 goldens:
