@@ -217,6 +217,8 @@ struct Options: Equatable {
                storyrun explain "STEP LINE"...    which definitions match a step line, and why
                storyrun match --regex PATTERN TEXT | --expression EXPRESSION TEXT
                storyrun merge IN.json... [--html FILE] [--junit FILE] [--json FILE]
+               storyrun definitions [--json]      every step definition and parameter type
+               storyrun lsp                       a language server for editors (stdio)
 
         Runs the stories in .stories and .feature files (folders are searched
         recursively) and reports, story by story, what passed and what failed.

@@ -138,7 +138,9 @@ public enum StoryRun {
             let registry = builder.freeze()
             started?.feed.match(with: registry)
             switch options.command {
-            case .check: return CheckCommand.run(paths: options.paths, registry: registry, style: style, output: output)
+            case .check:
+                let json = options.reports.first { $0.format == .json }?.path
+                return CheckCommand.run(paths: options.paths, registry: registry, style: style, jsonPath: json, output: output)
             case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
             case .lsp: return LanguageServer.run(registry: registry)
             case .definitions(let json):
@@ -153,7 +155,8 @@ public enum StoryRun {
                 guard let (selection, feed) = started else { return .success }
                 let context = ReporterContext(
                     style: style, isVerbose: options.isVerbose, output: output,
-                    partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict)
+                    partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict,
+                    definitions: registry.definitions)
                 return await runStories(
                     options, selection: selection, feed: feed, registry: registry, context: context, clock: clock)
             }
