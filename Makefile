@@ -2,7 +2,7 @@
 SWIFT ?= swift
 STORYRUN = .build/debug/storyrun
 
-.PHONY: consistency build test unit stories example conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: consistency build test unit lsp-test stories example conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -31,6 +31,15 @@ CONSISTENCY_SUITES ?= 40
 consistency: build
 	python3 Tests/Consistency/consistency.py $(STORYRUN) --suites $(CONSISTENCY_SUITES)
 
+# The language server driven over stdio by real clients: pytest-lsp (PyPI)
+# through every feature, and a headless Neovim smoke test (Debian neovim),
+# each skipped with a message where it cannot be installed.
+lsp-test: build
+	@python3 -c "import pytest_lsp" 2>/dev/null || pip install -q pytest-lsp 2>/dev/null || pip install -q --break-system-packages pytest-lsp || true
+	@command -v nvim >/dev/null || (apt-get update -qq && timeout 300 apt-get install -y -qq neovim) >/dev/null 2>&1 || echo "neovim cannot be installed here: the Neovim smoke test will be skipped"
+	@if python3 -c "import pytest_lsp" 2>/dev/null; then cd Tests/LanguageServer && timeout 600 python3 -m pytest -p no:cacheprovider -rs; \
+	else echo "pytest-lsp cannot be installed here: the language server tests are skipped"; fi
+
 stories: build
 	$(STORYRUN) --strict Stories/
 
@@ -38,7 +47,7 @@ example:
 	cd Examples/TicTacToe && $(SWIFT) build && .build/debug/tictactoe --strict Stories/ && $(SWIFT) test
 
 # The tests, storyrun's own stories and the example package: what CI runs.
-test: example stories conformance unit
+test: example stories conformance unit lsp-test
 
 # Rewrites the golden files in Fixtures/; review the change with git diff.
 goldens:
@@ -47,10 +56,12 @@ goldens:
 clean:
 	rm -rf .build Examples/TicTacToe/.build
 
-# Benchmarks (not tests): storyrun side by side with behave and cucumber-ruby.
+# Benchmarks (not tests): storyrun side by side with behave and cucumber-ruby;
+# then the language server's latency from didChange to publishDiagnostics.
 bench:
 	$(SWIFT) build -c release --product storyrun-bench
 	python3 Benchmarks/bench.py
+	python3 Benchmarks/lsp_latency.py
 
 # Fuzz the parsers with libFuzzer for FUZZ_SECONDS (default 600), seeded from Fixtures.
 FUZZ_SECONDS ?= 600

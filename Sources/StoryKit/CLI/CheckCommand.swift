@@ -2,17 +2,24 @@
 /// and lists undefined steps, ambiguous steps and unused definitions.
 enum CheckCommand {
     /// Runs the check; exits 1 when a step is undefined or ambiguous.
-    static func run(paths: [String], registry: StepRegistry, style: TextStyle, output: (String) -> Void) -> ExitStatus {
+    /// - Parameter jsonPath: Where `--json FILE` writes what the check
+    ///   prints, as JSON; nil for none.
+    static func run(
+        paths: [String], registry: StepRegistry, style: TextStyle, jsonPath: String? = nil, output: (String) -> Void
+    ) -> ExitStatus {
         var matcher = CachingMatcher(registry: registry)
         var isUsed = Array(repeating: false, count: registry.definitions.count)
         var undefined = 0, ambiguous = 0, rejected = 0
         var snippets: [Snippet] = []
+        var json = CheckJSON()
         let (files, pathDiagnostics) = StoryLoader.files(at: paths)
         for diagnostic in pathDiagnostics { output(diagnostic.rendered(style: style)) }
+        json.diagnostics += pathDiagnostics
         rejected += pathDiagnostics.count
         for file in files {
             let (stories, diagnostics) = StoryLoader.parseFile(at: file)
             for diagnostic in diagnostics { output(diagnostic.rendered(style: style)) }
+            json.diagnostics += diagnostics
             rejected += diagnostics.filter(\.isError).count
             for step in stories.flatMap(\.steps) {
                 let result = matcher.matches(step)
@@ -21,10 +28,20 @@ enum CheckCommand {
                     undefined += 1
                     output("\(step.location.displayFileAndLine): \(style.paint("undefined:", .yellow)) \(step.line)")
                     let snippet = Snippet(for: step)
+                    json.undefined.append(.object([
+                        ("location", CheckJSON.location(step.location)), ("step", .string(step.line)),
+                        ("snippet", .string(snippet.code())),
+                    ]))
                     if !snippets.contains(snippet) { snippets.append(snippet) }
                 } else if result.isAmbiguous {
                     ambiguous += 1
-                    output(AmbiguityDiagnostic.make(step: step, result: result, isStrict: true).rendered(style: style))
+                    let diagnostic = AmbiguityDiagnostic.make(step: step, result: result, isStrict: true)
+                    output(diagnostic.rendered(style: style))
+                    json.ambiguous.append(.object([
+                        ("location", CheckJSON.location(step.location)), ("step", .string(step.line)),
+                        ("matches", .array(result.matches.map { CheckJSON.definition($0.definition) })),
+                        ("help", diagnostic.help.map { .string($0) } ?? .null),
+                    ]))
                 }
             }
         }
@@ -39,7 +56,55 @@ enum CheckCommand {
         }
         output("")
         output("check: \(undefined) undefined, \(ambiguous) ambiguous, \(unused.count) unused")
+        if let jsonPath {
+            json.unused = unused.map(CheckJSON.definition)
+            do {
+                try AtomicFile.write(json.value.text + "\n", to: jsonPath)
+            } catch {
+                output(error.rendered(style: style))
+                return .inputError
+            }
+        }
         if rejected > 0 { return .inputError }
         return undefined + ambiguous > 0 ? .storyFailed : .success
+    }
+}
+
+/// What `check --json FILE` writes: the check's findings, in the order printed.
+private struct CheckJSON {
+    var diagnostics: [Diagnostic] = []
+    var undefined: [JSONValue] = []
+    var ambiguous: [JSONValue] = []
+    var unused: [JSONValue] = []
+
+    var value: JSONValue {
+        .object([
+            ("diagnostics", .array(diagnostics.map { diagnostic in
+                .object([
+                    ("severity", .string(diagnostic.severity.rawValue)),
+                    ("location", diagnostic.location.map(Self.location) ?? .null),
+                    ("problem", .string(diagnostic.problem)),
+                    ("help", diagnostic.help.map { .string($0) } ?? .null),
+                ])
+            })),
+            ("undefined", .array(undefined)),
+            ("ambiguous", .array(ambiguous)),
+            ("unused", .array(unused)),
+            ("summary", .object([
+                ("undefined", .int(Int64(undefined.count))), ("ambiguous", .int(Int64(ambiguous.count))),
+                ("unused", .int(Int64(unused.count))),
+            ])),
+        ])
+    }
+
+    static func location(_ location: SourceLocation) -> JSONValue {
+        .object([("file", .string(location.file)), ("line", .int(Int64(location.line)))])
+    }
+
+    static func definition(_ definition: StepDefinition) -> JSONValue {
+        .object([
+            ("pattern", .string(definition.pattern)), ("stepClass", .string(definition.ownerName)),
+            ("location", location(definition.location)),
+        ])
     }
 }

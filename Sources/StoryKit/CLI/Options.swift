@@ -22,6 +22,10 @@ struct Options: Equatable {
         case pickles
         /// Try a regex or Cucumber Expression on a step text.
         case match(MatchCommand.Syntax, pattern: String, text: String)
+        /// Serve the Language Server Protocol over standard input and output.
+        case lsp
+        /// List the step definitions and parameter types (`--json`: as JSON).
+        case definitions(json: Bool)
     }
 
     var command: Command = .run
@@ -56,6 +60,13 @@ struct Options: Equatable {
         switch remaining.first {
         case "check", "lint": command = .check; remaining.removeFirst()
         case "explain": command = .explain; remaining.removeFirst()
+        case "lsp":
+            // Editors pass options such as --stdio; stdio is the only transport.
+            command = .lsp
+            return
+        case "definitions":
+            command = .definitions(json: remaining.contains("--json"))
+            return
         case "match":
             let (syntax, pattern, text) = try MatchCommand.parse(remaining.dropFirst())
             command = .match(syntax, pattern: pattern, text: text)
@@ -206,6 +217,8 @@ struct Options: Equatable {
                storyrun explain "STEP LINE"...    which definitions match a step line, and why
                storyrun match --regex PATTERN TEXT | --expression EXPRESSION TEXT
                storyrun merge IN.json... [--html FILE] [--junit FILE] [--json FILE]
+               storyrun definitions [--json]      every step definition and parameter type
+               storyrun lsp                       a language server for editors (stdio)
 
         Runs the stories in .stories and .feature files (folders are searched
         recursively) and reports, story by story, what passed and what failed.

@@ -119,7 +119,7 @@ public enum StoryRun {
             return MatchCommand.run(syntax, pattern: pattern, text: text, output: output)
         case .pickles:
             return PicklesCommand.run(paths: options.paths, output: output)
-        case .run, .check, .explain, .worker:
+        case .run, .check, .explain, .worker, .lsp, .definitions:
             let style = options.isColorDisabled ? .plain : style
             // A run reads and parses its story files while the step classes register.
             var started: (selection: StorySelection, feed: StoryFeed)?
@@ -147,8 +147,13 @@ public enum StoryRun {
             let registry = builder.freeze()
             started?.feed.match(with: registry)
             switch options.command {
-            case .check: return CheckCommand.run(paths: options.paths, registry: registry, style: style, output: output)
+            case .check:
+                let json = options.reports.first { $0.format == .json }?.path
+                return CheckCommand.run(paths: options.paths, registry: registry, style: style, jsonPath: json, output: output)
             case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
+            case .lsp: return LanguageServer.run(registry: registry)
+            case .definitions(let json):
+                return DefinitionsCommand.run(registry: registry, parameterTypes: builder.parameterTypes, json: json, output: output)
             case .worker:
                 var configuration = runnerConfiguration(options)
                 // The parent decides when to stop.
@@ -159,7 +164,8 @@ public enum StoryRun {
                 guard let (selection, feed) = started else { return .success }
                 let context = ReporterContext(
                     style: style, isVerbose: options.isVerbose, output: output,
-                    partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry)
+                    partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
+                    definitions: registry.definitions)
                 return await runStories(
                     options, selection: selection, feed: feed, registry: registry, context: context, clock: clock)
             }

@@ -31,9 +31,18 @@ struct Snippet: Hashable {
     }
 
     /// The Swift code to paste into a step class's `define(_:)`.
-    func code(stepClass: String = "YourSteps") -> String {
-        let parameters = ["steps: \(stepClass)"] + parameterTypes.enumerated().map { index, type in
+    /// - Parameters:
+    ///   - stepClass: The step class's name, the closure's first parameter.
+    ///   - attachment: The block written under the step, if any: the
+    ///     closure then takes a `DataTable` or `DocString` last.
+    func code(stepClass: String = "YourSteps", attachment: StepAttachment? = nil) -> String {
+        var parameters = ["steps: \(stepClass)"] + parameterTypes.enumerated().map { index, type in
             "\(type.lowercased())\(index + 1): \(type)"
+        }
+        switch attachment {
+        case .dataTable: parameters.append("table: DataTable")
+        case .docString: parameters.append("docString: DocString")
+        case nil: break
         }
         return """
             step(#"\(pattern)"#) { (\(parameters.joined(separator: ", "))) in

@@ -11,6 +11,8 @@ enum ReportFormat: String, CaseIterable, Sendable {
     case pretty
     /// GitHub Actions annotations on the terminal.
     case github
+    /// Every step definition with the steps it ran and their durations.
+    case usage
     /// A self-contained HTML page.
     case html
     /// Cucumber JSON.
@@ -25,7 +27,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
     /// Whether the report goes to a file named after the option.
     var isFile: Bool {
         switch self {
-        case .summary, .progress, .pretty, .github: false
+        case .summary, .progress, .pretty, .github, .usage: false
         case .html, .json, .junit, .messages, .rerun: true
         }
     }
@@ -37,6 +39,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .progress: "one character per step, then failures and totals"
         case .pretty: "every story and step as it finishes"
         case .github: "GitHub Actions annotations (added when GITHUB_ACTIONS=true)"
+        case .usage: "each step definition with its steps and durations, slowest first; then unused ones"
         case .html: "a self-contained HTML page a customer can read"
         case .json: "Cucumber JSON, for Cucumber dashboards"
         case .junit: "JUnit XML, for CI test reports"
@@ -52,6 +55,9 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .progress: ProgressReporter(style: context.style, write: context.output, writePartial: context.partialOutput)
         case .pretty: PrettyReporter(style: context.style, isVerbose: context.isVerbose, write: context.output)
         case .github: GitHubReporter(write: context.output)
+        case .usage:
+            UsageReporter(
+                style: context.style, definitions: context.definitions.map { ($0.pattern, $0.location) }, write: context.output)
         case .html: HTMLReporter(path: context.path ?? "report.html")
         case .json: CucumberJSONReporter(path: context.path ?? "report.json")
         case .junit: JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
@@ -81,6 +87,8 @@ struct ReporterContext {
     /// The step definitions, hooks and parameter types of the run, for
     /// reports that list them all (Messages); nil in `merge`.
     var registry: StepRegistry? = nil
+    /// Every step definition of the run, for reports that list unused ones.
+    var definitions: [StepDefinition] = []
 }
 
 /// A report the command line asked for.

@@ -1,0 +1,142 @@
+import Foundation
+
+/// `storyrun lsp`: a Language Server Protocol server over standard input and
+/// output for `.stories` and `.feature` files.
+///
+/// It matches what the editor holds with the frozen registry a run uses —
+/// the same matcher, parameter types and conversions — and never runs a
+/// step's closure: only the parameter types' conversions, which a run
+/// performs before a step too.
+struct LanguageServer {
+    /// The registry of the executable the server runs in.
+    let registry: StepRegistry
+    /// The open documents, by URI.
+    var documents: [String: StoryDocument] = [:]
+    /// The story files of the workspace, for completion and references.
+    var project: ProjectStories
+    var matcher: CachingMatcher
+    private var isShutDown = false
+    /// Notifications and replies go here.
+    let send: (JSONObject) -> Void
+
+    /// Creates a server; `send` writes a message to the client.
+    init(registry: StepRegistry, root: String = FileManager.default.currentDirectoryPath, send: @escaping (JSONObject) -> Void) {
+        self.registry = registry
+        self.send = send
+        matcher = CachingMatcher(registry: registry)
+        project = ProjectStories(root: root)
+    }
+
+    /// Serves standard input and output until `exit`; returns the exit status.
+    static func run(registry: StepRegistry) -> ExitStatus {
+        // Whatever user code prints must not corrupt the protocol: standard
+        // output is kept for messages, and what is printed goes to stderr.
+        let protocolOutput = dup(STDOUT_FILENO)
+        dup2(STDERR_FILENO, STDOUT_FILENO)
+        var connection = LSPConnection(input: STDIN_FILENO, output: protocolOutput)
+        let writer = connection
+        var server = LanguageServer(registry: registry, send: { writer.write($0) })
+        while let message = connection.read() {
+            if let status = server.handle(message) { return status }
+        }
+        return .success
+    }
+
+    /// Handles one message; returns the exit status once the client says `exit`.
+    mutating func handle(_ message: JSONObject) -> ExitStatus? {
+        let method = message["method"] as? String ?? ""
+        let params = message["params"] as? JSONObject ?? [:]
+        let id = message["id"]
+        guard let id else {
+            return notify(method, params: params)
+        }
+        guard !isShutDown || method == "shutdown" else {
+            send(["id": id, "error": ["code": -32600, "message": "the server has shut down"]])
+            return nil
+        }
+        let result: Any?
+        switch method {
+        case "initialize": result = initialize(params)
+        case "shutdown": isShutDown = true; result = nil
+        case "textDocument/completion": result = completion(params)
+        case "textDocument/hover": result = hover(params)
+        case "textDocument/definition": result = definition(params)
+        case "textDocument/references": result = references(params)
+        case "textDocument/documentSymbol": result = documentSymbols(params)
+        case "textDocument/formatting": result = formatting(params)
+        case "textDocument/codeAction": result = codeActions(params)
+        default:
+            send(["id": id, "error": ["code": -32601, "message": "storyrun lsp does not handle \(method)"]])
+            return nil
+        }
+        send(["id": id, "result": result ?? NSNull()])
+        return nil
+    }
+
+    private mutating func notify(_ method: String, params: JSONObject) -> ExitStatus? {
+        let textDocument = params["textDocument"] as? JSONObject ?? [:]
+        let uri = textDocument["uri"] as? String ?? ""
+        switch method {
+        case "exit": return isShutDown ? .success : .storyFailed
+        case "textDocument/didOpen":
+            open(uri: uri, version: textDocument["version"] as? Int ?? 0, text: textDocument["text"] as? String ?? "")
+        case "textDocument/didChange":
+            // Full sync: the last change holds the whole text.
+            let changes = params["contentChanges"] as? [JSONObject] ?? []
+            if let text = changes.last?["text"] as? String {
+                open(uri: uri, version: textDocument["version"] as? Int ?? 0, text: text)
+            }
+        case "textDocument/didClose":
+            documents[uri] = nil
+            send(["method": "textDocument/publishDiagnostics", "params": ["uri": uri, "diagnostics": []]])
+        case "workspace/didChangeWatchedFiles":
+            project.forget()
+        default: break
+        }
+        return nil
+    }
+
+    /// Parses, matches and checks a document, and publishes its diagnostics.
+    mutating func open(uri: String, version: Int, text: String) {
+        let document = StoryDocument(uri: uri, version: version, text: text, matcher: &matcher)
+        documents[uri] = document
+        send([
+            "method": "textDocument/publishDiagnostics",
+            "params": ["uri": uri, "version": version, "diagnostics": diagnostics(of: document)] as JSONObject,
+        ])
+    }
+
+    private mutating func initialize(_ params: JSONObject) -> JSONObject {
+        let rootURI = params["rootUri"] as? String
+            ?? (params["workspaceFolders"] as? [JSONObject])?.first?["uri"] as? String
+        if let rootURI { project.root = StoryDocument.path(ofURI: rootURI) } else if let path = params["rootPath"] as? String {
+            project.root = path
+        }
+        return [
+            "capabilities": [
+                "textDocumentSync": ["openClose": true, "change": 1] as JSONObject,
+                "completionProvider": ["triggerCharacters": [" "], "resolveProvider": false] as JSONObject,
+                "hoverProvider": true,
+                "definitionProvider": true,
+                "referencesProvider": true,
+                "documentSymbolProvider": true,
+                "documentFormattingProvider": true,
+                "codeActionProvider": ["codeActionKinds": ["quickfix"]],
+            ] as JSONObject,
+            "serverInfo": ["name": "storyrun", "version": StoryRun.version],
+        ]
+    }
+
+    /// The document and the line (from 1) and UTF-16 column a request points at.
+    func position(_ params: JSONObject) -> (document: StoryDocument, line: Int, character: Int)? {
+        guard let uri = (params["textDocument"] as? JSONObject)?["uri"] as? String, let document = documents[uri],
+            let position = params["position"] as? JSONObject, let line = position["line"] as? Int
+        else { return nil }
+        return (document, line + 1, position["character"] as? Int ?? 0)
+    }
+
+    /// An LSP location: a file and line (from 1).
+    static func location(file: String, line: Int) -> JSONObject {
+        ["uri": StoryDocument.uri(ofPath: file), "range": StoryDocument.range(line: max(0, line - 1), start: 0, end: 0)]
+    }
+}
