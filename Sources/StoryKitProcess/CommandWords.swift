@@ -3,15 +3,40 @@ import Foundation
 /// A command line split into words as a shell splits them (spaces, `'…'`,
 /// `"…"`, backslashes), without running a shell, and the program it names.
 enum CommandWords {
-    /// Splits a command line into words.
+    /// Splits a command line into words, replacing `$NAME` and `${NAME}`
+    /// (outside single quotes) by the command's environment variables.
     /// - Throws: ``CommandError`` for an unclosed quote.
-    static func split(_ line: String) throws -> [String] {
+    static func split(_ line: String, environment: [String: String] = [:]) throws -> [String] {
         var words: [String] = []
         var word = ""
         var inWord = false
         var quote: Character?
         var escaped = false
-        for character in line {
+        let characters = Array(line)
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            index += 1
+            if character == "$", !escaped, quote != "'", index < characters.count,
+                characters[index] == "{" || characters[index] == "_" || characters[index].isLetter
+            {
+                var name = ""
+                if characters[index] == "{" {
+                    guard let close = characters[index...].firstIndex(of: "}") else {
+                        throw CommandError("the command line `\(line)` has an unclosed ${")
+                    }
+                    name = String(characters[(index + 1)..<close])
+                    index = close + 1
+                } else {
+                    while index < characters.count, characters[index] == "_" || characters[index].isLetter || characters[index].isNumber {
+                        name.append(characters[index])
+                        index += 1
+                    }
+                }
+                word += environment[name] ?? ""
+                inWord = true
+                continue
+            }
             if escaped {
                 word.append(character)
                 escaped = false

@@ -50,11 +50,11 @@ public final class ProcessSteps: StepDefinitions {
     /// Starts a command in the story's directory.
     func start(_ commandLine: String, input: String?, keepsInputOpen: Bool) throws -> RunningCommand {
         let expanded = Placeholders.expand(commandLine, in: store)
-        let words = try CommandWords.split(expanded)
         var variables = ProcessInfo.processInfo.environment
         variables.merge(SharedEnvironment.variables(in: store)) { $1 }
         variables.merge(environment) { $1 }
         variables["PWD"] = workingDirectory
+        let words = try CommandWords.split(expanded, environment: variables)
         let executable = try CommandWords.resolve(words[0], searchPath: variables["PATH"], packageDirectory: packageDirectory)
         log("$ \(expanded)")
         let command = try RunningCommand(

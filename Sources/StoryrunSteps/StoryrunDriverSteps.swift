@@ -14,8 +14,12 @@ final class StoryrunDriverSteps: StepDefinitions {
     /// Whether the fixture run registers the steps that misbehave on purpose.
     var usesFaultSteps = false
     var environment: [String: String] = [:]
-    var fixtureSteps: [any StepDefinitions.Type] { usesFaultSteps ? StoryrunSteps.faults : StoryrunSteps.fixtures }
-    var fixtureSetting: String { usesFaultSteps ? "faults" : "1" }
+    /// Whether the fixture run registers the step libraries instead.
+    var usesStepLibraries = false
+    var fixtureSteps: [any StepDefinitions.Type] {
+        usesStepLibraries ? StoryrunSteps.stepLibraries : usesFaultSteps ? StoryrunSteps.faults : StoryrunSteps.fixtures
+    }
+    var fixtureSetting: String { usesStepLibraries ? "steplibs" : usesFaultSteps ? "faults" : "1" }
     lazy var reportFolder: String = {
         let folder = NSTemporaryDirectory() + "storyrun-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -51,6 +55,7 @@ final class StoryrunDriverSteps: StepDefinitions {
             steps.output = lines
         }
         step("^the steps that misbehave on purpose$") { steps in steps.usesFaultSteps = true }
+        step("^the step libraries storyrun ships$") { steps in steps.usesStepLibraries = true }
         step("^the environment variable (\\w+) is \"(.*)\"$") { (steps: StoryrunDriverSteps, name: String, value: String) in
             steps.environment[name] = value
         }

@@ -8,5 +8,6 @@ import StoryrunSteps
 switch ProcessInfo.processInfo.environment["STORYRUN_FIXTURE_STEPS"] {
 case "1": await StoryRun.main(steps: StoryrunSteps.fixtures)
 case "faults": await StoryRun.main(steps: StoryrunSteps.faults)
+case "steplibs": await StoryRun.main(steps: StoryrunSteps.stepLibraries)
 default: await StoryRun.main(steps: StoryrunSteps.driver)
 }
