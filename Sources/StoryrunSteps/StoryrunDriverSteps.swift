@@ -95,6 +95,19 @@ final class StoryrunDriverSteps: StepDefinitions {
             ps.waitUntilExit()
             try expect(!listing.split(separator: "\n").contains { $0 == "/bin/sleep 299.5" }, "left running:\n\(listing)")
         }
+        step("^no command of the run is left$") { steps in
+            // The sleeps of Fixtures/stories/steplibs/command-faults.feature.
+            let ps = Process()
+            ps.executableURL = URL(fileURLWithPath: "/bin/ps")
+            ps.arguments = ["-eo", "args"]
+            let pipe = Pipe()
+            ps.standardOutput = pipe
+            try ps.run()
+            let listing = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            ps.waitUntilExit()
+            let left = listing.split(separator: "\n").filter { $0.hasPrefix("sleep 299.") || $0.contains("sh -c sleep 299.") }
+            try expect(left.isEmpty, "left running: \(left)")
+        }
         step("^the (regex|expression) \"(.*)\" and the text \"(.*)\"$") { (steps: StoryrunDriverSteps, syntax: String, pattern: String, text: String) in
             steps.options = ["match", "--\(syntax)", pattern, text]
         }
