@@ -30,10 +30,10 @@ package enum TextDiff {
         while i < old.count || j < new.count {
             if i < old.count, j < new.count, old[i] == new[j] {
                 edits.append((" ", old[i])); i += 1; j += 1
-            } else if j < new.count, i == old.count || table[i][j + 1] >= table[i + 1][j] {
-                edits.append(("+", new[j])); j += 1
-            } else {
+            } else if i < old.count, j == new.count || table[i + 1][j] >= table[i][j + 1] {
                 edits.append(("-", old[i])); i += 1
+            } else {
+                edits.append(("+", new[j])); j += 1
             }
         }
         let changed = edits.indices.filter { edits[$0].0 != " " }
