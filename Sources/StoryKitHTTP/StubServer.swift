@@ -95,10 +95,14 @@ public final class StubServer: Sendable {
     public func stop() {
         // Under the lock: a connection closes its descriptor under it too,
         // so no descriptor number is shut down after another socket reused it.
-        state.withLock { state in
-            state.isStopped = true
+        // Once only: the listener's descriptor number may belong to another
+        // socket after the first stop closed it.
+        let wasStopped = state.withLock { state in
+            defer { state.isStopped = true }
             for descriptor in state.connections { shutdown(descriptor, Int32(SHUT_RDWR)) }
+            return state.isStopped
         }
+        guard !wasStopped else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         let deadline = Date().addingTimeInterval(2)
         while Date() < deadline, state.withLock({ $0.isAccepting || !$0.connections.isEmpty }) {
