@@ -2,7 +2,7 @@
 SWIFT ?= swift
 STORYRUN = .build/debug/storyrun
 
-.PHONY: consistency build test unit lsp-test stories example conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: consistency build test unit lsp-test stories example example-todo conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -10,11 +10,12 @@ build:
 unit: test-tools
 	$(SWIFT) test
 
-# The tools the report tests use: Python's jsonschema (the Messages schema
+# The tools the tests use: curl (the stub server's load test and stories), Python's jsonschema (the Messages schema
 # test) and Debian's cucumber (the Cucumber JSON differential test, which
 # says it skipped when cucumber cannot be installed).
 test-tools:
 	@python3 -c "import jsonschema" 2>/dev/null || pip install jsonschema 2>/dev/null || pip install --break-system-packages jsonschema
+	@command -v curl >/dev/null || (apt-get update -qq && apt-get install -y -qq curl)
 	@command -v cucumber >/dev/null || (apt-get update -qq && apt-get install -y -qq cucumber) || echo "cucumber cannot be installed here: the Cucumber JSON differential test will be skipped"
 
 # Every Messages golden against the official schema (Draft 2020-12): N envelopes valid, N invalid.
@@ -40,21 +41,25 @@ lsp-test: build
 	@if python3 -c "import pytest_lsp" 2>/dev/null; then cd Tests/LanguageServer && timeout 600 python3 -m pytest -p no:cacheprovider -rs; \
 	else echo "pytest-lsp cannot be installed here: the language server tests are skipped"; fi
 
-stories: build
+stories: build test-tools
 	$(STORYRUN) --strict Stories/
 
 example:
 	cd Examples/TicTacToe && $(SWIFT) build && .build/debug/tictactoe --strict Stories/ && $(SWIFT) test
 
-# The tests, storyrun's own stories and the example package: what CI runs.
-test: example stories conformance unit lsp-test
+# The to-do example: a command-line tool and the sync server it calls, stubbed in its stories.
+example-todo: test-tools
+	cd Examples/TodoList && $(SWIFT) build && .build/debug/todo-stories --strict Stories/
+
+# The tests, storyrun's own stories and the example packages: what CI runs.
+test: example example-todo stories conformance unit lsp-test
 
 # Rewrites the golden files in Fixtures/; review the change with git diff.
 goldens:
 	STORYRUN_RECORD=1 $(SWIFT) test || true
 
 clean:
-	rm -rf .build Examples/TicTacToe/.build
+	rm -rf .build Examples/TicTacToe/.build Examples/TodoList/.build
 
 # Benchmarks (not tests): storyrun side by side with behave and cucumber-ruby;
 # then the language server's latency from didChange to publishDiagnostics.

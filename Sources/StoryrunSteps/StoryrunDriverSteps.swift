@@ -14,8 +14,12 @@ final class StoryrunDriverSteps: StepDefinitions {
     /// Whether the fixture run registers the steps that misbehave on purpose.
     var usesFaultSteps = false
     var environment: [String: String] = [:]
-    var fixtureSteps: [any StepDefinitions.Type] { usesFaultSteps ? StoryrunSteps.faults : StoryrunSteps.fixtures }
-    var fixtureSetting: String { usesFaultSteps ? "faults" : "1" }
+    /// Whether the fixture run registers the step libraries instead.
+    var usesStepLibraries = false
+    var fixtureSteps: [any StepDefinitions.Type] {
+        usesStepLibraries ? StoryrunSteps.stepLibraries : usesFaultSteps ? StoryrunSteps.faults : StoryrunSteps.fixtures
+    }
+    var fixtureSetting: String { usesStepLibraries ? "steplibs" : usesFaultSteps ? "faults" : "1" }
     lazy var reportFolder: String = {
         let folder = NSTemporaryDirectory() + "storyrun-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -51,6 +55,7 @@ final class StoryrunDriverSteps: StepDefinitions {
             steps.output = lines
         }
         step("^the steps that misbehave on purpose$") { steps in steps.usesFaultSteps = true }
+        step("^the step libraries storyrun ships$") { steps in steps.usesStepLibraries = true }
         step("^the environment variable (\\w+) is \"(.*)\"$") { (steps: StoryrunDriverSteps, name: String, value: String) in
             steps.environment[name] = value
         }
@@ -89,6 +94,19 @@ final class StoryrunDriverSteps: StepDefinitions {
             let listing = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             ps.waitUntilExit()
             try expect(!listing.split(separator: "\n").contains { $0 == "/bin/sleep 299.5" }, "left running:\n\(listing)")
+        }
+        step("^no command of the run is left$") { steps in
+            // The sleeps of Fixtures/stories/steplibs/command-faults.feature.
+            let ps = Process()
+            ps.executableURL = URL(fileURLWithPath: "/bin/ps")
+            ps.arguments = ["-eo", "args"]
+            let pipe = Pipe()
+            ps.standardOutput = pipe
+            try ps.run()
+            let listing = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            ps.waitUntilExit()
+            let left = listing.split(separator: "\n").filter { $0.hasPrefix("sleep 299.") || $0.contains("sh -c sleep 299.") }
+            try expect(left.isEmpty, "left running: \(left)")
         }
         step("^the (regex|expression) \"(.*)\" and the text \"(.*)\"$") { (steps: StoryrunDriverSteps, syntax: String, pattern: String, text: String) in
             steps.options = ["match", "--\(syntax)", pattern, text]

@@ -1,10 +1,18 @@
 import StoryKit
+import StoryKitHTTP
+import StoryKitProcess
 
 /// The step classes of storyrun's own stories in `Stories/`, and of the
 /// fixture stories those stories run.
 public enum StoryrunSteps {
     /// The step classes that drive storyrun on fixture files.
-    public static let driver: [any StepDefinitions.Type] = [StoryrunDriverSteps.self]
+    public static let driver: [any StepDefinitions.Type] = [StoryrunDriverSteps.self] + stepLibraries
+
+    /// The step libraries storyrun ships (command-line programs, HTTP
+    /// services, stub services), which its stories use as a user would.
+    public static let stepLibraries: [any StepDefinitions.Type] = [
+        ProcessSteps.self, HTTPSteps.self, StubServiceSteps.self,
+    ]
 
     /// The step classes the fixture stories in `Fixtures/` are written against.
     public static let fixtures: [any StepDefinitions.Type] = [

@@ -11,5 +11,6 @@ case "faults": await StoryRun.main(steps: StoryrunSteps.faults)
 case "shop": await StoryRun.main(steps: StoryrunSteps.shop)
 case "consistency": await StoryRun.main(steps: StoryrunSteps.consistency)
 case let setting? where setting.hasPrefix("cck:"): await StoryRun.main(steps: CCKSteps.steps(for: String(setting.dropFirst(4))))
+case "steplibs": await StoryRun.main(steps: StoryrunSteps.stepLibraries)
 default: await StoryRun.main(steps: StoryrunSteps.driver)
 }

@@ -1,0 +1,45 @@
+import Testing
+
+@testable import StepLibrarySupport
+@testable import StoryKitHTTP
+@testable import StoryKitProcess
+
+@Suite struct TextTests {
+    @Test("A diff shows removed lines before added ones, around unchanged context")
+    func diff() {
+        #expect(TextDiff.render(expected: "a\nb\nc", actual: "a\nb\nc") == nil)
+        #expect(TextDiff.render(expected: "one\n2\nthree", actual: "one\ntwo\nthree") == "--- expected\n+++ actual\n one\n-2\n+two\n three")
+        #expect(TextDiff.render(expected: "x ", actual: "x") == "--- expected\n+++ actual\n-x ⏎\n+x")
+    }
+
+    @Test("JSON compares ignoring key order; subsets and paths")
+    func json() throws {
+        let value = try JSON(parsing: #"{"b": [1, {"c": "x\u00e9"}], "a": true, "n": null}"#)
+        let reordered = try JSON(parsing: #"{"a":true,"n":null,"b":[1.0,{"c":"xé"}]}"#)
+        #expect(value == reordered)
+        let subset = try JSON(parsing: #"{"b": [1, {}]}"#), other = try JSON(parsing: #"{"a": false}"#)
+        #expect(value.contains(subset))
+        #expect(!value.contains(other))
+        #expect(value.value(at: "b[1].c") == .string("xé"))
+        #expect(value.value(at: "$.b[0]") == .number(1))
+        #expect(value.value(at: "b[5]") == nil)
+        #expect(throws: JSONError.self) { try JSON(parsing: #"{"a": }"#) }
+        #expect(throws: JSONError.self) { try JSON(parsing: String(repeating: "[", count: 10_000)) }
+    }
+
+    @Test("Command lines split like a shell's, with variables, without running one")
+    func commandWords() throws {
+        let words = try CommandWords.split(#"sh -c 'echo "$X"; exit 3' "a b" c\ d $Y ${Y}z"#, environment: ["Y": "why"])
+        #expect(words == ["sh", "-c", #"echo "$X"; exit 3"#, "a b", "c d", "why", "whyz"])
+        #expect(throws: CommandError.self) { try CommandWords.split("echo 'open") }
+    }
+
+    @Test("Path patterns: segments, wildcards, queries")
+    func paths() {
+        #expect(StubRule.path("/orders/*", matches: "/orders/7?x=1"))
+        #expect(!StubRule.path("/orders/*", matches: "/orders/7/lines"))
+        #expect(StubRule.path("/orders/**", matches: "/orders/7/lines"))
+        #expect(StubRule.path("/search?q=a+b", matches: "/search?page=2&q=a%20b"))
+        #expect(!StubRule.path("/search?q=a", matches: "/search?q=b"))
+    }
+}
