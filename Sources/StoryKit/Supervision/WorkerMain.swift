@@ -47,17 +47,25 @@ enum WorkerMain {
         shared.enter(.stories)
         send(WorkerWire.line(.ready))
 
-        var files = StoryFiles()
-        var reader = LineReader(descriptor: requests)
-        while let line = reader.next() {
-            guard let request = WorkerWire.parseRequest(line[...]) else { continue }
-            sequence = request.sequence
-            guard let story = files.story(at: request.line, in: request.path) else {
-                send(WorkerWire.line(.missing(sequence: sequence, "no story starts at \(request.path):\(request.line) any more: was the file changed during the run?")))
+        // A thread of its own reads the requests, parses their files and
+        // matches their steps a few batches ahead, as a run's feed does, so
+        // this thread only runs steps (without a thread to spare, this one
+        // reads them as it goes).
+        let ahead = HandOff<WorkerStory>(capacity: 256)
+        let source = StorySource(registry: registry)
+        let reading = Threads.start {
+            while let story = source.next() { ahead.put(story) }
+            ahead.finish()
+        }
+        func nextStory() -> WorkerStory? { reading ? ahead.take() : source.next() }
+        while let next = nextStory() {
+            sequence = next.sequence
+            guard let planned = next.planned else {
+                send(WorkerWire.line(.missing(sequence: sequence, "no story starts at \(next.path):\(next.line) any more: was the file changed during the run?")))
                 continue
             }
             shared.startStory(sequence, attempt: 0)
-            await runner.run(story, emit: forward)
+            await runner.run(planned, emit: forward)
             shared.endStory()
             probe.trim()
         }
@@ -85,6 +93,43 @@ enum WorkerMain {
                 offset += written
             }
         }
+    }
+}
+
+/// A story a worker was asked to run, read and matched ahead; nil when the
+/// file no longer has a story at that line.
+private struct WorkerStory: Sendable {
+    var sequence: UInt64
+    var planned: PlannedStory?
+    var path = ""
+    var line = 0
+}
+
+/// Reads a worker's requests and makes each a story to run, its steps
+/// matched unless matching runs user code (which stays on the runner's
+/// thread).
+private final class StorySource: @unchecked Sendable {
+    // Unchecked: used by one thread at a time (the reading thread, or the
+    // runner's when there is none).
+    private var files = StoryFiles()
+    private var matcher: CachingMatcher?
+    private var reader = LineReader(descriptor: WorkerMain.requests)
+
+    init(registry: StepRegistry) {
+        matcher = registry.matchingRunsUserCode ? nil : CachingMatcher(registry: registry)
+    }
+
+    func next() -> WorkerStory? {
+        while let line = reader.next() {
+            guard let request = WorkerWire.parseRequest(line[...]) else { continue }
+            guard let story = files.story(at: request.line, in: request.path) else {
+                return WorkerStory(sequence: request.sequence, planned: nil, path: request.path, line: request.line)
+            }
+            var matches: [MatchResult]?
+            if matcher != nil { matches = story.steps.map { matcher!.matches($0) } }
+            return WorkerStory(sequence: request.sequence, planned: PlannedStory(story: story, matches: matches))
+        }
+        return nil
     }
 }
 
