@@ -72,3 +72,4 @@ enum BasketError: Error, CustomStringConvertible {
         }
     }
 }
+let broken = 

@@ -10,6 +10,12 @@ final class WidgetSteps: StepDefinitions {
         step("^the service answers in (\\d+) ms$") { (_: WidgetSteps, milliseconds: Int) in
             try await Task.sleep(nanoseconds: UInt64(milliseconds) * 1_000_000)
         }
+        step("^the widget burns (\\d+) ms of CPU$") { (_: WidgetSteps, milliseconds: Int) in
+            let end = DispatchTime.now().uptimeNanoseconds + UInt64(milliseconds) * 1_000_000
+            var x: UInt64 = 1
+            while DispatchTime.now().uptimeNanoseconds < end { x = x &* 6364136223846793005 &+ 1 }
+            if x == 42 { print(x) }
+        }
         let count = Int(ProcessInfo.processInfo.environment["BENCH_DEFINITIONS"] ?? "") ?? 10
         for index in 0..<count {
             step("^the widget\(index) has (\\d+) parts and (\\d+) bolts$") { (_: WidgetSteps, parts: Int, bolts: Int) in }
