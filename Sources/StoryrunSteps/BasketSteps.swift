@@ -72,4 +72,3 @@ enum BasketError: Error, CustomStringConvertible {
         }
     }
 }
-let broken = 
