@@ -27,6 +27,8 @@ final class SupervisedWorker {
     /// The story last seen running, for the live status line.
     var lastSeenStory: UInt64?
     private var pending: [UInt8] = []
+    /// Requests not yet written.
+    private var outbox: [UInt8] = []
 
     private init(
         process: ChildProcess, requests: Int32, messages: Int32, position: SharedPosition, output: Int32
@@ -71,27 +73,36 @@ final class SupervisedWorker {
         close(page)
         close(null)
         Descriptors.nonBlocking(messages.read)
+        Descriptors.nonBlocking(requests.write)
         return SupervisedWorker(
             process: process, requests: requests.write, messages: messages.read, position: position, output: output)
     }
 
-    /// Sends requests; false when the worker no longer reads them.
-    func send(_ text: String) -> Bool {
-        guard requests >= 0 else { return false }
-        var text = text
-        return text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(requests, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { return false }
-                offset += written
-            }
-            return true
+    /// Queues requests and writes what the pipe takes now; the rest goes
+    /// out with ``flush()``, so the parent never blocks on a worker that is
+    /// busy (and so never stops reading its results).
+    func send(_ text: String) {
+        guard requests >= 0 else { return }
+        outbox += text.utf8
+        flush()
+    }
+
+    /// Writes queued requests, as many as the pipe takes without waiting.
+    func flush() {
+        guard requests >= 0, !outbox.isEmpty else { return }
+        let written = outbox.withUnsafeBytes { write(requests, $0.baseAddress, $0.count) }
+        if written > 0 {
+            outbox.removeFirst(written)
+        } else if written < 0 && errno != EAGAIN && errno != EINTR {
+            // The worker is gone: what it did not take goes to another.
+            outbox = []
         }
     }
 
-    /// Tells the worker no more stories are coming.
+    /// Whether requests are waiting to be written.
+    var hasUnsent: Bool { !outbox.isEmpty }
+
+    /// Tells the worker no more stories are coming, once it has every request.
     func closeRequests() {
         guard requests >= 0 else { return }
         close(requests)

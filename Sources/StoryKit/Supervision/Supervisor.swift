@@ -200,13 +200,16 @@ struct Supervisor {
                         queue.removeFirst(queueStart)
                         queueStart = 0
                     }
-                    _ = worker.send(text)
+                    worker.send(text)
                 }
             }
             // Tell idle workers when there is nothing more.
             let hasWork = queue.count > queueStart || !isSourceDone
-            for worker in workers where worker.isReady && worker.dispatched.isEmpty && (isStopping || !hasWork) {
-                worker.closeRequests()
+            for worker in workers {
+                worker.flush()
+                if worker.isReady && worker.dispatched.isEmpty && !worker.hasUnsent && (isStopping || !hasWork) {
+                    worker.closeRequests()
+                }
             }
             if workers.isEmpty {
                 if !isStopping && hasWork && startFailure == nil { startWorker() }
