@@ -96,11 +96,18 @@ public enum StoryRun {
         }
         var options: Options
         do {
-            options = try Options(arguments: arguments)
+            options = try Options.load(arguments: arguments)
         } catch {
             output(error.rendered(style: style))
             return .inputError
         }
+        // Steps and hooks read the run's parameters; a run inside a step (a
+        // test of storyrun) gives them back when it ends.
+        let outerParameters = StoryParameters.current.withLock { current in
+            defer { current = StoryParameters(options.parameters) }
+            return current
+        }
+        defer { StoryParameters.current.withLock { $0 = outerParameters } }
         if let file = options.emptyRerunFile, options.paths.isEmpty, options.command == .run {
             output("storyrun: nothing to rerun: \(file) names no story (the run that wrote it had no failures)")
             return .success
@@ -119,6 +126,10 @@ public enum StoryRun {
             return MatchCommand.run(syntax, pattern: pattern, text: text, output: output)
         case .pickles:
             return PicklesCommand.run(paths: options.paths, output: output)
+        case .i18nLanguages:
+            return LanguagesCommand.languages(output: output)
+        case .i18nKeywords(let language):
+            return LanguagesCommand.keywords(language, style: style, output: output)
         case .run, .check, .explain, .worker, .lsp, .definitions:
             let style = options.isColorDisabled ? .plain : style
             // A run reads and parses its story files while the step classes register.
@@ -159,7 +170,7 @@ public enum StoryRun {
                 // The parent decides when to stop.
                 configuration.isFailFast = false
                 return await WorkerMain.run(registry: registry, configuration: configuration, clock: clock)
-            case .help, .version, .match, .pickles: return .success
+            case .help, .version, .match, .pickles, .i18nLanguages, .i18nKeywords: return .success
             case .run:
                 guard let (selection, feed) = started else { return .success }
                 let context = ReporterContext(
