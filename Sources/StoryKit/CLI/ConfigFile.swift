@@ -86,7 +86,7 @@ struct ConfigFile {
         } catch {
             throw Diagnostic(
                 at: SourceLocation(file: path, line: error.line, column: error.column),
-                problem: "\(path) is not JSON: \(error.problem)", help: "a config file is one JSON object, e.g. {\"strict\": true}",
+                problem: "the config file is not JSON: \(error.problem)", help: "a config file is one JSON object, e.g. {\"strict\": true}",
                 sourceLine: line(error.line))
         }
         guard case .object(let members) = root.value else {

@@ -40,7 +40,8 @@ extension Options {
                 try commandLine.validate()
                 return commandLine
             }
-            configPath = ConfigFile.defaultName
+            // Named as the user would: storyrun.json in the current folder.
+            configPath = directory == FileManager.default.currentDirectoryPath ? ConfigFile.defaultName : candidate
         }
         let config = try ConfigFile.read(at: configPath)
         var layered = options

@@ -98,6 +98,7 @@ indirect enum LocatedJSON: Equatable {
                 }
                 while true {
                     skipSpace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "}") { throw error("JSON allows no comma before the }") }
                     let (keyLine, keyColumn) = (line, column)
                     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                         throw error("a key in double quotes should be here")
@@ -124,6 +125,7 @@ indirect enum LocatedJSON: Equatable {
                 }
                 while true {
                     skipSpace()
+                    if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw error("JSON allows no comma before the ]") }
                     elements.append(try value(depth: depth + 1))
                     skipSpace()
                     guard index < bytes.count else { throw error("the text ends inside a list (a ] is missing)") }
