@@ -13,13 +13,18 @@ final class StoryrunDriverSteps: StepDefinitions {
     var processWasSignalled = false
     /// Whether the fixture run registers the steps that misbehave on purpose.
     var usesFaultSteps = false
+    /// Whether the fixture run registers the steps that read user parameters.
+    var usesParameterSteps = false
     var environment: [String: String] = [:]
     /// Whether the fixture run registers the step libraries instead.
     var usesStepLibraries = false
     var fixtureSteps: [any StepDefinitions.Type] {
-        usesStepLibraries ? StoryrunSteps.stepLibraries : usesFaultSteps ? StoryrunSteps.faults : StoryrunSteps.fixtures
+        usesStepLibraries ? StoryrunSteps.stepLibraries
+            : usesFaultSteps ? StoryrunSteps.faults : usesParameterSteps ? StoryrunSteps.parameters : StoryrunSteps.fixtures
     }
-    var fixtureSetting: String { usesStepLibraries ? "steplibs" : usesFaultSteps ? "faults" : "1" }
+    var fixtureSetting: String {
+        usesStepLibraries ? "steplibs" : usesFaultSteps ? "faults" : usesParameterSteps ? "parameters" : "1"
+    }
     lazy var reportFolder: String = {
         let folder = NSTemporaryDirectory() + "storyrun-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -46,8 +51,17 @@ final class StoryrunDriverSteps: StepDefinitions {
             // Worker processes (--jobs, --isolate) are this executable again:
             // tell them to register the fixture steps (see main.swift).
             setenv("STORYRUN_FIXTURE_STEPS", steps.fixtureSetting, 1)
+            // A GitLab job's own shard must not shard the fixture runs.
+            var saved: [String: String] = [:]
+            for name in ["CI_NODE_INDEX", "CI_NODE_TOTAL"] where steps.environment[name] == nil {
+                saved[name] = ProcessInfo.processInfo.environment[name]
+                unsetenv(name)
+            }
             for (name, value) in steps.environment { setenv(name, value, 1) }
-            defer { for name in steps.environment.keys { unsetenv(name) } }
+            defer {
+                for name in steps.environment.keys { unsetenv(name) }
+                for (name, value) in saved { setenv(name, value, 1) }
+            }
             var lines: [String] = []
             steps.status = await StoryRun.run(
                 arguments: steps.options + steps.files, steps: steps.fixtureSteps,
@@ -56,6 +70,25 @@ final class StoryrunDriverSteps: StepDefinitions {
         }
         step("^the steps that misbehave on purpose$") { steps in steps.usesFaultSteps = true }
         step("^the step libraries storyrun ships$") { steps in steps.usesStepLibraries = true }
+        step("^the steps that read user parameters$") { steps in steps.usesParameterSteps = true }
+        step("^storyrun runs in the folder (\\S+) in a process of its own$") { (steps: StoryrunDriverSteps, folder: String) in
+            // Where a config file is looked for: the current folder.
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            process.arguments = steps.options
+            process.currentDirectoryURL = URL(fileURLWithPath: folder)
+            process.environment = ProcessInfo.processInfo.environment.merging(["STORYRUN_FIXTURE_STEPS": steps.fixtureSetting]) { $1 }
+                .filter { !$0.key.hasPrefix("CI_NODE_") }
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            steps.output = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            steps.processStatus = process.terminationStatus
+            steps.processWasSignalled = process.terminationReason == .uncaughtSignal
+        }
         step("^the environment variable (\\w+) is \"(.*)\"$") { (steps: StoryrunDriverSteps, name: String, value: String) in
             steps.environment[name] = value
         }

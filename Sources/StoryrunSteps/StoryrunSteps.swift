@@ -19,6 +19,9 @@ public enum StoryrunSteps {
         BasketSteps.self, CheckoutSteps.self, MoodSteps.self, RunControlSteps.self, PrinterSteps.self,
     ]
 
+    /// The fixture steps and the steps that read user parameters (`Fixtures/config`).
+    public static let parameters: [any StepDefinitions.Type] = fixtures + [ParameterSteps.self]
+
     /// The fixture steps and the steps that misbehave on purpose
     /// (`Fixtures/stories/faults`).
     public static let faults: [any StepDefinitions.Type] = fixtures + [FaultSteps.self]

@@ -8,6 +8,7 @@ import StoryrunSteps
 switch ProcessInfo.processInfo.environment["STORYRUN_FIXTURE_STEPS"] {
 case "1": await StoryRun.main(steps: StoryrunSteps.fixtures)
 case "faults": await StoryRun.main(steps: StoryrunSteps.faults)
+case "parameters": await StoryRun.main(steps: StoryrunSteps.parameters)
 case "shop": await StoryRun.main(steps: StoryrunSteps.shop)
 case "consistency": await StoryRun.main(steps: StoryrunSteps.consistency)
 case let setting? where setting.hasPrefix("cck:"): await StoryRun.main(steps: CCKSteps.steps(for: String(setting.dropFirst(4))))

@@ -26,6 +26,10 @@ struct Options: Equatable {
         case lsp
         /// List the step definitions and parameter types (`--json`: as JSON).
         case definitions(json: Bool)
+        /// List the Gherkin languages (`--i18n-languages`).
+        case i18nLanguages
+        /// List one Gherkin language's keywords (`--i18n-keywords LANG`).
+        case i18nKeywords(String)
     }
 
     var command: Command = .run
@@ -51,11 +55,31 @@ struct Options: Equatable {
     /// A rerun file (`@FILE`) that named no story: with no other path,
     /// there is nothing to rerun.
     var emptyRerunFile: String?
+    /// User parameters (`-D key=value`, and the config's `parameters`).
+    var parameters: [String: String] = [:]
+    /// A previous run's Cucumber JSON, to balance `--shard` by (`--timings`).
+    var timingsPath: String?
+    /// The config file named with `--config`; else `storyrun.json` when the
+    /// current folder has one.
+    var configPath: String?
+    /// The config's profiles to apply, in order (`--profile NAME`).
+    var profiles: [String] = []
+    /// Where `--shard` came from when the command line did not give it
+    /// (`CI_NODE_INDEX`/`CI_NODE_TOTAL`), for the line the run prints.
+    var shardSource: String?
 
-
-    /// Parses the arguments after the executable's name.
+    /// Parses the arguments after the executable's name, without a config
+    /// file (``load(arguments:directory:environment:)`` reads one).
     /// - Throws: A ``Diagnostic`` for an unknown option or a missing value.
     init(arguments: [String]) throws(Diagnostic) {
+        guard let remaining = try parseCommand(arguments) else { return }
+        try apply(remaining)
+        try validate()
+    }
+
+    /// Reads a leading command word (`check`, `explain`, `lsp`…); returns
+    /// the arguments left to apply, or nil when the command takes no options.
+    mutating func parseCommand(_ arguments: [String]) throws(Diagnostic) -> ArraySlice<String>? {
         var remaining = arguments[...]
         switch remaining.first {
         case "check", "lint": command = .check; remaining.removeFirst()
@@ -63,15 +87,46 @@ struct Options: Equatable {
         case "lsp":
             // Editors pass options such as --stdio; stdio is the only transport.
             command = .lsp
-            return
+            return nil
         case "definitions":
             command = .definitions(json: remaining.contains("--json"))
-            return
+            return nil
         case "match":
             let (syntax, pattern, text) = try MatchCommand.parse(remaining.dropFirst())
             command = .match(syntax, pattern: pattern, text: text)
-            return
+            return nil
         default: break
+        }
+        return remaining
+    }
+
+    /// Applies options over those already set. With `overridesEarlier`
+    /// (the command line over a config file) the first path replaces the
+    /// earlier paths, the first terminal format the earlier terminal
+    /// formats, and a file report the earlier report of its format.
+    mutating func apply(_ arguments: ArraySlice<String>, overridesEarlier: Bool = false) throws(Diagnostic) {
+        var remaining = arguments
+        var replacesPaths = overridesEarlier
+        var replacesTerminal = overridesEarlier
+        var replacedFormats: Set<ReportFormat> = []
+        func addPaths(_ more: [String]) {
+            if replacesPaths {
+                paths = []
+                emptyRerunFile = nil
+                replacesPaths = false
+            }
+            paths += more
+        }
+        func addReport(_ request: ReportRequest) {
+            if request.format.isFile {
+                if overridesEarlier, replacedFormats.insert(request.format).inserted {
+                    reports.removeAll { $0.format == request.format }
+                }
+            } else if replacesTerminal {
+                reports.removeAll { !$0.format.isFile }
+                replacesTerminal = false
+            }
+            reports.append(request)
         }
         while let argument = remaining.popFirst() {
             switch argument {
@@ -92,7 +147,7 @@ struct Options: Equatable {
                 guard let format = ReportFormat(rawValue: name), !format.isFile else {
                     throw Diagnostic(at: nil, problem: "unknown format \(name)", help: "use one of: \(Self.terminalFormats)")
                 }
-                reports.append(ReportRequest(format: format))
+                addReport(ReportRequest(format: format))
             case "--dry-run": isDryRun = true
             case "--strict": isStrict = true
             case "-v", "--verbose": isVerbose = true
@@ -101,12 +156,7 @@ struct Options: Equatable {
             case "--name": namePattern = try Self.value(for: argument, from: &remaining)
             case "--tags", "-t": tagExpression = try Self.value(for: argument, from: &remaining)
             case "--shard":
-                let value = try Self.value(for: argument, from: &remaining)
-                let parts = value.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
-                guard parts.count == 2, parts[1] > 0, (1...parts[1]).contains(parts[0]) else {
-                    throw Diagnostic(at: nil, problem: "--shard \(value) is not I/N with 1 ≤ I ≤ N", help: "write --shard 2/4 for the second of four shards")
-                }
-                shard = Shard(index: parts[0], count: parts[1])
+                shard = try Self.shard(Self.value(for: argument, from: &remaining))
             case "--order":
                 let value = try Self.value(for: argument, from: &remaining)
                 guard let order = StoryOrder(value) else {
@@ -117,21 +167,37 @@ struct Options: Equatable {
                 retries = try Self.retries(Self.value(for: argument, from: &remaining))
             case "--step-timeout":
                 stepTimeout = try Self.stepTimeout(Self.value(for: argument, from: &remaining))
-            case "--": paths += remaining; remaining = []
+            case "-D", "--define":
+                let (key, value) = try Self.parameter(Self.value(for: argument, from: &remaining))
+                parameters[key] = value
+            case let define where define.hasPrefix("-D") && define.count > 2:
+                let (key, value) = try Self.parameter(String(define.dropFirst(2)))
+                parameters[key] = value
+            case "--config": configPath = try Self.value(for: argument, from: &remaining)
+            case "--profile": profiles.append(try Self.value(for: argument, from: &remaining))
+            case "--timings": timingsPath = try Self.value(for: argument, from: &remaining)
+            case "--i18n-languages": command = .i18nLanguages
+            case "--i18n-keywords": command = .i18nKeywords(try Self.value(for: argument, from: &remaining))
+            case "--": addPaths(Array(remaining)); remaining = []
             default:
                 if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
-                    reports.append(ReportRequest(format: format, path: try Self.value(for: argument, from: &remaining)))
+                    addReport(ReportRequest(format: format, path: try Self.value(for: argument, from: &remaining)))
                 } else if argument.hasPrefix("-") && argument.count > 1 {
                     throw Self.unknown(argument)
                 } else if argument.hasPrefix("@") && argument.count > 1 {
                     let entries = try Self.rerunList(String(argument.dropFirst()))
+                    addPaths(entries)
                     if entries.isEmpty { emptyRerunFile = String(argument.dropFirst()) }
-                    paths += entries
                 } else {
-                    paths.append(argument)
+                    addPaths([argument])
                 }
             }
         }
+    }
+
+    /// Checks what no single option can: report paths, a `PATH` to run,
+    /// and adds the terminal summary when no terminal format is named.
+    mutating func validate() throws(Diagnostic) {
         try Self.checkReportPaths(reports)
         if !reports.contains(where: { !$0.format.isFile }) {
             reports.insert(ReportRequest(format: .summary), at: 0)
@@ -149,7 +215,7 @@ struct Options: Equatable {
     private static let known = [
         "--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check",
         "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout", "--jobs", "--isolate",
-        "--in-process",
+        "--in-process", "--define", "--config", "--profile", "--timings", "--i18n-languages", "--i18n-keywords",
     ]
         + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
 
@@ -162,6 +228,7 @@ struct Options: Equatable {
         var arguments = ["--step-timeout", String(stepTimeout), "--retry", String(retries)]
         if isStrict { arguments.append("--strict") }
         if isDryRun { arguments.append("--dry-run") }
+        for key in parameters.keys.sorted() { arguments += ["-D", "\(key)=\(parameters[key]!)"] }
         return arguments
     }
 
@@ -233,7 +300,13 @@ struct Options: Equatable {
           @FILE           run the PATH:LINE:LINE list a --rerun report wrote (one file a line)
           --name REGEX    run only stories whose name matches
           -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
-          --shard I/N     run the I-th of N stable shards (for CI matrices)
+          --shard I/N     run the I-th of N stable shards (for CI matrices; GitLab's
+                          CI_NODE_INDEX and CI_NODE_TOTAL give it when it is not given)
+          --timings FILE  balance --shard by the story durations in FILE, a --json
+                          report of an earlier run
+          -D KEY=VALUE    a user parameter steps and hooks read: StoryRun.parameters["KEY"]
+          --config FILE   read options from FILE (default: storyrun.json, if there is one)
+          --profile NAME  apply the config's profile NAME (repeatable); the command line wins
           --order ORDER   defined (default), random or random:SEED
           -j, --jobs N    run stories in N worker processes at once (default 1); at most
                           64 (4 a core past 16 cores) and what `ulimit -n` allows
@@ -245,6 +318,8 @@ struct Options: Equatable {
           --strict        fail ambiguous steps, and exit 1 when a story is undefined
           -v, --verbose   list every step with the definition it matched
           --no-color      no colour (also when NO_COLOR is set or output is not a terminal)
+          --i18n-languages        list the Gherkin languages .feature files may use
+          --i18n-keywords LANG    list the Gherkin keywords of LANG (e.g. fr)
           --version       print the version
           -h, --help      print this help
 

@@ -13,7 +13,12 @@ public enum StoryRun {
     public static let version = "0.1.0"
 
     /// Runs the command line with the process's arguments and exits.
-    public static func main(steps: [any StepDefinitions.Type]) async -> Never {
+    /// - Parameters:
+    ///   - steps: The step classes to register, in order.
+    ///   - reporters: Reports of your own, fed the same ``RunEvent``s as the
+    ///     built-in ones, in the process that decides the verdict; each one's
+    ///     `finish()` runs when the run is over (a throw exits 2).
+    public static func main(steps: [any StepDefinitions.Type], reporters: [any Reporter] = []) async -> Never {
         // Without a few threads the run would wait for ever for one.
         guard Threads.canStart(4) else {
             let problem = Threads.cannotStart("run stories")
@@ -30,7 +35,7 @@ public enum StoryRun {
         let environment = ProcessInfo.processInfo.environment
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let status = await run(
-            arguments: Array(CommandLine.arguments.dropFirst()), steps: steps,
+            arguments: Array(CommandLine.arguments.dropFirst()), steps: steps, reporters: reporters,
             style: environment["NO_COLOR"] == nil && isTerminal ? .ansi : .plain,
             isGitHubActions: environment["GITHUB_ACTIONS"] == "true",
             startTime: Date(),
@@ -74,6 +79,8 @@ public enum StoryRun {
     /// - Parameters:
     ///   - arguments: The arguments after the executable's name.
     ///   - steps: The step classes to register, in order.
+    ///   - reporters: Reports of your own, after the built-in ones (a run
+    ///     of stories only).
     ///   - style: How to colour terminal text (`--no-color` turns it off).
     ///   - isGitHubActions: Whether the run is a GitHub Actions job, which
     ///     adds the `github` annotations to the terminal report.
@@ -84,7 +91,7 @@ public enum StoryRun {
     ///   - partialOutput: Where terminal text without a line end goes; nil
     ///     when the output is not a terminal.
     public static func run(
-        arguments: [String], steps: [any StepDefinitions.Type], style: TextStyle = .plain,
+        arguments: [String], steps: [any StepDefinitions.Type], reporters: [any Reporter] = [], style: TextStyle = .plain,
         isGitHubActions: Bool = false,
         clock: @escaping @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds },
         startTime: Date = Date(),
@@ -96,11 +103,18 @@ public enum StoryRun {
         }
         var options: Options
         do {
-            options = try Options(arguments: arguments)
+            options = try Options.load(arguments: arguments)
         } catch {
             output(error.rendered(style: style))
             return .inputError
         }
+        // Steps and hooks read the run's parameters; a run inside a step (a
+        // test of storyrun) gives them back when it ends.
+        let outerParameters = StoryParameters.current.withLock { current in
+            defer { current = StoryParameters(options.parameters) }
+            return current
+        }
+        defer { StoryParameters.current.withLock { $0 = outerParameters } }
         if let file = options.emptyRerunFile, options.paths.isEmpty, options.command == .run {
             output("storyrun: nothing to rerun: \(file) names no story (the run that wrote it had no failures)")
             return .success
@@ -119,6 +133,10 @@ public enum StoryRun {
             return MatchCommand.run(syntax, pattern: pattern, text: text, output: output)
         case .pickles:
             return PicklesCommand.run(paths: options.paths, output: output)
+        case .i18nLanguages:
+            return LanguagesCommand.languages(output: output)
+        case .i18nKeywords(let language):
+            return LanguagesCommand.keywords(language, style: style, output: output)
         case .run, .check, .explain, .worker, .lsp, .definitions:
             let style = options.isColorDisabled ? .plain : style
             // A run reads and parses its story files while the step classes register.
@@ -159,15 +177,16 @@ public enum StoryRun {
                 // The parent decides when to stop.
                 configuration.isFailFast = false
                 return await WorkerMain.run(registry: registry, configuration: configuration, clock: clock)
-            case .help, .version, .match, .pickles: return .success
+            case .help, .version, .match, .pickles, .i18nLanguages, .i18nKeywords: return .success
             case .run:
                 guard let (selection, feed) = started else { return .success }
                 let context = ReporterContext(
                     style: style, isVerbose: options.isVerbose, output: output,
                     partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
-                    definitions: registry.definitions)
+                    definitions: registry.definitions, isWholeRun: selection.filter.choosesAll)
                 return await runStories(
-                    options, selection: selection, feed: feed, registry: registry, context: context, clock: clock)
+                    options, selection: selection, feed: feed, registry: registry, context: context,
+                    userReporters: reporters, clock: clock)
             }
         }
     }
@@ -180,7 +199,7 @@ public enum StoryRun {
 
     private static func runStories(
         _ options: Options, selection: StorySelection, feed: StoryFeed, registry: StepRegistry,
-        context: ReporterContext, clock: @escaping @Sendable () -> UInt64
+        context: ReporterContext, userReporters: [any Reporter], clock: @escaping @Sendable () -> UInt64
     ) async -> ExitStatus {
         let style = context.style
         let output = context.output
@@ -202,7 +221,7 @@ public enum StoryRun {
             var context = context
             context.path = request.path
             return request.format.makeReporter(context)
-        }
+        } + userReporters
         if let liveLine {
             reporters.insert(LiveStatusReporter(line: liveLine, style: context.style, now: clock), at: 0)
         }
@@ -212,6 +231,9 @@ public enum StoryRun {
         var rejected = pathDiagnostics.filter(\.isError).count
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
 
+        if let source = options.shardSource, let shard = options.shard {
+            output("Running shard \(shard.index)/\(shard.count) (from \(source))")
+        }
         if case .random(let seed) = options.order {
             output("Running stories in random order with seed \(seed) (repeat it with --order random:\(seed))")
         }
@@ -255,11 +277,13 @@ public enum StoryRun {
             }
             var notRun = 0
             while next() != nil { notRun += 1 }
-            runner.noteNotRun(notRun, interrupted: Interrupts.received != nil)
-            summary = await runner.finish(emit: emit)
+            let wasInterrupted = Interrupts.received != nil
+            runner.noteNotRun(notRun, interrupted: wasInterrupted)
+            // Before the totals, where a supervised run says it too.
             if notRun > 0 {
-                output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (summary.wasInterrupted ? " (the run was interrupted)" : " (--fail-fast)"))
+                output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (wasInterrupted ? " (the run was interrupted)" : " (--fail-fast)"))
             }
+            summary = await runner.finish(emit: emit)
         } else {
             let supervisor = Supervisor(
                 registry: registry, configuration: runnerConfiguration(options), workerCount: max(1, options.jobs),

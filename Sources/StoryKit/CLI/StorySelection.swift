@@ -28,6 +28,14 @@ struct StorySelection {
                     help: "write e.g. --tags \"@smoke and not (@wip or @slow)\""))
             }
         }
+        if let timings = options.timingsPath {
+            guard let shard = options.shard else {
+                return .failure(Diagnostic(
+                    at: nil, problem: "--timings \(timings) balances shards, and no --shard is given",
+                    help: "write --shard 1/4 --timings \(timings)"))
+            }
+            if let problem = balance(&filter, files: files, shard: shard, timingsPath: timings) { return .failure(problem) }
+        }
         return .success(StorySelection(files: files, pathDiagnostics: pathDiagnostics, filter: filter))
     }
 

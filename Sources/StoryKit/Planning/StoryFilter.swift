@@ -15,6 +15,9 @@ struct StoryFilter: Sendable {
     var tags: (@Sendable ([String]) -> Bool)?
     /// `--shard I/N`: run the I-th of N shards (I counted from 1).
     var shard: Shard?
+    /// With `--timings`: the stories of this shard, by
+    /// ``ShardBalancer/key(file:line:)``, in place of the hash split.
+    var shardMembers: Set<String>?
 
     init(
         lines: [String: Set<Int>] = [:], namePattern: String? = nil,
@@ -32,9 +35,16 @@ struct StoryFilter: Sendable {
     func includes(_ story: Story) -> Bool {
         if let nameRegex, !nameRegex.hasMatch(in: story.name) { return false }
         if let tags, !tags(story.tags) { return false }
-        if let shard, Self.shard(of: story, count: shard.count) != shard.index - 1 { return false }
+        if let shardMembers {
+            if !shardMembers.contains(ShardBalancer.key(file: story.location.file, line: story.location.line)) { return false }
+        } else if let shard, Self.shard(of: story, count: shard.count) != shard.index - 1 {
+            return false
+        }
         return true
     }
+
+    /// Whether no filter is set: the run chooses every story of its files.
+    var choosesAll: Bool { lines.isEmpty && namePattern == nil && tags == nil && shard == nil }
 
     /// Whether `--name` or `--tags` is set: a run they leave empty says so.
     var choosesByNameOrTags: Bool { namePattern != nil || tags != nil }
@@ -44,11 +54,16 @@ struct StoryFilter: Sendable {
     /// taken relative to the current folder, so `stories`, `./stories` and
     /// an absolute path give the same split.
     static func shard(of story: Story, count: Int) -> Int {
+        Int(hash(of: story) % UInt64(count))
+    }
+
+    /// A stable hash of a story's file and name (FNV-1a).
+    static func hash(of story: Story) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in StoryPath.canonical(story.location.file).utf8 + [0] + story.name.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
         }
-        return Int(hash % UInt64(count))
+        return hash
     }
 
     /// Splits `PATH:LINE[:LINE…]` arguments into paths and the lines asked

@@ -6,6 +6,7 @@
 public struct PrettyReporter: Reporter {
     private let style: TextStyle
     private let isVerbose: Bool
+    private let listsUnused: Bool
     private let write: (String) -> Void
     private var snippets: [Snippet] = []
     private var seenSnippets: Set<Snippet> = []
@@ -15,7 +16,10 @@ public struct PrettyReporter: Reporter {
     ///   - style: How to colour the text.
     ///   - isVerbose: Whether to show each step's matching definition.
     ///   - write: Where each line of text goes.
-    public init(style: TextStyle, isVerbose: Bool = false, write: @escaping (String) -> Void) {
+    ///   - listsUnused: Whether a verbose report lists the step definitions
+    ///     no story used (only after a run of every story).
+    public init(style: TextStyle, isVerbose: Bool = false, listsUnused: Bool = true, write: @escaping (String) -> Void) {
+        self.listsUnused = listsUnused
         self.style = style
         self.isVerbose = isVerbose
         self.write = write
@@ -45,7 +49,7 @@ public struct PrettyReporter: Reporter {
         case .diagnostic(let diagnostic):
             write(diagnostic.rendered(style: style))
         case .runFinished(let summary):
-            for line in TextReporter.ending(summary, snippets: snippets, style: style, listsUnused: isVerbose) { write(line) }
+            for line in TextReporter.ending(summary, snippets: snippets, style: style, listsUnused: isVerbose && listsUnused) { write(line) }
         case .runStarted, .stepStarted, .runHookFinished:
             break
         }

@@ -51,9 +51,11 @@ enum ReportFormat: String, CaseIterable, Sendable {
     /// Makes the reporter.
     func makeReporter(_ context: ReporterContext) -> any Reporter {
         switch self {
-        case .summary: TextReporter(style: context.style, isVerbose: context.isVerbose, write: context.output)
+        case .summary:
+            TextReporter(style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun, write: context.output)
         case .progress: ProgressReporter(style: context.style, write: context.output, writePartial: context.partialOutput)
-        case .pretty: PrettyReporter(style: context.style, isVerbose: context.isVerbose, write: context.output)
+        case .pretty:
+            PrettyReporter(style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun, write: context.output)
         case .github: GitHubReporter(write: context.output)
         case .usage:
             UsageReporter(
@@ -89,6 +91,10 @@ struct ReporterContext {
     var registry: StepRegistry? = nil
     /// Every step definition of the run, for reports that list unused ones.
     var definitions: [StepDefinition] = []
+    /// Whether the run chose every story under its paths (no `PATH:LINE`,
+    /// `--tags`, `--name` or `--shard`): only then is a list of unused
+    /// step definitions news rather than noise.
+    var isWholeRun = true
 }
 
 /// A report the command line asked for.

@@ -3,6 +3,7 @@
 public struct TextReporter: Reporter {
     private let style: TextStyle
     private let isVerbose: Bool
+    private let listsUnused: Bool
     private let write: (String) -> Void
     private var snippets: [Snippet] = []
     private var seenSnippets: Set<Snippet> = []
@@ -12,10 +13,13 @@ public struct TextReporter: Reporter {
     /// - Parameters:
     ///   - style: How to colour the text.
     ///   - isVerbose: Whether to list every step with the definition it matched.
+    ///   - listsUnused: Whether to list the step definitions no story used
+    ///     at the end: only after a run of every story, where it is news.
     ///   - write: Where each line of text goes.
-    public init(style: TextStyle, isVerbose: Bool = false, write: @escaping (String) -> Void) {
+    public init(style: TextStyle, isVerbose: Bool = false, listsUnused: Bool = true, write: @escaping (String) -> Void) {
         self.style = style
         self.isVerbose = isVerbose
+        self.listsUnused = listsUnused
         self.write = write
     }
 
@@ -82,7 +86,7 @@ public struct TextReporter: Reporter {
     }
 
     private func reportEnd(_ summary: RunSummary) {
-        for line in Self.ending(summary, snippets: snippets, style: style, ambiguousSteps: ambiguousSteps) { write(line) }
+        for line in Self.ending(summary, snippets: snippets, style: style, listsUnused: listsUnused, ambiguousSteps: ambiguousSteps) { write(line) }
     }
 
     /// The lines that end a terminal report: snippets for the undefined
@@ -112,7 +116,8 @@ public struct TextReporter: Reporter {
         }
         lines.append("")
         let flaky = summary.flaky > 0 ? " (\(summary.flaky) flaky)" : ""
-        lines.append("Stories: " + counts(summary.stories, order: StoryStatus.allCases) + flaky)
+        let notRun = summary.notRun > 0 ? ", \(summary.notRun) not run" : ""
+        lines.append("Stories: " + counts(summary.stories, order: StoryStatus.allCases) + notRun + flaky)
         lines.append("Steps: " + counts(summary.steps, order: StepStatus.allCases))
         if ambiguousSteps > 0 {
             lines.append(style.paint("Warning: \(ambiguousSteps) step\(ambiguousSteps == 1 ? "" : "s") matched more than one definition (see above); --strict fails them", .yellow))

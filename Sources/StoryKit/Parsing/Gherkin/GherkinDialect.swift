@@ -44,6 +44,9 @@ struct GherkinDialect: Sendable {
     let titleStarts: ByteSet
     /// The bytes that a step keyword starts with.
     let stepStarts: ByteSet
+    /// Every keyword list as `gherkin-languages.json` names it, in its order
+    /// (`feature`, `background`, …, `but`), for `--i18n-keywords`.
+    let keywordLists: [(kind: String, keywords: [String])]
 
     /// Creates a dialect from the keyword lists of `gherkin-languages.json`.
     init(
@@ -86,6 +89,11 @@ struct GherkinDialect: Sendable {
         }
         titleStarts = ByteSet(firstBytesOf: (feature + rule + background + scenario + scenarioOutline + examples).map { Array($0.utf8) })
         stepStarts = ByteSet(firstBytesOf: stepKeywords.map(\.bytes))
+        keywordLists = [
+            ("feature", feature), ("rule", rule), ("background", background), ("scenario", scenario),
+            ("scenarioOutline", scenarioOutline), ("examples", examples), ("given", given), ("when", when),
+            ("then", then), ("and", and), ("but", but),
+        ]
     }
 
     /// The English dialect, the default when a file names no language.

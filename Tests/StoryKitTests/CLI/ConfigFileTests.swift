@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+@testable import StoryKit
+import StoryrunSteps
+
+@Suite struct ConfigFileTests {
+    /// Writes a config file in a new scratch folder and returns the folder.
+    static func project(_ json: String) -> String {
+        let folder = Scratch.folder("config")
+        FileManager.default.createFile(atPath: folder + "/storyrun.json", contents: Data(json.utf8))
+        return folder
+    }
+
+    static func load(_ arguments: [String], json: String, environment: [String: String] = [:]) throws(Diagnostic) -> Options {
+        let folder = project(json)
+        return try Options.load(arguments: arguments + ["--config", folder + "/storyrun.json"], directory: folder, environment: environment)
+    }
+
+    @Test("JSON values keep the line and column of each key", arguments: [
+        ("{\"a\": 1}", 1, 2),
+        ("{\n  \"a\": [true, null]\n}", 2, 3),
+        ("{\"x\": \"é\\u00e9\", \n\n    \"a\": {}}", 3, 5),
+    ])
+    func keyLines(json: String, line: Int, column: Int) throws {
+        let root = try LocatedJSON.parse(json)
+        guard case .object(let members) = root.value, let member = members.first(where: { $0.key == "a" }) else {
+            Issue.record("no key a in \(json)")
+            return
+        }
+        #expect(member.line == line)
+        #expect(member.column == column)
+    }
+
+    @Test("Text that is not JSON is an error at its line and column", arguments: [
+        ("{\"a\": 1,}", 1, 9),
+        ("{\n\"a\" 1}", 2, 5),
+        ("{\"a\": tru}", 1, 7),
+        ("{\"a\": \"open\n\"}", 1, 12),
+        ("[1, 2", 1, 6),
+        ("{} {}", 1, 4),
+    ])
+    func syntaxErrors(json: String, line: Int, column: Int) {
+        #expect(throws: LocatedJSON.SyntaxError.self) { try LocatedJSON.parse(json) }
+        do {
+            _ = try LocatedJSON.parse(json)
+        } catch {
+            #expect(error.line == line && error.column == column, "\(error)")
+        }
+    }
+
+    @Test("Strings decode escapes and surrogate pairs")
+    func strings() throws {
+        let root = try LocatedJSON.parse(#"["a\"b\\c\n", "\ud83d\ude00", "\u00e9"]"#)
+        #expect(root.value == .array([
+            .init(value: .string("a\"b\\c\n"), line: 1, column: 2),
+            .init(value: .string("😀"), line: 1, column: 15),
+            .init(value: .string("é"), line: 1, column: 31),
+        ]))
+    }
+
+    @Test("Defaults, then profiles in order, then the command line, which wins")
+    func layers() throws {
+        let json = """
+            {
+              "paths": ["a.stories"],
+              "tags": "@smoke",
+              "strict": true,
+              "junit": "default.xml",
+              "format": "progress",
+              "parameters": {"base-url": "http://dev", "retries": 3},
+              "profiles": {
+                "ci": {"tags": "not @wip", "jobs": 4, "parameters": {"base-url": "https://ci"}},
+                "relaxed": {"strict": false}
+              }
+            }
+            """
+        let defaults = try Self.load([], json: json)
+        #expect(defaults.paths == ["a.stories"])
+        #expect(defaults.tagExpression == "@smoke")
+        #expect(defaults.isStrict)
+        #expect(defaults.parameters == ["base-url": "http://dev", "retries": "3"])
+        #expect(defaults.reports.map(\.format) == [.junit, .progress])
+
+        let ci = try Self.load(["--profile", "ci", "--profile", "relaxed"], json: json)
+        #expect(ci.tagExpression == "not @wip")
+        #expect(ci.jobs == 4)
+        #expect(!ci.isStrict)
+        #expect(ci.parameters == ["base-url": "https://ci", "retries": "3"])
+
+        let commandLine = try Self.load(
+            ["--profile", "ci", "--tags", "@wip", "-D", "retries=5", "--junit", "mine.xml", "-f", "pretty", "b.stories"], json: json)
+        #expect(commandLine.tagExpression == "@wip")
+        #expect(commandLine.paths == ["b.stories"])
+        #expect(commandLine.parameters == ["base-url": "https://ci", "retries": "5"])
+        #expect(commandLine.reports == [ReportRequest(format: .junit, path: "mine.xml"), ReportRequest(format: .pretty)])
+    }
+
+    @Test("Config problems name file:line:column and the nearest key", arguments: [
+        ("{\n  \"strikt\": true\n}", "2:3", "unknown key \"strikt\"", "did you mean \"strict\"?"),
+        ("{\"profiles\": {\"ci\": {\"tagz\": \"x\"}}}", "1:22", "unknown key \"tagz\" in the profile \"ci\"", "did you mean \"tags\"?"),
+        ("{\n \"jobs\": true\n}", "2:10", "\"jobs\" is a string or a number, not true or false", "write \"jobs\""),
+        ("{\n \"strict\": \"yes\"\n}", "2:12", "\"strict\" is true or false, not a string", "write \"strict\": true"),
+        ("{\n \"retry\": 500\n}", "2:2", "\"retry\": --retry 500 is not a number of retries", "write --retry 2"),
+        ("{\"parameters\": {\"a\": [1]}}", "1:22", "the parameter \"a\" is a list", "write \"a\""),
+        ("[1]", "1:1", "a config file is a JSON object, not a list", "{\"paths\""),
+        ("{\"paths\": [\"a\",]}", "1:16", "the config file is not JSON: JSON allows no comma before the ]", "one JSON object"),
+    ])
+    func problems(json: String, place: String, problem: String, help: String) {
+        do {
+            _ = try Self.load(["x.stories"], json: json)
+            Issue.record("accepted \(json)")
+        } catch {
+            let text = error.rendered()
+            #expect(text.contains("storyrun.json:\(place): error: \(problem)"), "\(text)")
+            #expect(text.contains(help), "\(text)")
+        }
+    }
+
+    @Test("An unknown profile suggests the nearest; --profile without a config file says so")
+    func profiles() {
+        #expect(throws: Diagnostic.self) { try Self.load(["--profile", "cj"], json: "{\"profiles\": {\"ci\": {}}}") }
+        do {
+            _ = try Self.load(["--profile", "cj"], json: "{\"profiles\": {\"ci\": {}}}")
+        } catch {
+            #expect(error.problem.contains("has no profile \"cj\""))
+            #expect(error.help?.contains("did you mean \"ci\"?") == true)
+        }
+        let empty = Scratch.folder("no-config")
+        #expect(throws: Diagnostic.self) {
+            try Options.load(arguments: ["--profile", "ci", "x.stories"], directory: empty, environment: [:])
+        }
+    }
+
+    @Test("storyrun.json is read from the folder; other commands and workers ignore it")
+    func discovery() throws {
+        let folder = Self.project("{\"paths\": [\"a.stories\"], \"strict\": true}")
+        let run = try Options.load(arguments: [], directory: folder, environment: [:])
+        #expect(run.paths == ["a.stories"] && run.isStrict)
+        let worker = try Options.load(arguments: ["--worker"], directory: folder, environment: [:])
+        #expect(!worker.isStrict)
+        let explain = try Options.load(arguments: ["explain", "Given x"], directory: folder, environment: [:])
+        #expect(explain.paths == ["Given x"])
+    }
+
+    @Test("GitLab's CI_NODE_INDEX and CI_NODE_TOTAL fill --shard when it is not given")
+    func gitLab() throws {
+        let folder = Scratch.folder("gitlab")
+        let gitLab = ["CI_NODE_INDEX": "2", "CI_NODE_TOTAL": "3"]
+        #expect(try Options.load(arguments: ["x"], directory: folder, environment: gitLab).shard == Shard(index: 2, count: 3))
+        #expect(try Options.load(arguments: ["--shard", "1/2", "x"], directory: folder, environment: gitLab).shard == Shard(index: 1, count: 2))
+        #expect(try Options.load(arguments: ["x"], directory: folder, environment: [:]).shard == nil)
+        #expect(try Options.load(arguments: ["check", "x"], directory: folder, environment: gitLab).shard == nil)
+        #expect(throws: Diagnostic.self) {
+            try Options.load(arguments: ["x"], directory: folder, environment: ["CI_NODE_INDEX": "0", "CI_NODE_TOTAL": "3"])
+        }
+    }
+
+    @Test("-D parameters: KEY=VALUE, the last wins, and workers get them")
+    func parameters() throws {
+        let options = try Options(arguments: ["-D", "a=1", "-Db=x=y", "-D", "a=2", "--define", "c=", "x"])
+        #expect(options.parameters == ["a": "2", "b": "x=y", "c": ""])
+        #expect(options.workerArguments.suffix(6) == ["-D", "a=2", "-D", "b=x=y", "-D", "c="])
+        for bad in [["-D", "novalue"], ["-D", "=x"], ["-D"]] {
+            #expect(throws: Diagnostic.self) { try Options(arguments: bad + ["x"]) }
+        }
+    }
+
+    @Test("Typed parameter reads convert as step arguments do, with errors at the read")
+    func typedReads() throws {
+        let parameters = StoryParameters(["retries": "3", "ratio": "0.5", "name": "x"])
+        #expect(try parameters.value("retries", as: Int.self) == 3)
+        #expect(try parameters.value("ratio", as: Double.self) == 0.5)
+        #expect(parameters["name"] == "x" && parameters["nope"] == nil)
+        do {
+            _ = try parameters.value("name", as: Int.self)
+            Issue.record("converted")
+        } catch let error as StoryParameterError {
+            #expect(error.message == "the parameter \"name\" is \"x\", which is not Int")
+            #expect(error.location?.file == #filePath)
+        }
+        do {
+            _ = try parameters.value("missing", as: String.self)
+            Issue.record("found")
+        } catch let error as StoryParameterError {
+            #expect(error.message.contains("no parameter \"missing\" was given"))
+            #expect(error.message.contains("given: \"name\", \"ratio\", \"retries\""))
+        }
+    }
+}
