@@ -51,7 +51,9 @@ struct Options: Equatable {
     /// A rerun file (`@FILE`) that named no story: with no other path,
     /// there is nothing to rerun.
     var emptyRerunFile: String?
-
+    /// Watch mode (`--watch`): run, then run again on every save; nil
+    /// when not watching.
+    var watch: WatchSettings?
 
     /// Parses the arguments after the executable's name.
     /// - Throws: A ``Diagnostic`` for an unknown option or a missing value.
@@ -117,6 +119,10 @@ struct Options: Equatable {
                 retries = try Self.retries(Self.value(for: argument, from: &remaining))
             case "--step-timeout":
                 stepTimeout = try Self.stepTimeout(Self.value(for: argument, from: &remaining))
+            case "--watch": watch = watch ?? WatchSettings()
+            case "--watch-poll": watch = (watch ?? WatchSettings()).polling()
+            case "--watch-sources":
+                watch = (watch ?? WatchSettings()).sources(try Self.value(for: argument, from: &remaining))
             case "--": paths += remaining; remaining = []
             default:
                 if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
@@ -139,6 +145,7 @@ struct Options: Equatable {
         if command == .explain && paths.isEmpty {
             throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write storyrun explain \"When I add 3 apples to the basket\"")
         }
+        if command == .run, watch != nil, paths.isEmpty { paths = WatchSettings.defaultPaths }
         if (command == .run || command == .check || command == .pickles) && paths.isEmpty && emptyRerunFile == nil {
             throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `storyrun Stories/`, or see `storyrun --help`")
         }
@@ -149,7 +156,7 @@ struct Options: Equatable {
     private static let known = [
         "--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check",
         "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout", "--jobs", "--isolate",
-        "--in-process",
+        "--in-process", "--watch", "--watch-poll", "--watch-sources",
     ]
         + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
 
@@ -240,6 +247,10 @@ struct Options: Equatable {
           --in-process    run step code in this process, for a debugger: a crash, exit()
                           or hang in a step then ends the run (see README, Worker processes)
           --fail-fast     stop after the first failing story
+          --watch         run, then again on every save: a story file's stories at once,
+                          a Swift source rebuilds and restarts (README, Watch mode)
+          --watch-sources DIR  the Swift sources --watch rebuilds on (default ./Sources)
+          --watch-poll    look for changes every 0.5 s instead of with inotify
           --retry N       run a failing story up to N (at most 100) more times; passing late is "flaky"
           --step-timeout S  fail a step that runs longer than S seconds (default 300, at most 86400)
           --strict        fail ambiguous steps, and exit 1 when a story is undefined
