@@ -4,7 +4,7 @@ import StoryKit
 /// fixture stories those stories run.
 public enum StoryrunSteps {
     /// The step classes that drive storyrun on fixture files.
-    public static let driver: [any StepDefinitions.Type] = [StoryrunDriverSteps.self]
+    public static let driver: [any StepDefinitions.Type] = [StoryrunDriverSteps.self, WatchSteps.self]
 
     /// The step classes the fixture stories in `Fixtures/` are written against.
     public static let fixtures: [any StepDefinitions.Type] = [

@@ -146,7 +146,7 @@ final class WatchMode {
         clearScreen()
         _ = await StoryRun.runStories(
             options ?? self.options, selection: selection, feed: feed, registry: registry, context: context,
-            clock: clock, observe: { [unowned self] in record.note($0) }, runsFirst: { [unowned self] in record.hasFailed($0) },
+            clock: clock, observe: { [unowned self] in record.note($0) }, runsFirst: record.isEmpty ? nil : { [unowned self] in record.hasFailed($0) },
             listsUnused: options == nil)
     }
 

@@ -43,6 +43,9 @@ struct WatchRecord {
     /// Whether the story failed (or was undefined) the last time it ran.
     func hasFailed(_ story: Story) -> Bool { failing.contains(Key(story)) }
 
+    /// Whether no story has failed.
+    var isEmpty: Bool { failing.isEmpty }
+
     /// Whether any story of the file failed the last time it ran.
     func hasFailures(in file: String) -> Bool {
         let file = StoryPath.canonical(file)
