@@ -38,8 +38,15 @@ struct WatchedTree: Sendable {
     /// `PATH`) and a folder of Swift sources.
     init(storyPaths: [String], sourcesFolder: String?) {
         let (paths, _, _) = StoryFilter.splitLines(storyPaths)
-        storyRoots = paths.map(StoryPath.canonical)
-        sourcesRoot = sourcesFolder.map(StoryPath.canonical)
+        storyRoots = paths.map(Self.canonicalRoot)
+        sourcesRoot = sourcesFolder.map(Self.canonicalRoot)
+    }
+
+    /// The canonical path of a root; `""` for the current folder, which
+    /// ``StoryPath/canonical(_:)`` leaves absolute.
+    static func canonicalRoot(_ path: String) -> String {
+        let canonical = StoryPath.canonical(path)
+        return canonical == FileManager.default.currentDirectoryPath ? "" : canonical
     }
 
     /// What the file at a canonical path is to watch mode; nil when it is
