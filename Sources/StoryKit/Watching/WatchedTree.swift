@@ -109,7 +109,11 @@ struct WatchedTree: Sendable {
     static func stamp(_ path: String) -> Stamp? {
         var status = stat()
         guard stat(fileSystemPath(path), &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        #if canImport(Darwin)
+        return Stamp(modified: status.st_mtimespec, size: Int(status.st_size))
+        #else
         return Stamp(modified: status.st_mtim, size: Int(status.st_size))
+        #endif
     }
 
     static func isFolder(_ path: String) -> Bool {
