@@ -144,10 +144,14 @@ final class WatchMode {
     /// used: the others run just the files saved.
     private func runStories(selection: StorySelection, feed: StoryFeed, options: Options? = nil) async {
         clearScreen()
+        // What failed before decides the order; the files run start afresh,
+        // so a story renamed or deleted since is forgotten.
+        let before = record
+        for file in selection.files { record.forget(file: file) }
         _ = await StoryRun.runStories(
             options ?? self.options, selection: selection, feed: feed, registry: registry, context: context,
-            clock: clock, observe: { [unowned self] in record.note($0) }, runsFirst: record.isEmpty ? nil : { [unowned self] in record.hasFailed($0) },
-            listsUnused: options == nil)
+            clock: clock, observe: { [unowned self] in record.note($0) },
+            runsFirst: before.isEmpty ? nil : { before.hasFailed($0) }, listsUnused: options == nil)
     }
 
     private func showStatus(_ tree: WatchedTree, outcome: String) {
