@@ -62,11 +62,13 @@ clean:
 	rm -rf .build Examples/TicTacToe/.build Examples/TodoList/.build
 
 # Benchmarks (not tests): storyrun side by side with behave and cucumber-ruby;
-# then the language server's latency from didChange to publishDiagnostics.
+# then the language server's latency from didChange to publishDiagnostics;
+# then watch mode's latency from saving a story file to its result.
 bench:
 	$(SWIFT) build -c release --product storyrun-bench
 	python3 Benchmarks/bench.py
 	python3 Benchmarks/lsp_latency.py
+	python3 Benchmarks/watch_latency.py
 
 # Fuzz the parsers with libFuzzer for FUZZ_SECONDS (default 600), seeded from Fixtures.
 FUZZ_SECONDS ?= 600

@@ -6,7 +6,7 @@ import StoryKitProcess
 /// fixture stories those stories run.
 public enum StoryrunSteps {
     /// The step classes that drive storyrun on fixture files.
-    public static let driver: [any StepDefinitions.Type] = [StoryrunDriverSteps.self] + stepLibraries
+    public static let driver: [any StepDefinitions.Type] = [StoryrunDriverSteps.self, WatchSteps.self] + stepLibraries
 
     /// The step libraries storyrun ships (command-line programs, HTTP
     /// services, stub services), which its stories use as a user would.

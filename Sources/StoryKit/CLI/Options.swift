@@ -68,6 +68,10 @@ struct Options: Equatable {
     /// (`CI_NODE_INDEX`/`CI_NODE_TOTAL`), for the line the run prints.
     var shardSource: String?
 
+    /// Watch mode (`--watch`): run, then run again on every save; nil
+    /// when not watching.
+    var watch: WatchSettings?
+
     /// Parses the arguments after the executable's name, without a config
     /// file (``load(arguments:directory:environment:)`` reads one).
     /// - Throws: A ``Diagnostic`` for an unknown option or a missing value.
@@ -178,6 +182,10 @@ struct Options: Equatable {
             case "--timings": timingsPath = try Self.value(for: argument, from: &remaining)
             case "--i18n-languages": command = .i18nLanguages
             case "--i18n-keywords": command = .i18nKeywords(try Self.value(for: argument, from: &remaining))
+            case "--watch": watch = watch ?? WatchSettings()
+            case "--watch-poll": watch = (watch ?? WatchSettings()).polling()
+            case "--watch-sources":
+                watch = (watch ?? WatchSettings()).sources(try Self.value(for: argument, from: &remaining))
             case "--": addPaths(Array(remaining)); remaining = []
             default:
                 if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
@@ -205,6 +213,7 @@ struct Options: Equatable {
         if command == .explain && paths.isEmpty {
             throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write storyrun explain \"When I add 3 apples to the basket\"")
         }
+        if command == .run, watch != nil, paths.isEmpty { paths = WatchSettings.defaultPaths }
         if (command == .run || command == .check || command == .pickles) && paths.isEmpty && emptyRerunFile == nil {
             throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `storyrun Stories/`, or see `storyrun --help`")
         }
@@ -216,6 +225,7 @@ struct Options: Equatable {
         "--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check",
         "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout", "--jobs", "--isolate",
         "--in-process", "--define", "--config", "--profile", "--timings", "--i18n-languages", "--i18n-keywords",
+        "--watch", "--watch-poll", "--watch-sources",
     ]
         + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
 
@@ -313,6 +323,10 @@ struct Options: Equatable {
           --in-process    run step code in this process, for a debugger: a crash, exit()
                           or hang in a step then ends the run (see README, Worker processes)
           --fail-fast     stop after the first failing story
+          --watch         run, then again on every save: a story file's stories at once,
+                          a Swift source rebuilds and restarts (README, Watch mode)
+          --watch-sources DIR  the Swift sources --watch rebuilds on (default ./Sources)
+          --watch-poll    look for changes every 0.5 s instead of with inotify
           --retry N       run a failing story up to N (at most 100) more times; passing late is "flaky"
           --step-timeout S  fail a step that runs longer than S seconds (default 300, at most 86400)
           --strict        fail ambiguous steps, and exit 1 when a story is undefined

@@ -184,6 +184,11 @@ public enum StoryRun {
                     style: style, isVerbose: options.isVerbose, output: output,
                     partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
                     definitions: registry.definitions, isWholeRun: selection.filter.choosesAll)
+                if let watch = options.watch {
+                    return await WatchMode(
+                        options: options, settings: watch, registry: registry, context: context, clock: clock
+                    ).run(first: selection, feed: feed)
+                }
                 return await runStories(
                     options, selection: selection, feed: feed, registry: registry, context: context,
                     userReporters: reporters, clock: clock)
@@ -197,9 +202,18 @@ public enum StoryRun {
             retries: options.retries, stepTimeout: options.stepTimeout)
     }
 
-    private static func runStories(
+    /// Runs the stories of a selection and writes its reports; returns the
+    /// run's exit status.
+    /// - Parameters:
+    ///   - observe: Sees every event of the run too (watch mode).
+    ///   - runsFirst: Which stories run before the others (watch mode:
+    ///     those that failed last time); nil keeps the order.
+    ///   - listsUnused: Whether reports list the definitions no story used
+    ///     (not when watch mode runs only the files just saved).
+    static func runStories(
         _ options: Options, selection: StorySelection, feed: StoryFeed, registry: StepRegistry,
-        context: ReporterContext, userReporters: [any Reporter], clock: @escaping @Sendable () -> UInt64
+        context: ReporterContext, userReporters: [any Reporter], clock: @escaping @Sendable () -> UInt64,
+        observe: ((RunEvent) -> Void)? = nil, runsFirst: ((Story) -> Bool)? = nil, listsUnused: Bool = true
     ) async -> ExitStatus {
         let style = context.style
         let output = context.output
@@ -226,7 +240,13 @@ public enum StoryRun {
             reporters.insert(LiveStatusReporter(line: liveLine, style: context.style, now: clock), at: 0)
         }
         func emit(_ event: RunEvent) {
+            var event = event
+            if !listsUnused, case .runFinished(var summary) = event {
+                summary.unusedDefinitions = []
+                event = .runFinished(summary)
+            }
             for index in reporters.indices { reporters[index].handle(event) }
+            observe?(event)
         }
         var rejected = pathDiagnostics.filter(\.isError).count
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
@@ -242,7 +262,7 @@ public enum StoryRun {
         // threads of its own; stories run a batch at a time, so memory stays
         // flat. A random order needs every story first (held).
         var held: [PlannedStory]?
-        if options.order != .defined {
+        if options.order != .defined || runsFirst != nil {
             var stories: [PlannedStory] = []
             while let batch = feed.next() {
                 for diagnostic in batch.diagnostics { emit(.diagnostic(diagnostic)) }
@@ -250,6 +270,9 @@ public enum StoryRun {
                 stories += batch.stories
             }
             held = options.order.apply(to: stories)
+            if let runsFirst {
+                held = held!.filter { runsFirst($0.story) } + held!.filter { !runsFirst($0.story) }
+            }
         }
         var current: [PlannedStory] = []
         var currentIndex = 0

@@ -1,0 +1,173 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Watch mode (`--watch`): runs the stories under the paths, then waits
+/// for saves. A saved story file runs its stories at once (the ones that
+/// failed last time first); a saved Swift source runs `swift build` and,
+/// when that succeeds, restarts the executable with the same arguments so
+/// new step definitions apply. SIGINT ends it, exit status 0: when idle at
+/// once, when running once the run has stopped.
+final class WatchMode {
+    let options: Options
+    let settings: WatchSettings
+    let registry: StepRegistry
+    let context: ReporterContext
+    let clock: @Sendable () -> UInt64
+    /// The wall-clock time, for the status line.
+    let now: () -> Date
+    /// Clears the terminal before a run; nothing when the output is not one.
+    let clearScreen: () -> Void
+    private var record = WatchRecord()
+
+    init(
+        options: Options, settings: WatchSettings, registry: StepRegistry, context: ReporterContext,
+        clock: @escaping @Sendable () -> UInt64, now: @escaping () -> Date = Date.init
+    ) {
+        self.options = options
+        self.settings = settings
+        self.registry = registry
+        self.context = context
+        self.clock = clock
+        self.now = now
+        // A terminal is where partial lines go; then the screen is cleared.
+        let isTerminal = context.partialOutput != nil
+        clearScreen = {
+            guard isTerminal else { return }
+            let clear = "\u{1B}[H\u{1B}[2J\u{1B}[3J"
+            _ = clear.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
+        }
+    }
+
+    /// Whether the run was asked to stop (SIGINT, SIGTERM).
+    private static var isStopped: Bool { Interrupts.received != nil }
+
+    /// The exit status once watching stops: 0 for SIGINT (Ctrl-C is how
+    /// watching ends), the usual status for SIGTERM.
+    private static var stoppedStatus: ExitStatus {
+        Interrupts.received == SIGTERM ? .terminated : .success
+    }
+
+    /// Runs the first run (`selection` and `feed` are the run's), then
+    /// watches until interrupted.
+    func run(first selection: StorySelection, feed: StoryFeed) async -> ExitStatus {
+        let output = context.output
+        guard selection.pathDiagnostics.isEmpty else {
+            feed.stop()
+            for diagnostic in selection.pathDiagnostics { output(diagnostic.rendered(style: context.style)) }
+            return .inputError
+        }
+        var notes: [String] = []
+        var rebuild: SwiftRebuild?
+        var sources = settings.swiftSources
+        if let folder = sources {
+            rebuild = SwiftRebuild.forExecutable(SwiftRebuild.runningExecutable())
+            if rebuild == nil {
+                notes.append("storyrun: Swift sources are not watched: \(Options.executableName) is not in a package's .build folder")
+                sources = nil
+            } else if !WatchedTree.isFolder(folder) {
+                output("storyrun: --watch-sources \(folder) is not a folder")
+                feed.stop()
+                return .inputError
+            }
+        }
+        let tree = WatchedTree(storyPaths: options.paths, sourcesFolder: sources)
+        // Watching starts before the first run, so a save during it counts.
+        let (watcher, note) = tree.makeWatcher(isPolling: settings.isPolling)
+        if let note { notes.append("storyrun: " + note) }
+
+        await runStories(selection: selection, feed: feed)
+        if Self.isStopped { return Self.stoppedStatus }
+        for note in notes { output(note) }
+        showStatus(tree, outcome: "last run: " + record.countsText)
+
+        while let changes = watcher.nextChanges(isStopped: { Self.isStopped }) {
+            let swiftChanges = changes.filter { tree.kind(of: $0) == .swiftSource }.sorted()
+            if let rebuild, let changed = swiftChanges.first {
+                clearScreen()
+                output("storyrun: \(changed) changed: building \(rebuild.product) (\(rebuild.configuration))…")
+                switch rebuild.build(isStopped: { Self.isStopped }) {
+                case .interrupted: return Self.stoppedStatus
+                case .failed(let errors):
+                    output(errors)
+                    showStatus(tree, outcome: "build failed")
+                    continue
+                case .cannotStart(let reason):
+                    output("storyrun: cannot build: \(reason)")
+                    showStatus(tree, outcome: "build failed")
+                    continue
+                case .rebuilt:
+                    output("storyrun: restarting \(rebuild.product)")
+                    output("storyrun: " + rebuild.restart())
+                    showStatus(tree, outcome: "restart failed")
+                    continue
+                case .unchanged:
+                    output("storyrun: the build left \(rebuild.product) as it was")
+                }
+            }
+            var storyFiles: [String] = []
+            for file in changes where tree.kind(of: file) == .story {
+                if WatchedTree.stamp(file) == nil { record.forget(file: file) } else { storyFiles.append(file) }
+            }
+            guard !storyFiles.isEmpty else {
+                if !swiftChanges.isEmpty { showStatus(tree, outcome: "last run: " + record.countsText) }
+                continue
+            }
+            // The files with failures first, then by name.
+            storyFiles.sort { a, b in
+                let (failedA, failedB) = (record.hasFailures(in: a), record.hasFailures(in: b))
+                return failedA != failedB ? failedA : a < b
+            }
+            var runOptions = options
+            runOptions.paths = Self.paths(for: storyFiles, arguments: options.paths)
+            switch StorySelection.make(runOptions) {
+            case .failure(let diagnostic):
+                output(diagnostic.rendered(style: context.style))
+                showStatus(tree, outcome: "no run")
+            case .success(let selection):
+                let runsInProcess = options.isInProcess || options.isDryRun || !StoryRun.startsWorkers
+                let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: runsInProcess)
+                feed.match(with: registry)
+                await runStories(selection: selection, feed: feed, options: runOptions)
+                if Self.isStopped { return Self.stoppedStatus }
+                showStatus(tree, outcome: "last run: " + record.countsText)
+            }
+        }
+        return Self.stoppedStatus
+    }
+
+    /// Clears the screen and runs the stories, the failed ones first.
+    /// Only the first run, of every story, lists the definitions no story
+    /// used: the others run just the files saved.
+    private func runStories(selection: StorySelection, feed: StoryFeed, options: Options? = nil) async {
+        clearScreen()
+        // What failed before decides the order; the files run start afresh,
+        // so a story renamed or deleted since is forgotten.
+        let before = record
+        for file in selection.files { record.forget(file: file) }
+        _ = await StoryRun.runStories(
+            options ?? self.options, selection: selection, feed: feed, registry: registry, context: context,
+            userReporters: [], clock: clock, observe: { [unowned self] in record.note($0) },
+            runsFirst: before.isEmpty ? nil : { before.hasFailed($0) }, listsUnused: options == nil)
+    }
+
+    private func showStatus(_ tree: WatchedTree, outcome: String) {
+        context.output(WatchRecord.statusLine(fileCount: tree.scan().count, outcome: outcome, at: now()))
+    }
+
+    /// The paths that run the changed story files: a file the command line
+    /// named with lines (`a.stories:12`) keeps them.
+    static func paths(for files: [String], arguments: [String]) -> [String] {
+        files.flatMap { file in
+            let named = arguments.filter { argument in
+                let (paths, lines, _) = StoryFilter.splitLines([argument])
+                guard let path = paths.first else { return false }
+                return StoryPath.canonical(path) == file && lines[path] != nil
+            }
+            return named.isEmpty ? [file] : named
+        }
+    }
+}

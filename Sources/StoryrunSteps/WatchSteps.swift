@@ -1,0 +1,117 @@
+import Foundation
+import StoryKit
+
+/// Steps that run storyrun in watch mode in a process of its own, save
+/// files under it and read what it prints, as a user at a terminal would.
+final class WatchSteps: StepDefinitions {
+    /// A temporary folder: `stories/` holds the watched copies, `output.txt`
+    /// what the watch process prints.
+    let folder = NSTemporaryDirectory() + "storyrun-watch-\(UUID().uuidString)"
+    /// Marks the watch process and its workers, which inherit it, to find
+    /// any of them left running.
+    let mark = UUID().uuidString
+    var process: Process?
+    /// Where in the output the last save was; "says" looks after it.
+    var seenUpTo = 0
+
+    required init() {}
+
+    deinit {
+        if let process, process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    var output: String {
+        (try? String(contentsOfFile: folder + "/output.txt", encoding: .utf8)) ?? ""
+    }
+
+    /// The output since the last save.
+    var recentOutput: String {
+        String(decoding: Array(output.utf8.dropFirst(seenUpTo)), as: UTF8.self)
+    }
+
+    /// Waits up to `seconds` for `condition`; false when it never held.
+    func waitFor(_ seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    static func define(_ step: StepMap<WatchSteps>) {
+        step("^a folder with a copy of the story file (\\S+)$") { (steps: WatchSteps, file: String) in
+            try FileManager.default.createDirectory(atPath: steps.folder + "/stories", withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: "Fixtures/stories/" + file, toPath: steps.folder + "/stories/" + (file as NSString).lastPathComponent)
+        }
+        step("^storyrun watches the folder in a process of its own(?: with (\\S+))?$") {
+            (steps: WatchSteps, option: String?) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            process.arguments = ["--watch"] + (option.map { [$0] } ?? []) + ["stories"]
+            process.currentDirectoryURL = URL(fileURLWithPath: steps.folder)
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                ["STORYRUN_FIXTURE_STEPS": "1", "STORYRUN_WATCH_MARK": steps.mark]) { $1 }
+            let output = steps.folder + "/output.txt"
+            FileManager.default.createFile(atPath: output, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: output)
+            process.standardError = process.standardOutput
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            steps.process = process
+        }
+        step("^the watch output (?:says|shows) \"(.*)\"$") { (steps: WatchSteps, expected: String) in
+            let found = steps.waitFor(15) { steps.recentOutput.contains(expected) }
+            try expect(found, "\"\(expected)\" not printed within 15 s; the output since the last save:\n\(steps.recentOutput)")
+        }
+        step("^(\\S+) is saved( by renaming a temporary file over it)? with \"(.*)\" in place of \"(.*)\"$") {
+            (steps: WatchSteps, file: String, renaming: String?, new: String, old: String) in
+            let path = steps.folder + "/stories/" + file
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try expect(text.contains(old), "\(file) has no \"\(old)\"")
+            steps.seenUpTo = steps.output.utf8.count
+            try Data(text.replacingOccurrences(of: old, with: new).utf8).write(
+                to: URL(fileURLWithPath: path), options: renaming == nil ? [] : [.atomic])
+        }
+        step("^the last run shows \"(.*)\" before \"(.*)\"$") { (steps: WatchSteps, first: String, second: String) in
+            let text = steps.recentOutput
+            guard let a = text.range(of: first), let b = text.range(of: second) else {
+                try fail("\"\(first)\" or \"\(second)\" not in:\n\(text)")
+                return
+            }
+            try expect(a.lowerBound < b.lowerBound, "\"\(second)\" came before \"\(first)\" in:\n\(text)")
+        }
+        step("^SIGINT ends the watch process with status (\\d+)$") { (steps: WatchSteps, code: Int32) in
+            let process = try expectNotNil(steps.process, "no watch process was started")
+            kill(process.processIdentifier, SIGINT)
+            let ended = steps.waitFor(10) { !process.isRunning }
+            if !ended { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            try expect(ended, "the watch process still ran 10 s after SIGINT")
+            try expect(
+                process.terminationReason == .exit && process.terminationStatus == code,
+                "the watch process ended with status \(process.terminationStatus) (signal: \(process.terminationReason == .uncaughtSignal)); output:\n\(steps.output)")
+        }
+        step("^no process of the watch is left$") { steps in
+            // Workers inherit the mark in their environment.
+            let left = steps.waitFor(5) { WatchSteps.processes(marked: steps.mark).isEmpty }
+            try expect(left, "still running: \(WatchSteps.processes(marked: steps.mark))")
+        }
+    }
+
+    /// The processes whose environment holds the mark.
+    static func processes(marked mark: String) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            guard Int(entry) != nil, let environment = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else {
+                return false
+            }
+            return String(decoding: environment, as: UTF8.self).contains("STORYRUN_WATCH_MARK=" + mark)
+        }
+    }
+}

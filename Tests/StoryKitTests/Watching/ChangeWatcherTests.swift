@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// Both watchers against real files, each wait bounded by a deadline.
+@Suite struct ChangeWatcherTests {
+    /// Each watcher is made when its turn comes, after the changes the one
+    /// before it saw.
+    static func watchers(_ tree: WatchedTree) -> [() -> any ChangeWatcher] {
+        var watchers: [() -> any ChangeWatcher] = [{ PollingWatcher(tree: tree, interval: 50) }]
+        #if os(Linux)
+        watchers.append {
+            guard case .success(let watcher) = InotifyWatcher.make(tree: tree) else {
+                Issue.record("inotify is not available here")
+                return PollingWatcher(tree: tree, interval: 50)
+            }
+            return watcher
+        }
+        #endif
+        return watchers
+    }
+
+    @Test("A story file written in place is one change, its temporary files none")
+    func writeInPlace() throws {
+        let folder = try WatchTestFolder()
+        let story = try folder.write("stories/a.stories")
+        let tree = WatchedTree(storyPaths: [folder.path + "/stories"], sourcesFolder: nil)
+        for make in Self.watchers(tree) {
+            let watcher = make()
+            let method = watcher.method
+            WatchTestFolder.later(120) {
+                _ = try? folder.write("stories/.a.stories.swp", "x")
+                _ = try? folder.write("stories/a.stories", "Story: changed \(method)\n")
+            }
+            let changes = watcher.nextChanges(isStopped: WatchTestFolder.deadline(5))
+            #expect(changes == [story], "\(watcher.method)")
+        }
+    }
+
+    @Test("A story file saved by renaming a temporary file over it is one change")
+    func renameOver() throws {
+        let folder = try WatchTestFolder()
+        let story = try folder.write("stories/a.stories")
+        let tree = WatchedTree(storyPaths: [folder.path + "/stories"], sourcesFolder: nil)
+        for make in Self.watchers(tree) {
+            let watcher = make()
+            let method = watcher.method
+            WatchTestFolder.later(120) {
+                try? Data("Story: renamed \(method) with more text\n".utf8).write(to: URL(fileURLWithPath: story), options: .atomic)
+            }
+            let changes = watcher.nextChanges(isStopped: WatchTestFolder.deadline(5))
+            #expect(changes == [story], "\(watcher.method)")
+        }
+    }
+
+    @Test("A new folder's story files and a Swift source are changes")
+    func newFolderAndSources() throws {
+        let folder = try WatchTestFolder()
+        try folder.write("stories/a.stories")
+        let source = try folder.write("Sources/App/Steps.swift", "")
+        let tree = WatchedTree(storyPaths: [folder.path + "/stories"], sourcesFolder: folder.path + "/Sources")
+        for make in Self.watchers(tree) {
+            let watcher = make()
+            let name = watcher.method.hasPrefix("inotify") ? "i" : "p"
+            WatchTestFolder.later(120) { _ = try? folder.write("stories/new-\(name)/b.stories") }
+            let changes = watcher.nextChanges(isStopped: WatchTestFolder.deadline(5))
+            #expect(changes == [folder.path + "/stories/new-\(name)/b.stories"], "\(watcher.method)")
+            WatchTestFolder.later(120) { _ = try? folder.write("Sources/App/Steps.swift", "// \(name)\n") }
+            #expect(watcher.nextChanges(isStopped: WatchTestFolder.deadline(5)) == [source], "\(watcher.method)")
+        }
+    }
+
+    @Test("Waiting ends as soon as it is told to stop")
+    func stops() throws {
+        let folder = try WatchTestFolder()
+        try folder.write("stories/a.stories")
+        let tree = WatchedTree(storyPaths: [folder.path + "/stories"], sourcesFolder: nil)
+        for make in Self.watchers(tree) {
+            let watcher = make()
+            let start = Date()
+            #expect(watcher.nextChanges(isStopped: WatchTestFolder.deadline(0.2)) == nil)
+            #expect(Date().timeIntervalSince(start) < 2)
+        }
+    }
+}
