@@ -34,6 +34,7 @@ public struct ProgressReporter: Reporter {
         case .failed: "F"
         case .undefined: "U"
         case .skipped: "-"
+        case .pending: "P"
         case .ambiguous: "A"
         }
     }

@@ -43,6 +43,11 @@ public struct TextReporter: Reporter {
         for testStep in result.testSteps {
             let step: StepResult
             switch testStep {
+            case .hook(let hook) where hook.status == .pending || hook.status == .skipped:
+                guard let error = hook.error else { continue }
+                write("    \(style.paint(hook.status.rawValue + ":", TextStyle.color(for: hook.status))) \(hook.kind) hook: \(error.message)")
+                if let place = error.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
+                continue
             case .hook(let hook):
                 guard hook.status == .failed else { continue }
                 // The message names the hook and where it was registered.
@@ -72,6 +77,11 @@ public struct TextReporter: Reporter {
                 }
                 let snippet = Snippet(for: step.step)
                 if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }
+            case .skipped where step.error != nil, .pending:
+                // The reason given to pending(_:) or skip(_:).
+                let reason = step.error.map { ": " + $0.message } ?? ""
+                write("    \(style.paint(step.status.rawValue + ":", TextStyle.color(for: step.status))) \(step.step.line)  \(step.step.location.displayFileAndLine)\(reason)")
+                if let place = step.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
             case .passed, .skipped:
                 if isVerbose { write("    \(style.paint(step.status.rawValue + ":", TextStyle.color(for: step.status))) \(step.step.line)") }
             }
