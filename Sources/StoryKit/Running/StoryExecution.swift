@@ -122,6 +122,9 @@ struct StoryExecution {
                 } catch {
                     result.status = .failed
                     result.error = StepError(error)
+                    // An error that does not say where it was raised is
+                    // reported at the definition that threw it.
+                    if result.error?.location == nil { result.error?.location = winner.definition.location }
                     state.hasFailed = true
                 }
                 result.attachments = context.recorder.take() + (probe?.end() ?? [])
