@@ -109,7 +109,10 @@ extension HTMLReporter {
         var html = "<li class=\"step hook \(status)\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(hook.status))</span>"
         html += "<span class=\"text\"><span class=\"keyword\">\(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()) hook</span> <span class=\"hookplace\">\(hook.location.displayFileAndLine.htmlEscaped)</span></span>"
         html += "<span class=\"where tech\">\(Self.duration(hook.duration))</span>"
-        if let error = hook.error {
+        if let error = hook.error, hook.status == .pending || hook.status == .skipped {
+            let place = error.location.map { " (\($0.displayFileAndLine))" } ?? ""
+            html += "<div class=\"note\">\(hook.status == .pending ? "Pending" : "Skipped"): \(error.message.htmlEscaped)<span class=\"tech\">\(place.htmlEscaped)</span></div>"
+        } else if let error = hook.error {
             html += "<div class=\"error\"><pre class=\"message\">\(error.message.htmlEscaped)</pre>"
             if let place = error.location { html += "<pre class=\"places\">at \(place.displayFileAndLine.htmlEscaped)</pre>" }
             html += "</div>"
