@@ -87,7 +87,7 @@ public struct StoryCase: Sendable, CustomTestStringConvertible {
                         location: step.step.location))
                 case .undefined:
                     problems.append(Problem(
-                        message: "undefined step: \(step.step.line)\n  define it with:\n" + StoryRun.snippet(for: step.step),
+                        message: "undefined step: \(step.step.line)\n  define it with:\n" + (step.snippet ?? StoryRun.snippet(for: step.step)),
                         location: step.step.location))
                 case .pending where strict:
                     // Under strict a pending step fails, as the command line's --strict.

@@ -48,6 +48,8 @@ struct Options: Equatable {
     var isInProcess = false
     /// The most seconds a step may run.
     var stepTimeout: Double = 300
+    /// How snippets for undefined steps write their pattern (`--snippets`).
+    var snippetStyle: Snippet.Style = .regex
     /// A rerun file (`@FILE`) that named no story: with no other path,
     /// there is nothing to rerun.
     var emptyRerunFile: String?
@@ -117,6 +119,12 @@ struct Options: Equatable {
                 retries = try Self.retries(Self.value(for: argument, from: &remaining))
             case "--step-timeout":
                 stepTimeout = try Self.stepTimeout(Self.value(for: argument, from: &remaining))
+            case "--snippets":
+                let value = try Self.value(for: argument, from: &remaining)
+                guard let style = Snippet.Style(rawValue: value) else {
+                    throw Diagnostic(at: nil, problem: "--snippets \(value) is not a snippet style", help: "write --snippets regex (the default) or --snippets expression")
+                }
+                snippetStyle = style
             case "--": paths += remaining; remaining = []
             default:
                 if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
@@ -149,7 +157,7 @@ struct Options: Equatable {
     private static let known = [
         "--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check",
         "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout", "--jobs", "--isolate",
-        "--in-process",
+        "--in-process", "--snippets",
     ]
         + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
 
@@ -162,6 +170,7 @@ struct Options: Equatable {
         var arguments = ["--step-timeout", String(stepTimeout), "--retry", String(retries)]
         if isStrict { arguments.append("--strict") }
         if isDryRun { arguments.append("--dry-run") }
+        if snippetStyle != .regex { arguments += ["--snippets", snippetStyle.rawValue] }
         return arguments
     }
 
@@ -242,7 +251,8 @@ struct Options: Equatable {
           --fail-fast     stop after the first failing story
           --retry N       run a failing story up to N (at most 100) more times; passing late is "flaky"
           --step-timeout S  fail a step that runs longer than S seconds (default 300, at most 86400)
-          --strict        fail ambiguous steps, and exit 1 when a story is undefined
+          --strict        fail ambiguous steps, and exit 1 when a story is undefined or pending
+          --snippets STYLE  snippets for undefined steps: regex (default) or expression ({int})
           -v, --verbose   list every step with the definition it matched
           --no-color      no colour (also when NO_COLOR is set or output is not a terminal)
           --version       print the version

@@ -142,7 +142,7 @@ extension HTMLReporter {
         }
         if step.status == .undefined {
             html += "<div class=\"note\">Not written yet: no step definition matches this step.</div>"
-            html += "<pre class=\"snippet tech\">\(Snippet(for: step.step).code().htmlEscaped)</pre>"
+            html += "<pre class=\"snippet tech\">\((step.snippet ?? Snippet(for: step.step).code()).htmlEscaped)</pre>"
         } else if step.status == .pending, step.error == nil {
             html += "<div class=\"note\">Pending: the step is not written yet.</div>"
         } else if step.status == .skipped, step.error == nil {

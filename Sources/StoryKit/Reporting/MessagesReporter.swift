@@ -207,7 +207,7 @@ public struct MessagesReporter: Reporter {
             for (index, step) in result.steps.enumerated() where step.status == .undefined && index < pickle.stepIDs.count {
                 out.append(Self.envelope("suggestion", .object([
                     ("id", .string(ids.next())), ("pickleStepId", .string(pickle.stepIDs[index])),
-                    ("snippets", .array([.object([("language", .string("swift")), ("code", .string(Snippet(for: step.step).code()))])])),
+                    ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
                 ])))
             }
             let attempts = result.allAttempts

@@ -7,8 +7,8 @@ public struct PrettyReporter: Reporter {
     private let style: TextStyle
     private let isVerbose: Bool
     private let write: (String) -> Void
-    private var snippets: [Snippet] = []
-    private var seenSnippets: Set<Snippet> = []
+    private var snippets: [String] = []
+    private var seenSnippets: Set<String> = []
 
     /// Creates a pretty reporter.
     /// - Parameters:
@@ -68,7 +68,7 @@ public struct PrettyReporter: Reporter {
         }
         for line in TextReporter.printed(result.attachments, style: style) { write(line) }
         if result.status == .undefined {
-            let snippet = Snippet(for: result.step)
+            let snippet = result.snippet ?? Snippet(for: result.step).code()
             if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }
         }
     }

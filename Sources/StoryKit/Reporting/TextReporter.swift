@@ -4,8 +4,8 @@ public struct TextReporter: Reporter {
     private let style: TextStyle
     private let isVerbose: Bool
     private let write: (String) -> Void
-    private var snippets: [Snippet] = []
-    private var seenSnippets: Set<Snippet> = []
+    private var snippets: [String] = []
+    private var seenSnippets: Set<String> = []
     private var ambiguousSteps = 0
 
     /// Creates a text reporter.
@@ -75,7 +75,7 @@ public struct TextReporter: Reporter {
                 if let guess = step.didYouMean {
                     write("      did you mean \"\(guess.pattern)\"  \(style.paint(guess.location.displayFileAndLine, .gray))?")
                 }
-                let snippet = Snippet(for: step.step)
+                let snippet = step.snippet ?? Snippet(for: step.step).code()
                 if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }
             case .skipped where step.error != nil, .pending:
                 // The reason given to pending(_:) or skip(_:).
@@ -98,7 +98,7 @@ public struct TextReporter: Reporter {
     /// The lines that end a terminal report: snippets for the undefined
     /// steps, the unused step definitions (when `listsUnused`), the totals.
     static func ending(
-        _ summary: RunSummary, snippets: [Snippet], style: TextStyle, listsUnused: Bool = true, ambiguousSteps: Int = 0
+        _ summary: RunSummary, snippets: [String], style: TextStyle, listsUnused: Bool = true, ambiguousSteps: Int = 0
     ) -> [String] {
         var lines: [String] = []
         if !snippets.isEmpty {
@@ -106,7 +106,7 @@ public struct TextReporter: Reporter {
             lines.append("Define the undefined steps with these snippets in a step class:")
             for snippet in snippets {
                 lines.append("")
-                lines.append(snippet.code().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+                lines.append(snippet.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             }
         }
         let storyCount = summary.stories.values.reduce(0, +)

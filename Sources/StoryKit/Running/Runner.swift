@@ -177,6 +177,8 @@ extension Runner {
         var retries = 0
         /// The most seconds a step may run.
         var stepTimeout: Double = 300
+        /// How snippets for undefined steps write their pattern.
+        var snippetStyle: Snippet.Style = .regex
     }
 }
 

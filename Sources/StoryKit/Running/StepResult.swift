@@ -16,6 +16,9 @@ public struct StepResult: Sendable, Codable {
     public var alsoMatched: [MatchInfo]
     /// For an undefined step, the definition it was probably meant for.
     public var didYouMean: MatchInfo? = nil
+    /// For an undefined step, the Swift code that would define it, named
+    /// for the project's step class (see ``StoryRun/snippet(for:)``).
+    public var snippet: String? = nil
     /// What the step attached (``attach(_:mediaType:name:)``, ``log(_:)``)
     /// and what it printed, in order.
     public var attachments: [Attachment] = []

@@ -89,6 +89,7 @@ struct StoryExecution {
         } else if match.isUndefined {
             result.status = .undefined
             result.didYouMean = Suggestion.closest(to: step, in: registry.definitions).map { MatchInfo($0) }
+            result.snippet = Snippet(for: step, stepClass: Snippet.stepClass(for: step, in: registry), style: configuration.snippetStyle).code()
             state.hasUndefined = true
         } else if match.isAmbiguous && configuration.isStrict {
             result.status = .ambiguous
