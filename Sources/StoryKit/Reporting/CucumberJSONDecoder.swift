@@ -147,6 +147,7 @@ enum CucumberJSONDecoder {
         }
         var result = StepResult(step: step, status: status, duration: duration, error: error, match: match, alsoMatched: [])
         result.attachments = attachments(json)
+        result.snippet = json["storyrun_snippet"] as? String
         return result
     }
 

@@ -30,10 +30,12 @@ public struct PrettyReporter: Reporter {
             report(result)
         case .storyFinished(let result):
             // Hooks have no event as they finish: the failed ones show here.
-            for hook in result.hooks where hook.status == .failed {
-                write("  " + style.paint("\(hook.kind) hook (failed)", .red) + "  " + style.paint("# " + hook.location.displayFileAndLine, .gray))
+            // Skipped and pending hooks show the reason they gave.
+            for hook in result.hooks where hook.status == .failed || (hook.status != .passed && hook.error != nil) {
+                let color = TextStyle.color(for: hook.status)
+                write("  " + style.paint("\(hook.kind) hook (\(hook.status.rawValue))", color) + "  " + style.paint("# " + hook.location.displayFileAndLine, .gray))
                 for text in (hook.error?.message ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
-                    write("      " + style.paint(String(text), .red))
+                    write("      " + style.paint(String(text), color))
                 }
                 if let place = hook.error?.location { write("      " + style.paint("at \(place.displayFileAndLine)", .gray)) }
             }
@@ -61,7 +63,7 @@ public struct PrettyReporter: Reporter {
         write(line)
         if let error = result.error {
             for text in error.message.split(separator: "\n", omittingEmptySubsequences: false) {
-                write("      " + style.paint(String(text), .red))
+                write("      " + style.paint(String(text), result.status == .failed || result.status == .ambiguous ? .red : color))
             }
             if let place = error.location { write("      " + style.paint("at \(place.displayFileAndLine)", .gray)) }
             write("      " + style.paint("in \(result.step.location.displayFileAndLine)", .gray))
