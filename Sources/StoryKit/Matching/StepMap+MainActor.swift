@@ -51,18 +51,18 @@ public struct MainActorStepMap<Steps: StepDefinitions> {
 
     /// Registers code to run on the main actor before each story.
     public func before(
-        tags: String? = nil, file: String = #filePath, line: Int = #line,
+        name: String? = nil, tags: String? = nil, file: String = #filePath, line: Int = #line,
         _ body: @escaping @MainActor @Sendable (Steps) async throws -> Void
     ) {
-        map.before(tags: tags, file: file, line: line) { steps in try await Self.run(body, steps) }
+        map.before(name: name, tags: tags, file: file, line: line) { steps in try await Self.run(body, steps) }
     }
 
     /// Registers code to run on the main actor after each story.
     public func after(
-        tags: String? = nil, file: String = #filePath, line: Int = #line,
+        name: String? = nil, tags: String? = nil, file: String = #filePath, line: Int = #line,
         _ body: @escaping @MainActor @Sendable (Steps) async throws -> Void
     ) {
-        map.after(tags: tags, file: file, line: line) { steps in try await Self.run(body, steps) }
+        map.after(name: name, tags: tags, file: file, line: line) { steps in try await Self.run(body, steps) }
     }
 
     /// Calls a main-actor closure with the story's instance and arguments.

@@ -42,6 +42,7 @@ public enum CCKSteps {
         case "examples-tables-attachment": [ImageAttachmentSteps.self]
         case "test-run-exception": [TestRunExceptionSteps.self]
         case "pending": [PendingSteps.self]
+        case "hooks-named": [NamedHookSteps.self]
         case "pending-exception": [PendingExceptionSteps.self]
         case "retry-pending": [RetryPendingSteps.self]
         case "skipped": [SkippedSteps.self]
@@ -483,5 +484,14 @@ final class FailedishSteps: StepDefinitions {
         step("^an ambiguous (.*?)$") { (_: FailedishSteps, _: String) in }
         step("^(.*?) ambiguous step$") { (_: FailedishSteps, _: String) in }
         step("^a failing step$") { _ in throw KitError("whoops") }
+    }
+}
+
+final class NamedHookSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<NamedHookSteps>) {
+        step.before(name: "A named before hook") { _ in }
+        step.expression("a step passes") { _ in }
+        step.after(name: "A named after hook") { _ in }
     }
 }
