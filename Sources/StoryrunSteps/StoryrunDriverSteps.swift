@@ -68,6 +68,13 @@ final class StoryrunDriverSteps: StepDefinitions {
                 clock: { 0 }, output: { lines.append($0) })
             steps.output = lines
         }
+        step("^storyrun merges (\\S+)$") { (steps: StoryrunDriverSteps, input: String) in
+            var lines: [String] = []
+            steps.status = await StoryRun.run(
+                arguments: ["merge", input.replacingOccurrences(of: "REPORTS", with: steps.reportFolder)], steps: [],
+                clock: { 0 }, output: { lines.append($0) })
+            steps.output = lines
+        }
         step("^the steps that misbehave on purpose$") { steps in steps.usesFaultSteps = true }
         step("^the step libraries storyrun ships$") { steps in steps.usesStepLibraries = true }
         step("^the steps that read user parameters$") { steps in steps.usesParameterSteps = true }
@@ -182,7 +189,7 @@ final class StoryrunDriverSteps: StepDefinitions {
         step("^the output does not (?:say|show|list) \"(.*)\"$") { (steps: StoryrunDriverSteps, unexpected: String) in
             try expectFalse(steps.text.contains(unexpected), "\"\(unexpected)\" found in:\n\(steps.text)")
         }
-        step("^story \"(.*)\" is reported as (passed|failed|undefined|skipped)$") {
+        step("^story \"(.*)\" is reported as (passed|failed|undefined|skipped|pending)$") {
             (steps: StoryrunDriverSteps, name: String, status: String) in
             let line = steps.output.first { $0.hasPrefix(status.uppercased() + "  " + name + "  ") }
             try expectNotNil(line, "no line \"\(status.uppercased())  \(name)\" in:\n\(steps.text)")

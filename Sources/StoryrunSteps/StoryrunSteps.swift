@@ -16,7 +16,7 @@ public enum StoryrunSteps {
 
     /// The step classes the fixture stories in `Fixtures/` are written against.
     public static let fixtures: [any StepDefinitions.Type] = [
-        BasketSteps.self, CheckoutSteps.self, MoodSteps.self, RunControlSteps.self, PrinterSteps.self,
+        BasketSteps.self, CheckoutSteps.self, MoodSteps.self, RunControlSteps.self, PrinterSteps.self, WorkInProgressSteps.self, ScreenSteps.self,
     ]
 
     /// The fixture steps and the steps that read user parameters (`Fixtures/config`).

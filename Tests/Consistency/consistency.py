@@ -75,25 +75,34 @@ def generate(rng):
 
 def expect(steps, tags, retries):
     """(status, culprit, flaky): the suite's stories run in this model as
-    storyrun runs them (a late step counts the times it ran, across attempts)."""
-    if any(kind == "nowhere" for kind, _, _ in steps):
-        first = next(text for kind, text, _ in steps if kind == "nowhere")
-        return ("undefined", first, False)
+    storyrun runs them (a late step counts the times it ran, across attempts).
+    As Cucumber's: the steps before an undefined one run, an ambiguous step
+    after it still fails the story, and a story with an undefined or
+    ambiguous step is not run again."""
+    can_change = not any(kind in ("nowhere", "ambiguous") for kind, _, _ in steps)
     runs = {}
     culprit = None
-    for attempt in range(1, retries + 2):
+    for attempt in range(1, (retries if can_change else 0) + 2):
         culprit = "hook:before story" if "@fail-before" in tags else None
-        if culprit is None:
-            for kind, text, late in steps:
-                runs[text] = runs.get(text, 0) + 1
-                if kind == "fails" or kind == "ambiguous" or (kind == "late" and runs[text] < late):
+        undefined = None
+        for kind, text, late in steps:
+            if kind == "nowhere":
+                undefined = undefined or text
+                continue
+            if undefined is not None or culprit is not None:
+                # Skipped, but an ambiguous step says so and fails the story.
+                if kind == "ambiguous" and culprit is None:
                     culprit = text
-                    break
-                if "@fail-after-step" in tags:
-                    culprit = "hook:after step"
-                    break
+                continue
+            runs[text] = runs.get(text, 0) + 1
+            if kind == "fails" or kind == "ambiguous" or (kind == "late" and runs[text] < late):
+                culprit = text
+            elif "@fail-after-step" in tags:
+                culprit = "hook:after step"
         if culprit is None and "@fail-after" in tags:
             culprit = "hook:after story"
+        if culprit is None and undefined is not None:
+            return ("undefined", undefined, False)
         if culprit is None:
             return ("passed", None, attempt > 1)
     return ("failed", culprit, False)
@@ -110,7 +119,7 @@ def step_label(text):
 
 
 def from_summary(output):
-    verdicts, current = {}, None
+    verdicts, current, culprits = {}, None, {}
     for line in output.splitlines():
         match = re.match(r"^(PASSED|FAILED|UNDEFINED|SKIPPED)  (.*?)  (\S+):(\d+)(  \(flaky.*)?$", line)
         if match:
@@ -118,8 +127,15 @@ def from_summary(output):
             verdicts[current] = [match.group(1).lower(), None, bool(match.group(5))]
             continue
         match = re.match(r"^    (failed|undefined|ambiguous): (.*)$", line)
-        if match and current and verdicts[current][1] is None:
-            verdicts[current][1] = hook_label(match.group(2)) or step_label(match.group(2))
+        if match and current:
+            # A failed story's culprit is its first failure, even after an
+            # undefined step; an undefined story's, its first undefined step.
+            label = hook_label(match.group(2)) or step_label(match.group(2))
+            is_failure = match.group(1) != "undefined"
+            if verdicts[current][1] is None or (is_failure and not culprits.get(current)):
+                verdicts[current][1] = label
+                if is_failure:
+                    culprits[current] = True
     return {key: tuple(value) for key, value in verdicts.items()}
 
 
@@ -137,7 +153,7 @@ def from_json(path):
             ordered += [("hook:after story", h) for h in element.get("after", [])]
             statuses = [item["result"]["status"] for _, item in ordered]
             status = "failed" if "failed" in statuses else "undefined" if "undefined" in statuses else "passed"
-            culprit = next((label for label, item in ordered if item["result"]["status"] in ("failed", "undefined")), None)
+            culprit = next((label for label, item in ordered if status != "passed" and item["result"]["status"] == status), None)
             verdicts[(os.path.basename(feature["uri"]), element["line"])] = (status, culprit)
     return verdicts
 
@@ -203,7 +219,8 @@ def from_messages(path):
         results = finished[started_id]
         statuses = [status for _, status in results]
         status = "failed" if ("FAILED" in statuses or "AMBIGUOUS" in statuses) else "undefined" if "UNDEFINED" in statuses else "passed"
-        culprit = next((labels[step] for step, s in results if s in ("FAILED", "UNDEFINED", "AMBIGUOUS")), None)
+        wanted = ("FAILED", "AMBIGUOUS") if status == "failed" else ("UNDEFINED",)
+        culprit = next((labels[step] for step, s in results if s in wanted), None)
         verdicts[pickles[pickle_id]] = (status, culprit, status == "passed" and attempt > 0)
     return verdicts, run_hook_failed
 
@@ -219,7 +236,8 @@ def from_html(path):
         flaky = '<span class="badge flaky"' in body.split("</summary>")[0] and status == "passed"
         current = body.split('<details class="attempts">')[0]
         culprit = None
-        step = re.search(r'<li class="step (hook )?(failed|undefined|ambiguous)">.*?<span class="text"><span class="keyword">([^<]*)</span>([^<]*)', current, re.S)
+        wanted = "failed|ambiguous" if status == "failed" else "undefined"
+        step = re.search(r'<li class="step (hook )?(' + wanted + r')">.*?<span class="text"><span class="keyword">([^<]*)</span>([^<]*)', current, re.S)
         if step:
             culprit = hook_label(step.group(3)) if step.group(1) else htmllib.unescape(step.group(4)).strip()
         verdicts[(os.path.basename(where.group(1)), int(where.group(2)))] = (status, culprit, flaky)

@@ -52,6 +52,8 @@ struct Options: Equatable {
     var isInProcess = false
     /// The most seconds a step may run.
     var stepTimeout: Double = 300
+    /// How snippets for undefined steps write their pattern (`--snippets`).
+    var snippetStyle: Snippet.Style = .regex
     /// A rerun file (`@FILE`) that named no story: with no other path,
     /// there is nothing to rerun.
     var emptyRerunFile: String?
@@ -186,6 +188,12 @@ struct Options: Equatable {
             case "--watch-poll": watch = (watch ?? WatchSettings()).polling()
             case "--watch-sources":
                 watch = (watch ?? WatchSettings()).sources(try Self.value(for: argument, from: &remaining))
+            case "--snippets":
+                let value = try Self.value(for: argument, from: &remaining)
+                guard let style = Snippet.Style(rawValue: value) else {
+                    throw Diagnostic(at: nil, problem: "--snippets \(value) is not a snippet style", help: "write --snippets regex (the default) or --snippets expression")
+                }
+                snippetStyle = style
             case "--": addPaths(Array(remaining)); remaining = []
             default:
                 if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
@@ -225,7 +233,7 @@ struct Options: Equatable {
         "--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check",
         "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout", "--jobs", "--isolate",
         "--in-process", "--define", "--config", "--profile", "--timings", "--i18n-languages", "--i18n-keywords",
-        "--watch", "--watch-poll", "--watch-sources",
+        "--watch", "--watch-poll", "--watch-sources", "--snippets",
     ]
         + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
 
@@ -239,6 +247,7 @@ struct Options: Equatable {
         if isStrict { arguments.append("--strict") }
         if isDryRun { arguments.append("--dry-run") }
         for key in parameters.keys.sorted() { arguments += ["-D", "\(key)=\(parameters[key]!)"] }
+        if snippetStyle != .regex { arguments += ["--snippets", snippetStyle.rawValue] }
         return arguments
     }
 
@@ -329,7 +338,8 @@ struct Options: Equatable {
           --watch-poll    look for changes every 0.5 s instead of with inotify
           --retry N       run a failing story up to N (at most 100) more times; passing late is "flaky"
           --step-timeout S  fail a step that runs longer than S seconds (default 300, at most 86400)
-          --strict        fail ambiguous steps, and exit 1 when a story is undefined
+          --strict        fail ambiguous steps, and exit 1 when a story is undefined or pending
+          --snippets STYLE  snippets for undefined steps: regex (default) or expression ({int})
           -v, --verbose   list every step with the definition it matched
           --no-color      no colour (also when NO_COLOR is set or output is not a terminal)
           --i18n-languages        list the Gherkin languages .feature files may use

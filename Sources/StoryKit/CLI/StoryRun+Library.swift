@@ -49,7 +49,8 @@ extension StoryRun {
         builder.register(steps)
         guard builder.diagnostics.isEmpty else { return builder.diagnostics }
         var diagnostics: [Diagnostic] = []
-        for hook in builder.freeze().hooks where hook.kind == kind {
+        let hooks = builder.freeze().hooks.filter { $0.kind == kind }
+        for hook in kind == .afterRun ? hooks.reversed() : hooks {
             do {
                 try await hook.body(nil)
             } catch {

@@ -199,7 +199,7 @@ public enum StoryRun {
     private static func runnerConfiguration(_ options: Options) -> Runner.Configuration {
         Runner.Configuration(
             isStrict: options.isStrict, isDryRun: options.isDryRun, isFailFast: options.isFailFast,
-            retries: options.retries, stepTimeout: options.stepTimeout)
+            retries: options.retries, stepTimeout: options.stepTimeout, snippetStyle: options.snippetStyle)
     }
 
     /// Runs the stories of a selection and writes its reports; returns the

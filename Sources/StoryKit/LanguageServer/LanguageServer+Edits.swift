@@ -38,14 +38,13 @@ extension LanguageServer {
         }
         for line in (startLine + 1)...max(startLine + 1, endLine + 1) {
             guard let use = document.use(atLine: line), use.result.isUndefined else { continue }
-            let snippet = Snippet(for: use.step)
             let related = diagnostics.filter { (($0["range"] as? JSONObject)?["start"] as? JSONObject)?["line"] as? Int == line - 1 }
             for owner in owners {
                 guard let location = firstDefinitions[owner], let swift = try? String(contentsOfFile: location.file, encoding: .utf8) else { continue }
                 let swiftLines = swift.split(separator: "\n", omittingEmptySubsequences: false)
                 guard location.line >= 1, location.line <= swiftLines.count else { continue }
                 let indent = String(swiftLines[location.line - 1].prefix { $0 == " " || $0 == "\t" })
-                let code = snippet.code(stepClass: owner, attachment: use.step.attachment)
+                let code = Snippet(for: use.step, stepClass: owner).code()
                     .split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }.joined(separator: "\n")
                 let edit: JSONObject = [
                     "range": StoryDocument.range(line: location.line - 1, start: 0, end: 0), "newText": code + "\n",

@@ -8,6 +8,8 @@ public struct ArgumentConversionError: LocatedError, CustomStringConvertible {
     public var typeName: String
     var takesAttachment: Bool
     var site: ArgumentSite
+    /// The texts that would convert (an enum's cases), when they are few.
+    var validValues: [String]? = nil
 
     /// Where the step definition whose parameter it is was registered.
     public var location: SourceLocation? { site.definitionLocation }
@@ -20,6 +22,9 @@ public struct ArgumentConversionError: LocatedError, CustomStringConvertible {
         guard let text else {
             return "argument \(position) \(step) is missing: its group took no part in the match; make the parameter Optional"
         }
-        return "argument \(position) \"\(text)\" \(step) is not \(typeName.withIndefiniteArticle)"
+        let valid = validValues.map { values in
+            "; valid values: " + values.map { "\"\($0)\"" }.joined(separator: ", ") + " (any case)"
+        } ?? ""
+        return "argument \(position) \"\(text)\" \(step) is not \(typeName.withIndefiniteArticle)\(valid)"
     }
 }

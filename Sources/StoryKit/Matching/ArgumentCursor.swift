@@ -20,7 +20,7 @@ struct ArgumentCursor {
         if let value = T.convert(input) { return value }
         throw ArgumentConversionError(
             position: index + 1, text: input.text, typeName: T.stepArgumentName,
-            takesAttachment: T.takesAttachment, site: site)
+            takesAttachment: T.takesAttachment, site: site, validValues: T.stepArgumentValues)
     }
 }
 

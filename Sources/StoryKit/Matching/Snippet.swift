@@ -1,54 +1,93 @@
 /// A ready-to-paste step definition for a step no definition matches.
 ///
-/// Numbers and quoted strings in the step become capture groups with typed
-/// parameters, so steps of the same shape share one snippet.
+/// Numbers and quoted strings (`"…"` or `'…'`) in the step become typed
+/// parameters, so steps of the same shape share one snippet; a number
+/// joined to others by `-`, `/` or `:` (`4111-1111`, `2024-05-01`) stays
+/// text. The closure names the project's step class and takes the step's
+/// `DataTable` or `DocString` last, so the snippet compiles as pasted.
 struct Snippet: Hashable {
-    /// The anchored regex pattern.
+    /// How a snippet writes its pattern.
+    enum Style: String, Sendable, Codable, CaseIterable {
+        /// An anchored regex: `step(#"^I add (-?\d+) apples$"#)`.
+        case regex
+        /// A Cucumber Expression: `step.expression("I add {int} apples")`.
+        case expression
+    }
+
+    /// The pattern, in the snippet's style.
     let pattern: String
     /// The parameter types, in order.
     let parameterTypes: [String]
+    /// The step class the closure takes first.
+    let stepClass: String
+    /// The block written under the step, which the closure takes last.
+    let attachmentType: String?
+    let style: Style
+    /// Whether the step is an `As` line (Simon's role line).
+    let isRole: Bool
 
-    init(for step: Step) {
-        var pattern = "^"
+    init(for step: Step, stepClass: String = "YourSteps", style: Style = .regex) {
+        var pattern = style == .regex ? "^" : ""
         var types: [String] = []
         var scanner = Substring(step.text)
+        var previous: Character?
         while let first = scanner.first {
-            if first == "\"", let end = scanner.dropFirst().firstIndex(of: "\"") {
-                pattern += "\"([^\"]*)\""
+            if first == "\"" || first == "'", previous.map({ !$0.isLetter && !$0.isNumber }) ?? true,
+                let end = scanner.dropFirst().firstIndex(of: first)
+            {
+                pattern += style == .regex ? "\(first)([^\(first)]*)\(first)" : "{string}"
                 types.append("String")
                 scanner = scanner[scanner.index(after: end)...]
-            } else if let number = Self.number(at: scanner) {
-                pattern += number.contains(".") ? "(-?\\d*\\.?\\d+)" : "(-?\\d+)"
-                types.append(number.contains(".") ? "Double" : "Int")
+                previous = first
+            } else if !Self.joinsWord(previous), let number = Self.number(at: scanner) {
+                let isDecimal = number.contains(".")
+                pattern += style == .regex ? (isDecimal ? "(-?\\d*\\.?\\d+)" : "(-?\\d+)") : (isDecimal ? "{float}" : "{int}")
+                types.append(isDecimal ? "Double" : "Int")
                 scanner = scanner.dropFirst(number.count)
+                previous = number.last
             } else {
-                pattern += Self.escaped(first)
+                pattern += style == .regex ? Self.escaped(first) : Self.expressionEscaped(first)
                 scanner = scanner.dropFirst()
+                previous = first
             }
         }
-        self.pattern = pattern + "$"
+        self.pattern = pattern + (style == .regex ? "$" : "")
         parameterTypes = types
+        self.stepClass = stepClass
+        self.style = style
+        isRole = step.kind == .role
+        attachmentType =
+            switch step.attachment {
+            case .dataTable: "DataTable"
+            case .docString: "DocString"
+            case nil: nil
+            }
     }
 
-    /// The Swift code to paste into a step class's `define(_:)`.
-    /// - Parameters:
-    ///   - stepClass: The step class's name, the closure's first parameter.
-    ///   - attachment: The block written under the step, if any: the
-    ///     closure then takes a `DataTable` or `DocString` last.
-    func code(stepClass: String = "YourSteps", attachment: StepAttachment? = nil) -> String {
+    /// The Swift code to paste into the step class's `define(_:)`.
+    func code() -> String {
         var parameters = ["steps: \(stepClass)"] + parameterTypes.enumerated().map { index, type in
             "\(type.lowercased())\(index + 1): \(type)"
         }
-        switch attachment {
-        case .dataTable: parameters.append("table: DataTable")
-        case .docString: parameters.append("docString: DocString")
-        case nil: break
-        }
-        return """
-            step(#"\(pattern)"#) { (\(parameters.joined(separator: ", "))) in
-                try fail("not written yet")
+        if attachmentType == "DataTable" { parameters.append("table: DataTable") }
+        if attachmentType == "DocString" { parameters.append("docString: DocString") }
+        let call = style == .regex ? "step(#\"\(pattern)\"#)" : "step.expression(\(Self.swiftString(pattern)))"
+        let role =
+            isRole
+            ? "// Every line of a story is a step, `As` lines too (Simon's rule): define\n// this one, or accept every `As` line at once with step.acceptsRoles().\n"
+            : ""
+        return role + """
+            \(call) { (\(parameters.joined(separator: ", "))) in
+                try pending("not written yet")
             }
             """
+    }
+
+    /// Whether a character joins the number after it to a word or another
+    /// number (`4111-1111`, `v2`, `12:30`), so the number stays text.
+    private static func joinsWord(_ character: Character?) -> Bool {
+        guard let character else { return false }
+        return character.isLetter || character.isNumber || "-/:._".contains(character)
     }
 
     /// The number at the start of the text, when one stands there as a word.
@@ -65,10 +104,54 @@ struct Snippet: Hashable {
             while end < text.endIndex, text[end].isASCII, text[end].isNumber { end = text.index(after: end) }
         }
         if end < text.endIndex, text[end].isLetter { return nil }
+        // Joined to more digits by - / : (a card number, a date, a time).
+        if end < text.endIndex, "-/:".contains(text[end]), text.index(after: end) < text.endIndex,
+            text[text.index(after: end)].isNumber
+        {
+            return nil
+        }
         return text[..<end]
     }
 
     private static func escaped(_ character: Character) -> String {
         "\\^$.|?*+()[]{}".contains(character) ? "\\\(character)" : String(character)
     }
+
+    /// A character as a Cucumber Expression writes it literally.
+    private static func expressionEscaped(_ character: Character) -> String {
+        "(){}/\\".contains(character) ? "\\\(character)" : String(character)
+    }
+
+    /// Text as a Swift string literal: raw (`#"…"#`) when it holds a
+    /// backslash or a quote.
+    private static func swiftString(_ text: String) -> String {
+        text.contains("\\") || text.contains("\"") ? "#\"\(text)\"#" : "\"\(text)\""
+    }
+}
+
+extension Snippet {
+    /// The step class a snippet for the step should name: the only one the
+    /// project has, or else the one whose definitions share the most words
+    /// with the step (the first registered on a tie).
+    static func stepClass(for step: Step, in registry: StepRegistry) -> String {
+        var owners: [String] = []
+        for definition in registry.definitions where !owners.contains(definition.ownerName) {
+            owners.append(definition.ownerName)
+        }
+        guard owners.count > 1 else { return owners.first ?? "YourSteps" }
+        let words = Set(Self.words(step.text))
+        var best: (owner: String, score: Int)?
+        for definition in registry.definitions {
+            let score = Set(Self.words(definition.pattern)).intersection(words).count
+            if score > (best?.score ?? 0) { best = (definition.ownerName, score) }
+        }
+        return best?.owner ?? owners[0]
+    }
+
+    private static func words(_ text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter }.map(String.init).filter { $0.count > 2 && !commonWords.contains($0) }
+    }
+
+    /// Words every step class uses, which say nothing about which one a step belongs in.
+    private static let commonWords: Set<String> = ["the", "and", "for", "with", "from", "into", "that", "this", "are", "has", "have", "not"]
 }

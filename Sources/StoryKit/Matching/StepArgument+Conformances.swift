@@ -75,6 +75,8 @@ extension Optional: StepArgument where Wrapped: StepArgument {
 
     public static var takesAttachment: Bool { Wrapped.takesAttachment }
 
+    public static var stepArgumentValues: [String]? { Wrapped.stepArgumentValues }
+
     public static func convert(_ input: StepArgumentInput) -> Self? {
         switch input {
         case .text(nil), .attachment(nil): .some(.none)

@@ -30,12 +30,18 @@ public protocol StepArgument: SendableMetatype {
     /// Whether this type takes the step's doc string or data table instead of
     /// a capture group. Only the last parameter of a step closure may.
     static var takesAttachment: Bool { get }
+
+    /// The texts that convert, for conversion errors to list: an enum's raw
+    /// values when it is `CaseIterable`; nil when there are too many to list.
+    static var stepArgumentValues: [String]? { get }
 }
 
 extension StepArgument {
     public static var stepArgumentName: String { String(describing: Self.self) }
 
     public static var takesAttachment: Bool { false }
+
+    public static var stepArgumentValues: [String]? { nil }
 
     public static func convert(_ input: StepArgumentInput) -> Self? {
         switch input {
@@ -44,6 +50,11 @@ extension StepArgument {
         case .attachment: nil
         }
     }
+}
+
+extension StepArgument where Self: RawRepresentable & CaseIterable, RawValue: StepArgument {
+    /// Every case's raw value, for the conversion error to list.
+    public static var stepArgumentValues: [String]? { allCases.map { String(describing: $0.rawValue) } }
 }
 
 extension StepArgument where Self: RawRepresentable, RawValue: StepArgument {

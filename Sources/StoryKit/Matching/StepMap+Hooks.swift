@@ -1,35 +1,36 @@
 extension StepMap {
     /// Registers code to run before each story (limited to stories whose
     /// tags match `tags`, when given), on the story's instance of the class.
+    /// A `name` shows in reports that name hooks (Cucumber Messages).
     public func before(
-        tags: String? = nil, file: String = #filePath, line: Int = #line,
+        name: String? = nil, tags: String? = nil, file: String = #filePath, line: Int = #line,
         _ body: @escaping @Sendable (Steps) async throws -> Void
     ) {
-        addHook(.beforeStory, tags: tags, file: file, line: line, body)
+        addHook(.beforeStory, name: name, tags: tags, file: file, line: line, body)
     }
 
     /// Registers code to run after each story, even one that failed.
     public func after(
-        tags: String? = nil, file: String = #filePath, line: Int = #line,
+        name: String? = nil, tags: String? = nil, file: String = #filePath, line: Int = #line,
         _ body: @escaping @Sendable (Steps) async throws -> Void
     ) {
-        addHook(.afterStory, tags: tags, file: file, line: line, body)
+        addHook(.afterStory, name: name, tags: tags, file: file, line: line, body)
     }
 
     /// Registers code to run before each step.
     public func beforeStep(
-        tags: String? = nil, file: String = #filePath, line: Int = #line,
+        name: String? = nil, tags: String? = nil, file: String = #filePath, line: Int = #line,
         _ body: @escaping @Sendable (Steps) async throws -> Void
     ) {
-        addHook(.beforeStep, tags: tags, file: file, line: line, body)
+        addHook(.beforeStep, name: name, tags: tags, file: file, line: line, body)
     }
 
     /// Registers code to run after each step that ran, even one that failed.
     public func afterStep(
-        tags: String? = nil, file: String = #filePath, line: Int = #line,
+        name: String? = nil, tags: String? = nil, file: String = #filePath, line: Int = #line,
         _ body: @escaping @Sendable (Steps) async throws -> Void
     ) {
-        addHook(.afterStep, tags: tags, file: file, line: line, body)
+        addHook(.afterStep, name: name, tags: tags, file: file, line: line, body)
     }
 
     /// Registers code to run once before the first story.
@@ -43,7 +44,7 @@ extension StepMap {
     }
 
     private func addHook(
-        _ kind: Hook.Kind, tags: String?, file: String, line: Int,
+        _ kind: Hook.Kind, name: String?, tags: String?, file: String, line: Int,
         _ body: @escaping @Sendable (Steps) async throws -> Void
     ) {
         let location = SourceLocation(file: file, line: line)
@@ -56,7 +57,7 @@ extension StepMap {
                 return
             }
         }
-        builder.addHook(Hook(kind: kind, tags: tags, appliesTo: appliesTo, location: location) { context in
+        builder.addHook(Hook(kind: kind, tags: tags, appliesTo: appliesTo, location: location, name: name) { context in
             guard let context else { return }
             try await body(context.instance(of: Steps.self))
         })

@@ -72,7 +72,10 @@ enum CucumberJSONDecoder {
         let status: StoryStatus =
             if testSteps.contains(where: \.isFailure) { .failed }
             else if steps.contains(where: { $0.status == .undefined }) { .undefined }
-            else if !steps.isEmpty && steps.allSatisfy({ $0.status == .skipped }) { .skipped }
+            else if testSteps.contains(where: { $0.status == .pending }) { .pending }
+            // Only a dry run or skip(_:) skips a step of a story that did
+            // not fail, and was neither undefined nor pending.
+            else if testSteps.contains(where: { $0.status == .skipped }) { .skipped }
             else { .passed }
         var result = StoryResult(story: story, status: status, testSteps: testSteps, duration: testSteps.reduce(0) { $0 &+ $1.duration })
         if let attempts = element["storyrun_attempts"] as? Int, attempts > 1 {
@@ -95,7 +98,8 @@ enum CucumberJSONDecoder {
             switch outcome["status"] as? String {
             case "passed": .passed
             case "failed": .failed
-            case "undefined", "pending": .undefined
+            case "undefined": .undefined
+            case "pending": .pending
             case "ambiguous": .ambiguous
             default: .skipped
             }
@@ -143,6 +147,7 @@ enum CucumberJSONDecoder {
         }
         var result = StepResult(step: step, status: status, duration: duration, error: error, match: match, alsoMatched: [])
         result.attachments = attachments(json)
+        result.snippet = json["storyrun_snippet"] as? String
         return result
     }
 

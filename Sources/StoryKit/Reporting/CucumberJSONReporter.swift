@@ -206,6 +206,11 @@ public struct CucumberJSONReporter: Reporter {
         }
         members.append(("match", .object(match)))
         members.append(("result", Self.result(status: result.status, duration: result.duration, error: result.error, place: result.step.location)))
+        if let snippet = result.snippet {
+            // Not Cucumber's: the snippet for an undefined step, named for
+            // the project's step class, so `merge` shows the same one.
+            members.append(("storyrun_snippet", .string(snippet)))
+        }
         return .object(members)
     }
 

@@ -36,7 +36,14 @@ public struct GitHubReporter: Reporter {
                     write(Self.command("error", at: step.step.location, title: "\(result.story.name): step \(step.status.rawValue)", message: message))
                 case .undefined:
                     write(Self.command("warning", at: step.step.location, title: "\(result.story.name): step undefined", message: "no step definition matches \"\(step.step.line)\""))
-                case .passed, .skipped:
+                case .pending:
+                    let reason = step.error.map { ": " + $0.message } ?? ""
+                    write(Self.command("warning", at: step.step.location, title: "\(result.story.name): step pending", message: "\(step.step.line) is pending\(reason)"))
+                case .skipped:
+                    if let error = step.error {
+                        write(Self.command("notice", at: step.step.location, title: "\(result.story.name): skipped", message: error.message))
+                    }
+                case .passed:
                     break
                 }
             }

@@ -12,11 +12,11 @@ extension HTMLReporter {
         .card{font:inherit;text-align:left;min-width:120px;padding:8px 14px;border:1px solid var(--line);border-radius:10px;background:#fff;color:var(--muted);border-top:4px solid var(--line)}
         .card b{display:block;font-size:26px;line-height:1.1;color:var(--ink)}
         .card.passed{border-top-color:var(--pass)}.card.failed{border-top-color:var(--fail)}
-        .card.undefined{border-top-color:var(--undef)}.card.skipped{border-top-color:var(--skip)}
+        .card.undefined,.card.pending{border-top-color:var(--undef)}.card.skipped{border-top-color:var(--skip)}
         .js .card{cursor:pointer}.js .card:hover{background:#f3f4f6}.card.on{box-shadow:0 0 0 2px var(--ink) inset}
         .bar{display:flex;height:10px;border-radius:5px;overflow:hidden;background:var(--line)}
         .bar span{display:block}.bar .passed{background:var(--pass)}.bar .failed{background:var(--fail)}
-        .bar .undefined{background:#d4a72c}.bar .skipped{background:#8c959f}
+        .bar .undefined,.bar .pending{background:#d4a72c}.bar .skipped{background:#8c959f}
         .counts{margin:8px 0 0;color:var(--muted);font-size:14px}
         .tools{position:sticky;top:0;z-index:1;display:flex;flex-wrap:wrap;align-items:center;gap:8px;padding:10px 40px;background:rgba(246,248,250,.95);border-bottom:1px solid var(--line)}
         .tools[hidden]{display:none}
@@ -34,18 +34,18 @@ extension HTMLReporter {
         .attention .why{display:block;color:var(--muted);font-size:14px;margin-left:108px}
         details.story{background:#fff;border:1px solid var(--line);border-left:6px solid var(--line);border-radius:10px;margin:10px 0;padding:10px 16px 10px 30px}
         details.passed{border-left-color:var(--pass)}details.failed{border-left-color:var(--fail)}
-        details.undefined{border-left-color:#d4a72c}details.skipped{border-left-color:#8c959f}
+        details.undefined,details.pending{border-left-color:#d4a72c}details.skipped{border-left-color:#8c959f}
         summary{cursor:pointer;list-style-position:outside}
         .title{font-weight:600;font-size:17px}
         .status{display:inline-block;width:100px;margin-right:8px;font-size:12px;text-transform:uppercase;letter-spacing:.05em;font-weight:700}
-        .passed .status{color:var(--pass)}.failed .status{color:var(--fail)}.undefined .status{color:var(--undef)}.skipped .status{color:var(--skip)}
+        .passed .status{color:var(--pass)}.failed .status{color:var(--fail)}.undefined .status,.pending .status{color:var(--undef)}.skipped .status{color:var(--skip)}
         .where{display:block;color:var(--muted);font-weight:normal;font-size:13px;margin-left:108px}
         .tag{background:#ddf4ff;color:#0969da;border-radius:10px;padding:1px 8px;font-size:12px;font-weight:normal;white-space:nowrap}
         ol.steps{list-style:none;padding:0;margin:10px 0 2px 108px}
         li.step{position:relative;padding:3px 0 3px 30px}
         .icon{position:absolute;left:0;top:4px;width:20px;height:20px;border-radius:50%;font-size:12px;font-weight:700;line-height:20px;text-align:center;color:#fff}
         li.passed .icon{background:var(--pass)}li.failed .icon,li.ambiguous .icon{background:var(--fail)}
-        li.undefined .icon{background:#d4a72c}li.skipped .icon{background:#afb8c1}
+        li.undefined .icon,li.pending .icon{background:#d4a72c}li.skipped .icon{background:#afb8c1}
         li.skipped .text{color:var(--muted)}
         .keyword{font-weight:700;color:#0550ae}li.skipped .keyword{color:var(--muted)}
         li.step .where{display:inline;margin-left:10px}

@@ -82,7 +82,10 @@ extension HTMLReporter {
         let skipReason =
             switch status {
             case .undefined: "Skipped: a step of this story is not written yet."
-            case .skipped: "Skipped: a dry run matches steps without running them."
+            case .pending: "Skipped: an earlier step is pending."
+            case .skipped:
+                testSteps.contains { $0.status == .skipped && $0.error != nil }
+                    ? "Skipped: the story was skipped (the reason is above)." : "Skipped: a dry run matches steps without running them."
             case .passed, .failed: "Skipped: an earlier step or hook did not pass."
             }
         var html = ""
@@ -106,7 +109,10 @@ extension HTMLReporter {
         var html = "<li class=\"step hook \(status)\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(hook.status))</span>"
         html += "<span class=\"text\"><span class=\"keyword\">\(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()) hook</span> <span class=\"hookplace\">\(hook.location.displayFileAndLine.htmlEscaped)</span></span>"
         html += "<span class=\"where tech\">\(Self.duration(hook.duration))</span>"
-        if let error = hook.error {
+        if let error = hook.error, hook.status == .pending || hook.status == .skipped {
+            let place = error.location.map { " (\($0.displayFileAndLine))" } ?? ""
+            html += "<div class=\"note\">\(hook.status == .pending ? "Pending" : "Skipped"): \(error.message.htmlEscaped)<span class=\"tech\">\(place.htmlEscaped)</span></div>"
+        } else if let error = hook.error {
             html += "<div class=\"error\"><pre class=\"message\">\(error.message.htmlEscaped)</pre>"
             if let place = error.location { html += "<pre class=\"places\">at \(place.displayFileAndLine.htmlEscaped)</pre>" }
             html += "</div>"
@@ -125,15 +131,21 @@ extension HTMLReporter {
         if let match = step.match {
             html += "<div class=\"match tech\">matched <code>\(match.pattern.htmlEscaped)</code> at \(match.location.displayFileAndLine.htmlEscaped)</div>"
         }
-        if let error = step.error {
+        if let error = step.error, step.status == .pending || step.status == .skipped {
+            // A reason given to pending(_:) or skip(_:), not a failure.
+            let place = error.location.map { " (\($0.displayFileAndLine))" } ?? ""
+            html += "<div class=\"note\">\(step.status == .pending ? "Pending" : "Skipped"): \(error.message.htmlEscaped)<span class=\"tech\">\(place.htmlEscaped)</span></div>"
+        } else if let error = step.error {
             let place = error.location.map { "at \($0.displayFileAndLine)\n" } ?? ""
             html += "<div class=\"error\"><pre class=\"message\">\(error.message.htmlEscaped)</pre>"
             html += "<pre class=\"places tech\">\(place.htmlEscaped)\(step.step.location.displayFileAndLine.htmlEscaped)</pre></div>"
         }
         if step.status == .undefined {
             html += "<div class=\"note\">Not written yet: no step definition matches this step.</div>"
-            html += "<pre class=\"snippet tech\">\(Snippet(for: step.step).code().htmlEscaped)</pre>"
-        } else if step.status == .skipped {
+            html += "<pre class=\"snippet tech\">\((step.snippet ?? Snippet(for: step.step).code()).htmlEscaped)</pre>"
+        } else if step.status == .pending, step.error == nil {
+            html += "<div class=\"note\">Pending: the step is not written yet.</div>"
+        } else if step.status == .skipped, step.error == nil {
             html += "<div class=\"note\">\(skipReason)</div>"
         }
         html += attachments(step.attachments)
@@ -185,6 +197,7 @@ extension HTMLReporter {
         case .undefined: "?"
         case .skipped: "–"
         case .ambiguous: "!"
+        case .pending: "…"
         }
     }
 }

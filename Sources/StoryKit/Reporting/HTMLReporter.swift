@@ -76,13 +76,15 @@ public struct HTMLReporter: Reporter {
 
     var storyCount: Int { summary.stories.values.reduce(0, +) }
 
-    var hasProblems: Bool { summary.stories[.failed, default: 0] + summary.stories[.undefined, default: 0] + runHooks.count > 0 }
+    var hasProblems: Bool {
+        summary.stories[.failed, default: 0] + summary.stories[.undefined, default: 0] + summary.stories[.pending, default: 0] + runHooks.count > 0
+    }
 
     /// One sentence on the run as a whole.
     var verdict: String {
         let total = storyCount
         let passed = summary.stories[.passed, default: 0]
-        let failing = summary.stories[.failed, default: 0] + summary.stories[.undefined, default: 0]
+        let failing = summary.stories[.failed, default: 0] + summary.stories[.undefined, default: 0] + summary.stories[.pending, default: 0]
         if total == 0 { return "No stories ran" }
         if !runHooks.isEmpty && failing == 0 { return "A \(runHooks[0].kind) hook failed" }
         if failing == 0 && passed == total { return total == 1 ? "The story passes" : "All \(total) stories pass" }
@@ -112,10 +114,10 @@ public struct HTMLReporter: Reporter {
         return "<div class=\"bar\" role=\"img\" aria-label=\"\(label.htmlEscaped)\">\(segments)</div>"
     }
 
-    /// Links to the stories that failed or are undefined, first on the page.
+    /// Links to the stories that failed, are undefined or pending, first on the page.
     private var attention: String {
         let items = files.enumerated().flatMap { fileIndex, file in
-            (results[file] ?? []).enumerated().filter { $0.element.status == .failed || $0.element.status == .undefined }
+            (results[file] ?? []).enumerated().filter { [.failed, .undefined, .pending].contains($0.element.status) }
                 .map { storyIndex, result in
                     "<li class=\"\(result.status.rawValue)\"><a href=\"#\(Self.anchor(fileIndex, storyIndex))\"><span class=\"status\">\(result.status.rawValue)</span>\(result.story.name.htmlEscaped)</a>"
                         + " <span class=\"why\">\(Self.reason(result).htmlEscaped)</span></li>"

@@ -80,7 +80,25 @@ public struct JUnitReporter: Reporter {
         case .passed:
             break
         case .skipped:
-            xml += "      <skipped>dry run</skipped>\n"
+            // skip(_:) from a step or hook gives the reason; else a dry run.
+            let reason = result.testSteps.first { $0.status == .skipped && $0.error != nil }?.error?.message
+            if let reason {
+                xml += "      <skipped message=\(Self.attribute(reason))>" + reason.xmlEscaped() + "</skipped>\n"
+            } else {
+                xml += "      <skipped>dry run</skipped>\n"
+            }
+        case .pending:
+            // As Cucumber-JVM's JUnit formatter: skipped, or a failure under
+            // --strict (the run exits 1 then, and the file must agree).
+            let pending = result.testSteps.filter { $0.status == .pending }
+            let text = "pending: " + pending.map { testStep in
+                testStep.title + (testStep.error.map { " (\($0.message))" } ?? "")
+            }.joined(separator: "; ")
+            if isStrict {
+                xml += "      <failure message=\(Self.attribute(text)) type=\"pending\">" + text.xmlEscaped() + "</failure>\n"
+            } else {
+                xml += "      <skipped message=\(Self.attribute(text))>" + text.xmlEscaped() + "</skipped>\n"
+            }
         case .undefined:
             let undefined = "undefined steps: " + result.steps.filter { $0.status == .undefined }.map(\.step.line).joined(separator: "; ")
             if isStrict {
@@ -122,9 +140,9 @@ public struct JUnitReporter: Reporter {
     /// `tests="…" failures="…" errors="…"` and, for a suite, `skipped="…"`.
     private func counts(_ stories: [StoryResult], withSkipped: Bool, hookFailures: Int = 0) -> String {
         let errors = stories.filter { $0.status == .failed && $0.firstFailure?.status == .ambiguous }.count
-        let undefinedFailures = isStrict ? stories.filter { $0.status == .undefined }.count : 0
+        let undefinedFailures = isStrict ? stories.filter { $0.status == .undefined || $0.status == .pending }.count : 0
         let failures = stories.filter { $0.status == .failed }.count - errors + undefinedFailures + hookFailures
-        let skipped = stories.filter { $0.status == .skipped || ($0.status == .undefined && !isStrict) }.count
+        let skipped = stories.filter { $0.status == .skipped || (($0.status == .undefined || $0.status == .pending) && !isStrict) }.count
         return "tests=\"\(stories.count + hookFailures)\" failures=\"\(failures)\" errors=\"\(errors)\""
             + (withSkipped ? " skipped=\"\(skipped)\"" : "")
     }

@@ -139,7 +139,7 @@ public struct MessagesReporter: Reporter {
         for unused in summary.unusedDefinitions { define(unused.pattern, unused.location) }
 
         var hooks: [HookKey: String] = [:]
-        func defineHook(_ hook: HookResult, tags: String? = nil) {
+        func defineHook(_ hook: HookResult, tags: String? = nil, name: String? = nil) {
             let key = HookKey(kind: hook.kind, location: hook.location)
             guard hooks[key] == nil else { return }
             let id = ids.next()
@@ -148,10 +148,11 @@ public struct MessagesReporter: Reporter {
                 ("id", .string(id)), ("type", .string(Self.hookType(hook.kind))), ("sourceReference", Self.reference(hook.location)),
             ]
             if let tags { members.append(("tagExpression", .string(tags))) }
+            if let name { members.append(("name", .string(name))) }
             out.append(Self.envelope("hook", .object(members)))
         }
         for hook in registry?.hooks ?? [] {
-            defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags)
+            defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags, name: hook.name)
         }
         for hook in runHooks.before { defineHook(hook) }
         for result in results { for attempt in result.allAttempts { for hook in attempt.testSteps.compactMap(\.hookResult) { defineHook(hook) } } }
@@ -207,7 +208,7 @@ public struct MessagesReporter: Reporter {
             for (index, step) in result.steps.enumerated() where step.status == .undefined && index < pickle.stepIDs.count {
                 out.append(Self.envelope("suggestion", .object([
                     ("id", .string(ids.next())), ("pickleStepId", .string(pickle.stepIDs[index])),
-                    ("snippets", .array([.object([("language", .string("swift")), ("code", .string(Snippet(for: step.step).code()))])])),
+                    ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
                 ])))
             }
             let attempts = result.allAttempts

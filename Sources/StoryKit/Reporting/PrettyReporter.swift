@@ -8,8 +8,8 @@ public struct PrettyReporter: Reporter {
     private let isVerbose: Bool
     private let listsUnused: Bool
     private let write: (String) -> Void
-    private var snippets: [Snippet] = []
-    private var seenSnippets: Set<Snippet> = []
+    private var snippets: [String] = []
+    private var seenSnippets: Set<String> = []
 
     /// Creates a pretty reporter.
     /// - Parameters:
@@ -34,10 +34,12 @@ public struct PrettyReporter: Reporter {
             report(result)
         case .storyFinished(let result):
             // Hooks have no event as they finish: the failed ones show here.
-            for hook in result.hooks where hook.status == .failed {
-                write("  " + style.paint("\(hook.kind) hook (failed)", .red) + "  " + style.paint("# " + hook.location.displayFileAndLine, .gray))
+            // Skipped and pending hooks show the reason they gave.
+            for hook in result.hooks where hook.status == .failed || (hook.status != .passed && hook.error != nil) {
+                let color = TextStyle.color(for: hook.status)
+                write("  " + style.paint("\(hook.kind) hook (\(hook.status.rawValue))", color) + "  " + style.paint("# " + hook.location.displayFileAndLine, .gray))
                 for text in (hook.error?.message ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
-                    write("      " + style.paint(String(text), .red))
+                    write("      " + style.paint(String(text), color))
                 }
                 if let place = hook.error?.location { write("      " + style.paint("at \(place.displayFileAndLine)", .gray)) }
             }
@@ -65,14 +67,14 @@ public struct PrettyReporter: Reporter {
         write(line)
         if let error = result.error {
             for text in error.message.split(separator: "\n", omittingEmptySubsequences: false) {
-                write("      " + style.paint(String(text), .red))
+                write("      " + style.paint(String(text), result.status == .failed || result.status == .ambiguous ? .red : color))
             }
             if let place = error.location { write("      " + style.paint("at \(place.displayFileAndLine)", .gray)) }
             write("      " + style.paint("in \(result.step.location.displayFileAndLine)", .gray))
         }
         for line in TextReporter.printed(result.attachments, style: style) { write(line) }
         if result.status == .undefined {
-            let snippet = Snippet(for: result.step)
+            let snippet = result.snippet ?? Snippet(for: result.step).code()
             if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }
         }
     }

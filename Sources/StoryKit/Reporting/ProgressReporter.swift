@@ -11,8 +11,8 @@ public struct ProgressReporter: Reporter {
     private var line = ""
     private var diagnostics: [Diagnostic] = []
     private var failures: [StoryResult] = []
-    private var snippets: [Snippet] = []
-    private var seenSnippets: Set<Snippet> = []
+    private var snippets: [String] = []
+    private var seenSnippets: Set<String> = []
 
     /// Creates a progress reporter.
     /// - Parameters:
@@ -34,6 +34,7 @@ public struct ProgressReporter: Reporter {
         case .failed: "F"
         case .undefined: "U"
         case .skipped: "-"
+        case .pending: "P"
         case .ambiguous: "A"
         }
     }
@@ -44,7 +45,7 @@ public struct ProgressReporter: Reporter {
             let mark = style.paint(Self.character(for: result.status), TextStyle.color(for: result.status))
             if let writePartial { writePartial(mark) } else { line += mark }
             if result.status == .undefined {
-                let snippet = Snippet(for: result.step)
+                let snippet = result.snippet ?? Snippet(for: result.step).code()
                 if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }
             }
         case .storyFinished(let result):

@@ -5,8 +5,8 @@ public struct TextReporter: Reporter {
     private let isVerbose: Bool
     private let listsUnused: Bool
     private let write: (String) -> Void
-    private var snippets: [Snippet] = []
-    private var seenSnippets: Set<Snippet> = []
+    private var snippets: [String] = []
+    private var seenSnippets: Set<String> = []
     private var ambiguousSteps = 0
 
     /// Creates a text reporter.
@@ -47,6 +47,11 @@ public struct TextReporter: Reporter {
         for testStep in result.testSteps {
             let step: StepResult
             switch testStep {
+            case .hook(let hook) where hook.status == .pending || hook.status == .skipped:
+                guard let error = hook.error else { continue }
+                write("    \(style.paint(hook.status.rawValue + ":", TextStyle.color(for: hook.status))) \(hook.kind) hook: \(error.message)")
+                if let place = error.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
+                continue
             case .hook(let hook):
                 guard hook.status == .failed else { continue }
                 // The message names the hook and where it was registered.
@@ -74,8 +79,13 @@ public struct TextReporter: Reporter {
                 if let guess = step.didYouMean {
                     write("      did you mean \"\(guess.pattern)\"  \(style.paint(guess.location.displayFileAndLine, .gray))?")
                 }
-                let snippet = Snippet(for: step.step)
+                let snippet = step.snippet ?? Snippet(for: step.step).code()
                 if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }
+            case .skipped where step.error != nil, .pending:
+                // The reason given to pending(_:) or skip(_:).
+                let reason = step.error.map { ": " + $0.message } ?? ""
+                write("    \(style.paint(step.status.rawValue + ":", TextStyle.color(for: step.status))) \(step.step.line)  \(step.step.location.displayFileAndLine)\(reason)")
+                if let place = step.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
             case .passed, .skipped:
                 if isVerbose { write("    \(style.paint(step.status.rawValue + ":", TextStyle.color(for: step.status))) \(step.step.line)") }
             }
@@ -92,7 +102,7 @@ public struct TextReporter: Reporter {
     /// The lines that end a terminal report: snippets for the undefined
     /// steps, the unused step definitions (when `listsUnused`), the totals.
     static func ending(
-        _ summary: RunSummary, snippets: [Snippet], style: TextStyle, listsUnused: Bool = true, ambiguousSteps: Int = 0
+        _ summary: RunSummary, snippets: [String], style: TextStyle, listsUnused: Bool = true, ambiguousSteps: Int = 0
     ) -> [String] {
         var lines: [String] = []
         if !snippets.isEmpty {
@@ -100,7 +110,7 @@ public struct TextReporter: Reporter {
             lines.append("Define the undefined steps with these snippets in a step class:")
             for snippet in snippets {
                 lines.append("")
-                lines.append(snippet.code().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+                lines.append(snippet.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             }
         }
         let storyCount = summary.stories.values.reduce(0, +)

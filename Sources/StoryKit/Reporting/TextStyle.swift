@@ -26,7 +26,7 @@ public enum TextStyle: Sendable {
         switch status {
         case .passed: .green
         case .failed, .ambiguous: .red
-        case .undefined: .yellow
+        case .undefined, .pending: .yellow
         case .skipped: .cyan
         }
     }
@@ -36,7 +36,7 @@ public enum TextStyle: Sendable {
         switch status {
         case .passed: .green
         case .failed: .red
-        case .undefined: .yellow
+        case .undefined, .pending: .yellow
         case .skipped: .cyan
         }
     }

@@ -28,13 +28,11 @@ final class AttachmentRecorder: @unchecked Sendable {
 /// ```swift
 /// attach(png, mediaType: "image/png", name: "checkout.png")
 /// ```
+/// Bytes stay bytes whatever the media type, as Cucumber's `attach(Buffer)`:
+/// for text, use ``attach(_:mediaType:name:)-(String,_,_)``.
 /// Outside a story (in a before-run hook, say) the attachment is dropped.
 public func attach(_ data: Data, mediaType: String, name: String? = nil) {
-    let attachment =
-        mediaType.hasPrefix("text/") || mediaType == "application/json"
-        ? Attachment(body: String(decoding: data, as: UTF8.self), encoding: .identity, mediaType: mediaType, name: name)
-        : Attachment(body: data.base64EncodedString(), encoding: .base64, mediaType: mediaType, name: name)
-    AttachmentRecorder.current?.add(attachment)
+    AttachmentRecorder.current?.add(Attachment(body: data.base64EncodedString(), encoding: .base64, mediaType: mediaType, name: name))
 }
 
 /// Attaches text to the report of the running step or hook, with its media

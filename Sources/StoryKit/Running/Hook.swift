@@ -15,6 +15,8 @@ struct Hook: Sendable {
     let appliesTo: @Sendable ([String]) -> Bool
     /// Where the hook was registered.
     let location: SourceLocation
+    /// The name it was given, for reports (Cucumber's named hooks).
+    var name: String? = nil
     /// Runs the hook in a story's context (or, for run hooks, with none).
     let body: @Sendable (StoryContext?) async throws -> Void
 }

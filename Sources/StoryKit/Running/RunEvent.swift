@@ -49,10 +49,10 @@ public struct RunSummary: Sendable, Codable, Equatable {
     }
 
     /// Whether any story failed or did not run, a run hook failed, or a
-    /// story was undefined under `strict`: never a green run then.
+    /// story was undefined or pending under `strict`: never a green run then.
     func hasFailures(strict: Bool) -> Bool {
         stories[.failed, default: 0] > 0 || failedHooks > 0 || wasInterrupted || notRun > 0
-            || (strict && stories[.undefined, default: 0] > 0)
+            || (strict && stories[.undefined, default: 0] + stories[.pending, default: 0] > 0)
     }
 }
 

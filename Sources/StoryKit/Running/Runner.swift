@@ -87,7 +87,10 @@ struct Runner {
             }
         }
         var result = await attempt(story, matches: matches, emit: record)
-        while result.status == .failed && earlier.count < configuration.retries {
+        // As Cucumber's: an undefined or ambiguous step cannot change on a
+        // second attempt, so such a story is not run again.
+        let canChange = !matches.contains { $0.isUndefined || ($0.isAmbiguous && configuration.isStrict) }
+        while result.status == .failed && canChange && earlier.count < configuration.retries {
             earlier.append(StoryAttempt(status: result.status, testSteps: result.testSteps, duration: result.duration))
             events = []
             result = await self.attempt(story, matches: matches, emit: record)
@@ -138,7 +141,9 @@ struct Runner {
     private mutating func runRunHooks(_ kind: Hook.Kind, emit: (RunEvent) -> Void) async {
         // A dry run runs no user code at all.
         guard !configuration.isDryRun else { return }
-        for (index, hook) in registry.hooks.enumerated() where hook.kind == kind {
+        // After-run hooks run last-registered first, as Cucumber's AfterAll.
+        let hooks = registry.hooks.enumerated().filter { $0.element.kind == kind }
+        for (index, hook) in kind == .afterRun ? hooks.reversed() : hooks {
             let start = now()
             var result = HookResult(kind: kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0)
             probe?.beginHook(index: index, around: 0, seconds: configuration.stepTimeout)
@@ -172,6 +177,8 @@ extension Runner {
         var retries = 0
         /// The most seconds a step may run.
         var stepTimeout: Double = 300
+        /// How snippets for undefined steps write their pattern.
+        var snippetStyle: Snippet.Style = .regex
     }
 }
 

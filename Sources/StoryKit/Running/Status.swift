@@ -6,10 +6,13 @@ public enum StepStatus: String, Sendable, Codable, CaseIterable {
     case failed
     /// No step definition matches the step.
     case undefined
-    /// The step did not run because an earlier one failed, or in a dry run.
+    /// The step did not run because an earlier one failed or was pending,
+    /// in a dry run, or it called ``skip(_:file:line:)``.
     case skipped
     /// Several definitions match and `--strict` is on, so the step failed.
     case ambiguous
+    /// The step called ``pending(_:file:line:)``: it is not written yet.
+    case pending
 }
 
 /// What happened to a story.
@@ -20,8 +23,11 @@ public enum StoryStatus: String, Sendable, Codable, CaseIterable {
     case failed
     /// A step had no definition, so no step ran.
     case undefined
-    /// No step ran: a dry run.
+    /// No step ran (a dry run), or a step or before hook called
+    /// ``skip(_:file:line:)``.
     case skipped
+    /// A step called ``pending(_:file:line:)``; fails the run under `--strict`.
+    case pending
 
     /// The status in capitals, as the terminal report labels a story.
     var label: String {
@@ -30,6 +36,7 @@ public enum StoryStatus: String, Sendable, Codable, CaseIterable {
         case .failed: "FAILED"
         case .undefined: "UNDEFINED"
         case .skipped: "SKIPPED"
+        case .pending: "PENDING"
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The outcome of one step, as events and reports carry it.
 public struct StepResult: Sendable, Codable {
     /// The step.
@@ -14,6 +16,9 @@ public struct StepResult: Sendable, Codable {
     public var alsoMatched: [MatchInfo]
     /// For an undefined step, the definition it was probably meant for.
     public var didYouMean: MatchInfo? = nil
+    /// For an undefined step, the Swift code that would define it, named
+    /// for the project's step class (see ``StoryRun/snippet(for:)``).
+    public var snippet: String? = nil
     /// What the step attached (``attach(_:mediaType:name:)``, ``log(_:)``)
     /// and what it printed, in order.
     public var attachments: [Attachment] = []
@@ -78,10 +83,26 @@ public struct StepError: Sendable, Codable, Hashable {
         if let located = error as? any LocatedError {
             self.init(message: String(describing: error), location: located.location)
         } else {
-            let text = String(describing: error)
-            let typeName = String(describing: type(of: error))
-            self.init(message: text.hasPrefix(typeName) ? text : "\(typeName): \(text)")
+            self.init(message: Self.describe(error))
         }
+    }
+
+    /// Describes an error that is not an expectation, by its type and its
+    /// best description: a `LocalizedError`'s `errorDescription`, an
+    /// `NSError`'s `localizedDescription` (never `Error Domain=… "(null)"`),
+    /// or the error's own description.
+    static func describe(_ error: any Error) -> String {
+        let typeName = String(describing: type(of: error))
+        let text: String
+        if let localized = error as? any LocalizedError, let description = localized.errorDescription {
+            text = description
+        } else if String(describing: error).hasPrefix("Error Domain=") {
+            let error = error as NSError
+            text = error.localizedDescription + " (\(error.domain) \(error.code))"
+        } else {
+            text = String(describing: error)
+        }
+        return text.hasPrefix(typeName) ? text : "\(typeName): \(text)"
     }
 }
 

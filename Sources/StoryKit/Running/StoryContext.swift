@@ -21,6 +21,12 @@ final class StoryContext {
         recorder.story?.failure = error
     }
 
+    /// Notes a pending or skipped story, for after hooks that ask.
+    func note(pending isPending: Bool, skipped isSkipped: Bool) {
+        guard let status = recorder.story?.status, status == .passed || status == .skipped else { return }
+        if isPending { recorder.story?.status = .pending } else if isSkipped { recorder.story?.status = .skipped }
+    }
+
     /// Returns the story's instance of a step class, making it on first use.
     func instance<Steps: StepDefinitions>(of type: Steps.Type) -> Steps {
         // Filed under its own type's identifier, so the downcast cannot fail.

@@ -14,6 +14,11 @@ struct StoryExecution {
 
     /// Runs the story and returns its result; step results go to `emit` as
     /// they happen.
+    ///
+    /// As Cucumber does, the steps before an undefined one run, and every
+    /// defined step after the first that did not pass (failed, undefined,
+    /// pending, or skipped by ``skip(_:file:line:)``) is skipped; after
+    /// hooks run in every case but a dry run.
     func run(emit: (RunEvent) -> Void) async -> StoryResult {
         let start = now()
         CrashNote.set(story)
@@ -22,19 +27,22 @@ struct StoryExecution {
         defer { watchdog.unwatch() }
         var state = State()
         state.testSteps.reserveCapacity(story.steps.count)
-        let isUndefined = matches.contains { $0.isUndefined }
-        let runsSteps = !isUndefined && !configuration.isDryRun
+        let runsHooks = !configuration.isDryRun
         await StoryStore.$currentStore.withValue(context.store) {
             await AttachmentRecorder.$current.withValue(context.recorder) {
-                if runsSteps {
+                if runsHooks {
                     for (index, hook) in hooks(.beforeStory) where !state.hasFailed {
+                        if state.stop != nil {
+                            state.testSteps.append(.hook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .skipped, error: nil, duration: 0)))
+                            continue
+                        }
                         await runHook(hook, index: index, around: 0, context: context, state: &state)
                     }
                 }
                 for (index, (step, match)) in zip(story.steps, matches).enumerated() {
-                    await run(step, index: index, match: match, isUndefined: isUndefined, context: context, state: &state, emit: emit)
+                    await run(step, index: index, match: match, context: context, state: &state, emit: emit)
                 }
-                if runsSteps {
+                if runsHooks {
                     for (index, hook) in hooks(.afterStory).reversed() {
                         await runHook(hook, index: index, around: story.steps.count, context: context, state: &state)
                     }
@@ -42,9 +50,10 @@ struct StoryExecution {
             }
         }
         let status: StoryStatus =
-            if isUndefined { .undefined }
-            else if state.hasFailed { .failed }
-            else if configuration.isDryRun { .skipped }
+            if state.hasFailed { .failed }
+            else if state.hasUndefined { .undefined }
+            else if state.stop == .pending { .pending }
+            else if state.stop == .skipped || configuration.isDryRun { .skipped }
             else { .passed }
         return StoryResult(story: story, status: status, testSteps: state.testSteps, duration: now() &- start)
     }
@@ -53,50 +62,77 @@ struct StoryExecution {
     private struct State {
         var testSteps: [TestStepResult] = []
         var hasFailed = false
+        /// Whether a step had no definition: the defined steps after it
+        /// are skipped.
+        var hasUndefined = false
+        /// Set when a step was pending, or a step or hook skipped the story.
+        var stop: StepStatus?
+        /// Whether the steps from here on are skipped.
+        var skipsSteps: Bool { hasFailed || hasUndefined || stop != nil }
     }
 
     /// Runs a step between its step hooks; its result goes into the list
     /// between theirs.
     private func run(
-        _ step: Step, index: Int, match: MatchResult, isUndefined: Bool, context: StoryContext, state: inout State,
+        _ step: Step, index: Int, match: MatchResult, context: StoryContext, state: inout State,
         emit: (RunEvent) -> Void
     ) async {
         var result = StepResult(
             step: step, status: .skipped, duration: 0, error: nil,
             match: match.winner.map(MatchInfo.init),
             alsoMatched: match.matches.dropFirst().map(MatchInfo.init))
-        if match.isUndefined {
+        // As Cucumber's: after skip(_:) every step is skipped; after any
+        // other step that did not pass, undefined and (strict) ambiguous
+        // steps still say so, and the rest are skipped.
+        if state.stop == .skipped {
+            result.status = .skipped
+        } else if match.isUndefined {
             result.status = .undefined
             result.didYouMean = Suggestion.closest(to: step, in: registry.definitions).map { MatchInfo($0) }
-        } else if isUndefined || state.hasFailed || (configuration.isDryRun && !(match.isAmbiguous && configuration.isStrict)) {
-            result.status = .skipped
+            result.snippet = Snippet(for: step, stepClass: Snippet.stepClass(for: step, in: registry), style: configuration.snippetStyle).code()
+            state.hasUndefined = true
         } else if match.isAmbiguous && configuration.isStrict {
             result.status = .ambiguous
             result.error = StepError(message: "\(match.matches.count) step definitions match this step and --strict is on")
             state.hasFailed = true
+        } else if state.skipsSteps || configuration.isDryRun {
+            result.status = .skipped
         } else if let winner = match.winner {
             emit(.stepStarted(step))
-            for (hookIndex, hook) in hooks(.beforeStep) where !state.hasFailed {
+            for (hookIndex, hook) in hooks(.beforeStep) where !state.skipsSteps {
                 await runHook(hook, index: hookIndex, around: index, context: context, state: &state)
             }
             let stepStart = now()
-            if state.hasFailed {
+            var didRun = false
+            if state.skipsSteps {
                 result.status = .skipped
             } else {
+                didRun = true
                 probe?.beginStep(index: index, seconds: configuration.stepTimeout)
                 do {
                     try await invoke(winner, step: step, context: context)
                     result.status = .passed
+                } catch let signal as PendingStep {
+                    result.status = .pending
+                    result.error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
+                    state.stop = .pending
+                } catch let signal as SkippedStory {
+                    result.status = .skipped
+                    result.error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
+                    state.stop = state.stop ?? .skipped
                 } catch {
                     result.status = .failed
                     result.error = StepError(error)
+                    // An error that does not say where it was raised is
+                    // reported at the definition that threw it.
+                    if result.error?.location == nil { result.error?.location = winner.definition.location }
                     state.hasFailed = true
                 }
                 result.attachments = context.recorder.take() + (probe?.end() ?? [])
             }
             result.duration = now() &- stepStart
             finish(result, context: context, state: &state, emit: emit)
-            if result.status != .skipped {
+            if didRun {
                 for (hookIndex, hook) in hooks(.afterStep).reversed() {
                     await runHook(hook, index: hookIndex, around: index, context: context, state: &state)
                 }
@@ -108,6 +144,7 @@ struct StoryExecution {
 
     private func finish(_ result: StepResult, context: StoryContext, state: inout State, emit: (RunEvent) -> Void) {
         if result.status == .failed || result.status == .ambiguous { context.noteFailure(result.error) }
+        context.note(pending: state.stop == .pending, skipped: state.stop == .skipped)
         emit(.stepFinished(result))
         state.testSteps.append(.step(result))
     }
@@ -142,17 +179,29 @@ struct StoryExecution {
             if watchdog.disarm() { throw HookTimeoutError(seconds: configuration.stepTimeout, hook: hook) }
         } catch {
             let timedOut = watchdog.disarm() || error is HookTimeoutError
-            let cause = timedOut ? StepError(HookTimeoutError(seconds: configuration.stepTimeout, hook: hook)) : StepError(error)
-            result.status = .failed
-            result.error = StepError(
-                message: timedOut ? cause.message : "the \(hook.kind.rawValue) hook at \(hook.location.displayFileAndLine) failed: \(cause.message)",
-                location: cause.location ?? hook.location)
-            state.hasFailed = true
+            if !timedOut, let signal = error as? PendingStep {
+                result.status = .pending
+                result.error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
+                state.stop = .pending
+            } else if !timedOut, let signal = error as? SkippedStory {
+                // From an after hook, only that hook is skipped, as Cucumber's.
+                result.status = .skipped
+                result.error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
+                state.stop = state.stop ?? .skipped
+            } else {
+                result.status = .failed
+                state.hasFailed = true
+                let cause = timedOut ? StepError(HookTimeoutError(seconds: configuration.stepTimeout, hook: hook)) : StepError(error)
+                result.error = StepError(
+                    message: timedOut ? cause.message : "the \(hook.kind.rawValue) hook at \(hook.location.displayFileAndLine) failed: \(cause.message)",
+                    location: cause.location ?? hook.location)
+            }
         }
         result.attachments = context.recorder.take() + (probe?.end() ?? [])
         result.duration = now() &- start
         state.testSteps.append(.hook(result))
         if result.status == .failed { context.noteFailure(result.error) }
+        context.note(pending: state.stop == .pending, skipped: state.stop == .skipped)
     }
 }
 

@@ -41,6 +41,16 @@ public enum CCKSteps {
         case "attachments": [AttachmentSteps.self]
         case "examples-tables-attachment": [ImageAttachmentSteps.self]
         case "test-run-exception": [TestRunExceptionSteps.self]
+        case "pending": [PendingSteps.self]
+        case "hooks-named": [NamedHookSteps.self]
+        case "pending-exception": [PendingExceptionSteps.self]
+        case "retry-pending": [RetryPendingSteps.self]
+        case "skipped": [SkippedSteps.self]
+        case "skipped-exception": [SkippedExceptionSteps.self]
+        case "skipped-failing-hook": [SkippedFailingHookSteps.self]
+        case "hooks-skipped": [HooksSkippedSteps.self]
+        case "all-statuses": [AllStatusesSteps.self]
+        case "failedish-combinations": [FailedishSteps.self]
         default: []
         }
     }
@@ -387,5 +397,101 @@ final class TestRunExceptionSteps: StepDefinitions {
     required init() {}
     static func define(_ step: StepMap<TestRunExceptionSteps>) {
         step.expression("a step") { _ in }
+    }
+}
+
+final class PendingSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<PendingSteps>) {
+        step.expression("an implemented non-pending step") { _ in }
+        step.expression("an implemented step that is skipped") { _ in }
+        step.expression("an unimplemented pending step") { _ in try pending() }
+    }
+}
+
+final class PendingExceptionSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<PendingExceptionSteps>) {
+        step.expression("an unimplemented pending step") { _ in try pending("TODO") }
+    }
+}
+
+final class RetryPendingSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<RetryPendingSteps>) {
+        step.expression("a pending step") { _ in try pending() }
+    }
+}
+
+final class SkippedSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<SkippedSteps>) {
+        step.expression("a step that does not skip") { _ in }
+        step.expression("a step that is skipped") { _ in }
+        step.expression("I skip a step") { _ in try skip() }
+    }
+}
+
+final class SkippedExceptionSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<SkippedExceptionSteps>) {
+        step.expression("I skip a step") { _ in try skip("skipping") }
+    }
+}
+
+final class SkippedFailingHookSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<SkippedFailingHookSteps>) {
+        step.expression("a step that skips") { _ in try skip() }
+        step.after { _ in throw KitError("whoops") }
+    }
+}
+
+final class HooksSkippedSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<HooksSkippedSteps>) {
+        step.before { _ in }
+        step.before(tags: "@skip-before") { _ in try skip() }
+        step.before { _ in }
+        step.expression("a normal step") { _ in }
+        step.expression("a step that skips") { _ in try skip() }
+        step.after { _ in }
+        step.after(tags: "@skip-after") { _ in try skip() }
+        step.after { _ in }
+    }
+}
+
+/// all-statuses and failedish-combinations: the same six definitions, in
+/// the order each sample registers them.
+final class AllStatusesSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<AllStatusesSteps>) {
+        step("^a step$") { _ in }
+        step("^a failing step$") { _ in throw KitError("whoops") }
+        step("^a pending step$") { _ in try pending() }
+        step("^a skipped step$") { _ in try skip() }
+        step("^an ambiguous (.*?)$") { (_: AllStatusesSteps, _: String) in }
+        step("^(.*?) ambiguous step$") { (_: AllStatusesSteps, _: String) in }
+    }
+}
+
+final class FailedishSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<FailedishSteps>) {
+        step("^a step$") { _ in }
+        step("^a skipped step$") { _ in try skip() }
+        step("^a pending step$") { _ in try pending() }
+        step("^an ambiguous (.*?)$") { (_: FailedishSteps, _: String) in }
+        step("^(.*?) ambiguous step$") { (_: FailedishSteps, _: String) in }
+        step("^a failing step$") { _ in throw KitError("whoops") }
+    }
+}
+
+final class NamedHookSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<NamedHookSteps>) {
+        step.before(name: "A named before hook") { _ in }
+        step.expression("a step passes") { _ in }
+        step.after(name: "A named after hook") { _ in }
     }
 }

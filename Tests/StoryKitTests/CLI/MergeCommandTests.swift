@@ -31,7 +31,7 @@ import Testing
         #expect(try String(contentsOfFile: out + ".json", encoding: .utf8) == whole["json"])
         #expect(try String(contentsOfFile: out + ".xml", encoding: .utf8) == whole["junit.xml"])
         #expect(try String(contentsOfFile: out + ".html", encoding: .utf8) == whole["html"])
-        #expect(lines.last == "Steps: 24 passed, 6 failed, 3 undefined, 6 skipped")
+        #expect(lines.last == "Steps: 26 passed, 6 failed, 3 undefined, 4 skipped")
         #expect(whole.text.contains("\n" + (lines.last ?? "-") + "\n"))
     }
 

@@ -75,7 +75,7 @@ final class ProcessHookSteps: StepDefinitions {
         let undefined = try #require(StoryCase.all(in: "Fixtures/stories/good/undefined.stories").first)
         let problems = await undefined.problems(steps: StoryrunSteps.fixtures, strict: false)
         #expect(problems.first?.message.contains("step(#\"^") == true)
-        #expect(problems.first?.message.contains("try fail(\"not written yet\")") == true)
+        #expect(problems.first?.message.contains("try pending(\"not written yet\")") == true)
     }
 
     @Test("Before-run hooks run once per test process, however many stories run")
