@@ -123,29 +123,14 @@ final class StoryrunDriverSteps: StepDefinitions {
         step("^the process exits with status (\\d+)$") { (steps: StoryrunDriverSteps, code: Int32) in
             try expect(!steps.processWasSignalled && steps.processStatus == code, "the process ended with status \(steps.processStatus ?? -1) (signal: \(steps.processWasSignalled)); output:\n\(steps.text)")
         }
-        step("^no process of the run is left$") { steps in
+        step("^no process of the run is left$") { _ in
             // A `sleep 299.5` a step started must be gone with its worker.
-            let ps = Process()
-            ps.executableURL = URL(fileURLWithPath: "/bin/ps")
-            ps.arguments = ["-eo", "args"]
-            let pipe = Pipe()
-            ps.standardOutput = pipe
-            try ps.run()
-            let listing = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            ps.waitUntilExit()
-            try expect(!listing.split(separator: "\n").contains { $0 == "/bin/sleep 299.5" }, "left running:\n\(listing)")
+            let left = try runningCommands().filter { $0 == "/bin/sleep 299.5" }
+            try expect(left.isEmpty, "left running: \(left)")
         }
-        step("^no command of the run is left$") { steps in
+        step("^no command of the run is left$") { _ in
             // The sleeps of Fixtures/stories/steplibs/command-faults.feature.
-            let ps = Process()
-            ps.executableURL = URL(fileURLWithPath: "/bin/ps")
-            ps.arguments = ["-eo", "args"]
-            let pipe = Pipe()
-            ps.standardOutput = pipe
-            try ps.run()
-            let listing = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            ps.waitUntilExit()
-            let left = listing.split(separator: "\n").filter { $0.hasPrefix("sleep 299.") || $0.contains("sh -c sleep 299.") }
+            let left = try runningCommands().filter { $0.hasPrefix("sleep 299.") || $0.contains("sh -c sleep 299.") }
             try expect(left.isEmpty, "left running: \(left)")
         }
         step("^the (regex|expression) \"(.*)\" and the text \"(.*)\"$") { (steps: StoryrunDriverSteps, syntax: String, pattern: String, text: String) in
@@ -213,5 +198,18 @@ final class StoryrunDriverSteps: StepDefinitions {
             let left = try FileManager.default.contentsOfDirectory(atPath: steps.reportFolder)
             try expect(!left.contains { $0.contains(".tmp-") }, "left: \(left)")
         }
+    }
+
+    /// The command lines of every process running now (`ps -eo args`).
+    static func runningCommands() throws -> [Substring] {
+        let ps = Process()
+        ps.executableURL = URL(fileURLWithPath: "/bin/ps")
+        ps.arguments = ["-eo", "args"]
+        let pipe = Pipe()
+        ps.standardOutput = pipe
+        try ps.run()
+        let listing = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ps.waitUntilExit()
+        return listing.split(separator: "\n")
     }
 }
