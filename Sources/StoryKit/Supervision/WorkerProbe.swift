@@ -46,7 +46,11 @@ final class WorkerProbe {
     private func deliverPendingSignals() {
         var pending = sigset_t()
         guard sigpending(&pending) == 0 else { return }
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM] where sigismember(&pending, signal) == 1 {
+        // Every signal whose default action ends the process (SIGABRT,
+        // SIGXCPU, the real-time ones…): not those ignored or stopping by
+        // default.
+        let harmless: Set<Int32> = [SIGCHLD, SIGURG, SIGWINCH, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGSTOP, SIGKILL]
+        for signal in Int32(1)..<65 where !harmless.contains(signal) && sigismember(&pending, signal) == 1 {
             var only = sigset_t()
             sigemptyset(&only)
             sigaddset(&only, signal)
