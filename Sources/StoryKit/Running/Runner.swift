@@ -143,14 +143,30 @@ struct Runner {
             var result = HookResult(kind: kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0)
             probe?.beginHook(index: index, around: 0, seconds: configuration.stepTimeout)
             let recorder = AttachmentRecorder()
-            do {
-                try await AttachmentRecorder.$current.withValue(recorder) { try await hook.body(nil) }
-            } catch {
+            // Under the time limit like every other hook: a hook that awaits
+            // is cancelled when it overruns, and fails naming itself.
+            let watchdog = self.watchdog
+            let limit = configuration.stepTimeout
+            let body: @Sendable () async -> UncheckedBox<(any Error)?> = {
+                withUnsafeCurrentTask { watchdog.watch($0) }
+                defer { watchdog.unwatch() }
+                watchdog.arm(seconds: limit)
+                do {
+                    try await AttachmentRecorder.$current.withValue(recorder) { try await hook.body(nil) }
+                } catch {
+                    return UncheckedBox(watchdog.disarm() ? HookTimeoutError(seconds: limit, hook: hook) : error)
+                }
+                return UncheckedBox(watchdog.disarm() ? HookTimeoutError(seconds: limit, hook: hook) : nil)
+            }
+            // Once an overrun has cancelled this task, in a task of its own.
+            let failure = Task.isCancelled ? await Task.detached(operation: body).value.value : await body().value
+            if let error = failure {
                 summary.failedHooks += 1
                 let cause = StepError(error)
+                let message = error is HookTimeoutError ? cause.message : "the \(kind.rawValue) hook failed: \(cause.message)"
                 result.status = .failed
-                result.error = StepError(message: "the \(kind.rawValue) hook failed: \(cause.message)", location: cause.location ?? hook.location)
-                emit(.diagnostic(Diagnostic(at: hook.location, problem: "the \(kind.rawValue) hook failed: \(cause.message)")))
+                result.error = StepError(message: message, location: cause.location ?? hook.location)
+                emit(.diagnostic(Diagnostic(at: hook.location, problem: message)))
             }
             result.attachments = recorder.take() + (probe?.end() ?? [])
             result.duration = now() &- start
