@@ -157,6 +157,19 @@ struct Supervisor {
                     }
                 }
             }
+            // The stories it started and never answered ran, but their
+            // answers were lost (a step closed or replaced the worker's
+            // channel): they fail. Run again, they would be lost again, for
+            // ever.
+            if let lastStarted = snapshot.lastStarted {
+                for sequence in worker.dispatched where sequence <= lastStarted {
+                    guard let flight = take(sequence, from: worker) else { continue }
+                    finish(
+                        lost(flight.planned.story, "this story ran, but what its worker process said about it never reached storyrun "
+                            + "(did a step close or replace descriptor \(WorkerMain.messages), the worker's channel to storyrun?)"),
+                        matches: nil)
+                }
+            }
             // The stories it had not started go back to the front of the queue.
             let unstarted = worker.dispatched.compactMap { inFlight.removeValue(forKey: $0)?.planned }
             if !unstarted.isEmpty {
@@ -220,8 +233,19 @@ struct Supervisor {
             fds = workers.map { pollfd(fd: $0.messages, events: Int16(POLLIN), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 50)
             for worker in workers {
+                // Where it was before its messages are read: a worker writes
+                // a story's answer before it leaves the story.
+                let before = worker.position.snapshot
                 let (lines, _) = worker.readLines()
                 for line in lines { handle(line, from: worker) }
+                // Between stories, with every story sent started and some
+                // never answered: their answers are lost (its channel was
+                // closed or replaced), and it would wait for ever for more.
+                if before.phase == .stories, before.story == nil, let lastStarted = before.lastStarted,
+                    let last = worker.dispatched.last, last <= lastStarted, worker.killReason == nil
+                {
+                    worker.kill(.exit(0))
+                }
             }
             // Overruns, deaths, and (with one worker) the story now running.
             let time = DispatchTime.now().uptimeNanoseconds
