@@ -109,7 +109,7 @@ final class FaultSteps: StepDefinitions {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
             process.arguments = ["-f", "/bin/sleep", "298.25"]
             try process.run()
-            process.waitUntilExit()
+            usleep(300_000)
         }
         step("^the step starts (\\d+) processes$") { (_: FaultSteps, count: Int) in
             let process = Process()

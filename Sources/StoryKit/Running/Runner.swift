@@ -25,6 +25,8 @@ struct Runner {
     let watchdog = StepWatchdog()
     /// In a worker process, what its parent watches.
     let probe: WorkerProbe?
+    /// The working directory and mask each story starts with.
+    private let processState = ProcessState()
 
     init(registry: StepRegistry, configuration: Configuration, probe: WorkerProbe? = nil, now: @escaping @Sendable () -> UInt64) {
         self.registry = registry
@@ -90,9 +92,11 @@ struct Runner {
         while result.status == .failed && earlier.count < configuration.retries {
             earlier.append(StoryAttempt(status: result.status, testSteps: result.testSteps, duration: result.duration))
             events = []
+            processState.restore()
             result = await self.attempt(story, matches: matches, emit: record)
         }
         result.earlierAttempts = earlier
+        processState.restore()
         events.forEach(emit)
         summary.add(result)
         emit(.storyFinished(result))
@@ -170,6 +174,7 @@ struct Runner {
             }
             result.attachments = recorder.take() + (probe?.end() ?? [])
             result.duration = now() &- start
+            processState.restore()
             emit(.runHookFinished(result))
         }
     }
