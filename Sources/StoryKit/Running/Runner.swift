@@ -61,13 +61,15 @@ struct Runner {
     }
 
     /// Runs a story whose steps are matched already (see ``StoryFeed``).
-    mutating func run(_ planned: PlannedStory, emit: (RunEvent) -> Void) async {
-        guard let matches = planned.matches else { return await run(planned.story, emit: emit) }
+    /// `attemptsUsed` counts attempts made elsewhere (in workers that a
+    /// crash ended), which count against `retries`.
+    mutating func run(_ planned: PlannedStory, attemptsUsed: Int = 0, emit: (RunEvent) -> Void) async {
         guard !isStopped else { return }
-        await run(planned.story, matches: matches, emit: emit)
+        let matches = planned.matches ?? planned.story.steps.map { matcher.matches($0) }
+        await run(planned.story, matches: matches, attemptsUsed: attemptsUsed, emit: emit)
     }
 
-    private mutating func run(_ story: Story, matches: [MatchResult], emit: (RunEvent) -> Void) async {
+    private mutating func run(_ story: Story, matches: [MatchResult], attemptsUsed: Int = 0, emit: (RunEvent) -> Void) async {
         emit(.storyStarted(story))
         for (step, result) in zip(story.steps, matches) {
             if let winner = result.winner { isUsed[winner.definition.id] = true }
@@ -89,10 +91,11 @@ struct Runner {
             }
         }
         var result = await attempt(story, matches: matches, emit: record)
-        while result.status == .failed && earlier.count < configuration.retries {
+        while result.status == .failed && attemptsUsed + earlier.count < configuration.retries {
             earlier.append(StoryAttempt(status: result.status, testSteps: result.testSteps, duration: result.duration))
             events = []
             processState.restore()
+            probe?.beginAttempt(attemptsUsed + earlier.count)
             result = await self.attempt(story, matches: matches, emit: record)
         }
         result.earlierAttempts = earlier

@@ -63,6 +63,11 @@ final class SharedPosition: @unchecked Sendable {
         store(sequence &+ 1, .lastStarted)
     }
 
+    /// The worker starts another attempt at the story (`--retry`).
+    func startAttempt(_ attempt: Int) {
+        store(UInt64(attempt), .attempt)
+    }
+
     /// The worker starts a test step: a story step (`index` in the story) or
     /// a hook (`hookIndex` in the registry, around step `index`), with the
     /// capture file's length and the deadline in uptime nanoseconds.

@@ -44,6 +44,11 @@ struct Supervisor {
         var isStopping = false
         var startFailure: String?
         var everReady = false
+        // Attempts at stories whose worker a crash or overrun ended, kept
+        // until the story is run again (`--retry`).
+        var crashedAttempts: [SourceLocation: [StoryAttempt]] = [:]
+        // How many attempts at each of them have been made.
+        var attemptsUsed: [SourceLocation: Int] = [:]
         let batch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
 
         func startWorker() {
@@ -64,6 +69,11 @@ struct Supervisor {
         }
 
         func finish(_ result: StoryResult, matches: [MatchResult]?) {
+            var result = result
+            attemptsUsed[result.story.location] = nil
+            if let earlier = crashedAttempts.removeValue(forKey: result.story.location) {
+                result.earlierAttempts = earlier + result.earlierAttempts
+            }
             for step in result.steps {
                 if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
             }
@@ -153,7 +163,17 @@ struct Supervisor {
                         let result = WorkerFailure.result(
                             for: flight.planned.story, registry: registry, at: snapshot, reason: reason, printed: printed,
                             elapsed: now() &- flight.sentAt)
-                        finish(result, matches: flight.planned.matches)
+                        let isInterrupted = if case .interrupted = reason { true } else { false }
+                        if !isInterrupted, !isStopping, snapshot.attempt < configuration.retries {
+                            // --retry: a crash is a failure like any other; the story runs again
+                            // in a new worker, this attempt kept.
+                            crashedAttempts[result.story.location, default: []].append(
+                                StoryAttempt(status: result.status, testSteps: result.testSteps, duration: result.duration))
+                            attemptsUsed[result.story.location] = snapshot.attempt + 1
+                            queue.insert(flight.planned, at: queueStart)
+                        } else {
+                            finish(result, matches: flight.planned.matches)
+                        }
                     }
                 }
             }
@@ -206,7 +226,9 @@ struct Supervisor {
                         nextSequence += 1
                         inFlight[sequence] = InFlight(planned: planned, sentAt: sentAt)
                         worker.dispatched.append(sequence)
-                        text += WorkerWire.request(sequence: sequence, story: planned.story)
+                        text += WorkerWire.request(
+                            sequence: sequence, story: planned.story,
+                            attemptsUsed: attemptsUsed[planned.story.location] ?? 0)
                     }
                     queueStart += count
                     if queueStart > 4096 {

@@ -17,6 +17,11 @@ final class WorkerProbe {
         self.capture = capture
     }
 
+    /// Another attempt at the story begins (`--retry`), counting from 0.
+    func beginAttempt(_ attempt: Int) {
+        position.startAttempt(attempt)
+    }
+
     /// A story step begins, with its time limit.
     func beginStep(index: Int, seconds: Double) {
         begin(.step, index: index, hookIndex: 0, seconds: seconds)
