@@ -149,7 +149,8 @@ struct Supervisor {
                         summary.failedHooks += 1
                         emit(.diagnostic(Diagnostic(at: hook.location, problem: hook.error?.message ?? "")))
                         emit(.runHookFinished(hook))
-                        if !worker.isReady {
+                        let isInterrupted = if case .interrupted = reason { true } else { false }
+                        if !worker.isReady && !isInterrupted {
                             startFailure = startFailure ?? "a worker process died in a before-run hook, so no worker could run the stories"
                         }
                     } else if !worker.isReady {
