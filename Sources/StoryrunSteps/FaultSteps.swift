@@ -12,7 +12,7 @@ final class FaultSteps: StepDefinitions {
             switch ProcessInfo.processInfo.environment["STORYRUN_FAULT_BEFORE_RUN"] {
             case "crash": fatalError("a before-run hook crashed on purpose")
             case "throw": throw HookSabotage()
-            default: break
+            default: try await sabotageAsync("STORYRUN_FAULT_BEFORE_RUN")
             }
         }
         step.before(tags: "@hanging-hook") { _ in
@@ -45,5 +45,119 @@ final class FaultSteps: StepDefinitions {
             log(text)
         }
         step("^a step that passes$") { _ in }
+
+        // Hooks of every kind that misbehave when an environment variable
+        // says so (STORYRUN_FAULT_AFTER_RUN=hang, say).
+        step.afterRun { try await sabotageAsync("STORYRUN_FAULT_AFTER_RUN") }
+        step.before { _ in try await sabotageAsync("STORYRUN_FAULT_BEFORE_STORY") }
+        step.after { _ in try await sabotageAsync("STORYRUN_FAULT_AFTER_STORY") }
+        step.beforeStep { _ in try await sabotageAsync("STORYRUN_FAULT_BEFORE_STEP") }
+        step.afterStep { _ in try await sabotageAsync("STORYRUN_FAULT_AFTER_STEP") }
+
+        step("^the step calls _exit\\((\\d+)\\)$") { (_: FaultSteps, code: Int32) in
+            _exit(code)
+        }
+        step("^the step aborts$") { _ in abort() }
+        step("^the step raises signal (\\d+)$") { (_: FaultSteps, signal: Int32) in
+            raise(signal)
+        }
+        step("^the step spins for ever$") { _ in
+            var counter = 0
+            while counter >= 0 { counter = (counter &+ 1) & 0xFFFF; if counter == 0 { sched_yield() } }
+        }
+        step("^the step sleeps (\\d+) s honouring cancellation$") { (_: FaultSteps, seconds: Int) in
+            try await Task.sleep(nanoseconds: UInt64(seconds) * 1_000_000_000)
+        }
+        step("^the step prints (\\d+) MB$") { (_: FaultSteps, megabytes: Int) in
+            let line = String(repeating: "x", count: 1023) + "\n"
+            let block = String(repeating: line, count: 1024)
+            for _ in 0..<megabytes { FileHandle.standardOutput.write(Data(block.utf8)) }
+        }
+        step("^the step prints (\\d+) bytes without a line end$") { (_: FaultSteps, count: Int) in
+            FileHandle.standardOutput.write(Data(repeating: UInt8(ascii: "y"), count: count))
+        }
+        step("^the step prints binary output$") { _ in
+            var bytes = [UInt8](0...255)
+            bytes += Array("]]>\u{1B}[31m<not-xml & \"quoted\"\u{0}\n".utf8)
+            FileHandle.standardOutput.write(Data(bytes))
+            FileHandle.standardError.write(Data([0xFF, 0xFE, 0x00, 0x1B, 0x07, 0x0A]))
+        }
+        step("^the step starts a thread that keeps printing$") { _ in
+            Thread.detachNewThread {
+                var count = 0
+                while true {
+                    count += 1
+                    print("still printing \(count)")
+                    fflush(nil)
+                    usleep(20_000)
+                }
+            }
+        }
+        step("^the step closes descriptor (\\d+)$") { (_: FaultSteps, descriptor: Int32) in
+            close(descriptor)
+        }
+        step("^the step duplicates descriptor (\\d+) onto (\\d+)$") { (_: FaultSteps, from: Int32, to: Int32) in
+            dup2(from, to)
+        }
+        step("^the step opens /dev/null onto descriptor (\\d+)$") { (_: FaultSteps, to: Int32) in
+            let null = open("/dev/null", O_RDWR)
+            dup2(null, to)
+            close(null)
+        }
+        step("^the step starts a process in a session of its own$") { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            process.arguments = ["-f", "/bin/sleep", "298.25"]
+            try process.run()
+            usleep(300_000)
+        }
+        step("^the step starts (\\d+) processes$") { (_: FaultSteps, count: Int) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "i=0; while [ $i -lt \(count) ]; do sleep 297.5 & i=$((i+1)); done; wait"]
+            try process.run()
+            usleep(500_000)
+        }
+        step("^the step changes directory to \"(.*)\"$") { (_: FaultSteps, path: String) in
+            guard chdir(path) == 0 else { throw HookSabotage() }
+        }
+        step("^the step sets the umask to (\\d+)$") { (_: FaultSteps, mask: Int) in
+            umask(mode_t(mask))
+        }
+        step("^the step ignores SIGTERM and SIGINT$") { _ in
+            signal(SIGTERM, SIG_IGN)
+            signal(SIGINT, SIG_IGN)
+        }
+        step("^the step reads its standard input$") { _ in
+            _ = FileHandle.standardInput.readDataToEndOfFile()
+        }
+        step("^the step crashes once, marking \"(.*)\"$") { (_: FaultSteps, path: String) in
+            if !FileManager.default.fileExists(atPath: path) {
+                FileManager.default.createFile(atPath: path, contents: Data())
+                fatalError("a step crashed once on purpose")
+            }
+        }
+        step("^the step writes the file \"(.*)\"$") { (_: FaultSteps, path: String) in
+            try Data("written by a step\n".utf8).write(to: URL(fileURLWithPath: path))
+        }
+    }
+
+    /// Misbehaves as the environment variable `name` says.
+    static func sabotage(_ name: String) throws {
+        switch ProcessInfo.processInfo.environment[name] {
+        case "crash": fatalError("the hook (\(name)) crashed on purpose")
+        case "throw": throw HookSabotage()
+        case "exit": exit(0)
+        case "hang": usleep(30_000_000)
+        case "print": print("printed by the hook (\(name))")
+        default: break
+        }
+    }
+
+    static func sabotageAsync(_ name: String) async throws {
+        if ProcessInfo.processInfo.environment[name] == "sleep" {
+            try await Task.sleep(nanoseconds: 30_000_000_000)
+        }
+        try sabotage(name)
     }
 }

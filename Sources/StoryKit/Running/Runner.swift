@@ -25,6 +25,8 @@ struct Runner {
     let watchdog = StepWatchdog()
     /// In a worker process, what its parent watches.
     let probe: WorkerProbe?
+    /// The working directory and mask each story starts with.
+    private let processState = ProcessState()
 
     init(registry: StepRegistry, configuration: Configuration, probe: WorkerProbe? = nil, now: @escaping @Sendable () -> UInt64) {
         self.registry = registry
@@ -59,13 +61,15 @@ struct Runner {
     }
 
     /// Runs a story whose steps are matched already (see ``StoryFeed``).
-    mutating func run(_ planned: PlannedStory, emit: (RunEvent) -> Void) async {
-        guard let matches = planned.matches else { return await run(planned.story, emit: emit) }
+    /// `attemptsUsed` counts attempts made elsewhere (in workers that a
+    /// crash ended), which count against `retries`.
+    mutating func run(_ planned: PlannedStory, attemptsUsed: Int = 0, emit: (RunEvent) -> Void) async {
         guard !isStopped else { return }
-        await run(planned.story, matches: matches, emit: emit)
+        let matches = planned.matches ?? planned.story.steps.map { matcher.matches($0) }
+        await run(planned.story, matches: matches, attemptsUsed: attemptsUsed, emit: emit)
     }
 
-    private mutating func run(_ story: Story, matches: [MatchResult], emit: (RunEvent) -> Void) async {
+    private mutating func run(_ story: Story, matches: [MatchResult], attemptsUsed: Int = 0, emit: (RunEvent) -> Void) async {
         emit(.storyStarted(story))
         for (step, result) in zip(story.steps, matches) {
             if let winner = result.winner { isUsed[winner.definition.id] = true }
@@ -90,12 +94,15 @@ struct Runner {
         // As Cucumber's: an undefined or ambiguous step cannot change on a
         // second attempt, so such a story is not run again.
         let canChange = !matches.contains { $0.isUndefined || ($0.isAmbiguous && configuration.isStrict) }
-        while result.status == .failed && canChange && earlier.count < configuration.retries {
+        while result.status == .failed && canChange && attemptsUsed + earlier.count < configuration.retries {
             earlier.append(StoryAttempt(status: result.status, testSteps: result.testSteps, duration: result.duration))
             events = []
+            processState.restore()
+            probe?.beginAttempt(attemptsUsed + earlier.count)
             result = await self.attempt(story, matches: matches, emit: record)
         }
         result.earlierAttempts = earlier
+        processState.restore()
         events.forEach(emit)
         summary.add(result)
         emit(.storyFinished(result))
@@ -148,17 +155,34 @@ struct Runner {
             var result = HookResult(kind: kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0)
             probe?.beginHook(index: index, around: 0, seconds: configuration.stepTimeout)
             let recorder = AttachmentRecorder()
-            do {
-                try await AttachmentRecorder.$current.withValue(recorder) { try await hook.body(nil) }
-            } catch {
+            // Under the time limit like every other hook: a hook that awaits
+            // is cancelled when it overruns, and fails naming itself.
+            let watchdog = self.watchdog
+            let limit = configuration.stepTimeout
+            let body: @Sendable () async -> UncheckedBox<(any Error)?> = {
+                withUnsafeCurrentTask { watchdog.watch($0) }
+                defer { watchdog.unwatch() }
+                watchdog.arm(seconds: limit)
+                do {
+                    try await AttachmentRecorder.$current.withValue(recorder) { try await hook.body(nil) }
+                } catch {
+                    return UncheckedBox(watchdog.disarm() ? HookTimeoutError(seconds: limit, hook: hook) : error)
+                }
+                return UncheckedBox(watchdog.disarm() ? HookTimeoutError(seconds: limit, hook: hook) : nil)
+            }
+            // Once an overrun has cancelled this task, in a task of its own.
+            let failure = Task.isCancelled ? await Task.detached(operation: body).value.value : await body().value
+            if let error = failure {
                 summary.failedHooks += 1
                 let cause = StepError(error)
+                let message = error is HookTimeoutError ? cause.message : "the \(kind.rawValue) hook failed: \(cause.message)"
                 result.status = .failed
-                result.error = StepError(message: "the \(kind.rawValue) hook failed: \(cause.message)", location: cause.location ?? hook.location)
-                emit(.diagnostic(Diagnostic(at: hook.location, problem: "the \(kind.rawValue) hook failed: \(cause.message)")))
+                result.error = StepError(message: message, location: cause.location ?? hook.location)
+                emit(.diagnostic(Diagnostic(at: hook.location, problem: message)))
             }
             result.attachments = recorder.take() + (probe?.end() ?? [])
             result.duration = now() &- start
+            processState.restore()
             emit(.runHookFinished(result))
         }
     }

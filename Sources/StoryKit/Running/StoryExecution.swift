@@ -161,6 +161,8 @@ struct StoryExecution {
             throw error
         }
         if watchdog.disarm() { throw StepTimeoutError(seconds: configuration.stepTimeout, step: step) }
+        // A worker delivers it instead, so its parent sees the crash.
+        if probe == nil, let signal = PendingSignals.take() { throw RaisedSignalError(signal: signal) }
     }
 
     /// The hooks of a kind that apply to the story, with their index in the
@@ -177,6 +179,7 @@ struct StoryExecution {
         do {
             try await hook.body(context)
             if watchdog.disarm() { throw HookTimeoutError(seconds: configuration.stepTimeout, hook: hook) }
+            if probe == nil, let signal = PendingSignals.take() { throw RaisedSignalError(signal: signal) }
         } catch {
             let timedOut = watchdog.disarm() || error is HookTimeoutError
             if !timedOut, let signal = error as? PendingStep {

@@ -29,7 +29,7 @@ final class SharedPosition: @unchecked Sendable {
     }
 
     private enum Slot: Int {
-        case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt
+        case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt, lastStarted
     }
 
     private init(_ memory: UnsafeMutableRawPointer) {
@@ -60,6 +60,12 @@ final class SharedPosition: @unchecked Sendable {
         store(0, .deadline)
         store(UInt64(attempt), .attempt)
         store(sequence &+ 1, .story)
+        store(sequence &+ 1, .lastStarted)
+    }
+
+    /// The worker starts another attempt at the story (`--retry`).
+    func startAttempt(_ attempt: Int) {
+        store(UInt64(attempt), .attempt)
     }
 
     /// The worker starts a test step: a story step (`index` in the story) or
@@ -99,17 +105,22 @@ final class SharedPosition: @unchecked Sendable {
         /// Uptime nanoseconds past which the test step has overrun; 0 for none.
         var deadline: UInt64
         var outputOffset: UInt64
+        /// The sequence number of the last story the worker started, if it
+        /// started one: it runs its stories in the order sent, so every
+        /// story sent before it has started too.
+        var lastStarted: UInt64?
     }
 
     /// Where the worker is now.
     var snapshot: Snapshot {
         let story = load(.story)
+        let lastStarted = load(.lastStarted)
         return Snapshot(
             phase: Phase(rawValue: load(.phase)) ?? .starting, story: story == 0 ? nil : story - 1,
             attempt: Int(truncatingIfNeeded: load(.attempt)),
             stepKind: StepKind(rawValue: load(.stepKind)) ?? .none, stepIndex: Int(truncatingIfNeeded: load(.stepIndex)),
             hookIndex: Int(truncatingIfNeeded: load(.hookIndex)), deadline: load(.deadline),
-            outputOffset: load(.outputOffset))
+            outputOffset: load(.outputOffset), lastStarted: lastStarted == 0 ? nil : lastStarted - 1)
     }
 
     deinit {

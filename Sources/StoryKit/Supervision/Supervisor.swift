@@ -44,6 +44,11 @@ struct Supervisor {
         var isStopping = false
         var startFailure: String?
         var everReady = false
+        // Attempts at stories whose worker a crash or overrun ended, kept
+        // until the story is run again (`--retry`).
+        var crashedAttempts: [SourceLocation: [StoryAttempt]] = [:]
+        // How many attempts at each of them have been made.
+        var attemptsUsed: [SourceLocation: Int] = [:]
         let batch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
 
         func startWorker() {
@@ -64,6 +69,11 @@ struct Supervisor {
         }
 
         func finish(_ result: StoryResult, matches: [MatchResult]?) {
+            var result = result
+            attemptsUsed[result.story.location] = nil
+            if let earlier = crashedAttempts.removeValue(forKey: result.story.location) {
+                result.earlierAttempts = earlier + result.earlierAttempts
+            }
             for step in result.steps {
                 if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
             }
@@ -139,7 +149,8 @@ struct Supervisor {
                         summary.failedHooks += 1
                         emit(.diagnostic(Diagnostic(at: hook.location, problem: hook.error?.message ?? "")))
                         emit(.runHookFinished(hook))
-                        if !worker.isReady {
+                        let isInterrupted = if case .interrupted = reason { true } else { false }
+                        if !worker.isReady && !isInterrupted {
                             startFailure = startFailure ?? "a worker process died in a before-run hook, so no worker could run the stories"
                         }
                     } else if !worker.isReady {
@@ -153,8 +164,31 @@ struct Supervisor {
                         let result = WorkerFailure.result(
                             for: flight.planned.story, registry: registry, at: snapshot, reason: reason, printed: printed,
                             elapsed: now() &- flight.sentAt)
-                        finish(result, matches: flight.planned.matches)
+                        let isInterrupted = if case .interrupted = reason { true } else { false }
+                        if !isInterrupted, !isStopping, snapshot.attempt < configuration.retries {
+                            // --retry: a crash is a failure like any other; the story runs again
+                            // in a new worker, this attempt kept.
+                            crashedAttempts[result.story.location, default: []].append(
+                                StoryAttempt(status: result.status, testSteps: result.testSteps, duration: result.duration))
+                            attemptsUsed[result.story.location] = snapshot.attempt + 1
+                            queue.insert(flight.planned, at: queueStart)
+                        } else {
+                            finish(result, matches: flight.planned.matches)
+                        }
                     }
+                }
+            }
+            // The stories it started and never answered ran, but their
+            // answers were lost (a step closed or replaced the worker's
+            // channel): they fail. Run again, they would be lost again, for
+            // ever.
+            if let lastStarted = snapshot.lastStarted {
+                for sequence in worker.dispatched where sequence <= lastStarted {
+                    guard let flight = take(sequence, from: worker) else { continue }
+                    finish(
+                        lost(flight.planned.story, "this story ran, but what its worker process said about it never reached storyrun "
+                            + "(did a step close or replace descriptor \(WorkerMain.messages), the worker's channel to storyrun?)"),
+                        matches: nil)
                 }
             }
             // The stories it had not started go back to the front of the queue.
@@ -193,7 +227,9 @@ struct Supervisor {
                         nextSequence += 1
                         inFlight[sequence] = InFlight(planned: planned, sentAt: sentAt)
                         worker.dispatched.append(sequence)
-                        text += WorkerWire.request(sequence: sequence, story: planned.story)
+                        text += WorkerWire.request(
+                            sequence: sequence, story: planned.story,
+                            attemptsUsed: attemptsUsed[planned.story.location] ?? 0)
                     }
                     queueStart += count
                     if queueStart > 4096 {
@@ -220,8 +256,19 @@ struct Supervisor {
             fds = workers.map { pollfd(fd: $0.messages, events: Int16(POLLIN), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 50)
             for worker in workers {
+                // Where it was before its messages are read: a worker writes
+                // a story's answer before it leaves the story.
+                let before = worker.position.snapshot
                 let (lines, _) = worker.readLines()
                 for line in lines { handle(line, from: worker) }
+                // Between stories, with every story sent started and some
+                // never answered: their answers are lost (its channel was
+                // closed or replaced), and it would wait for ever for more.
+                if before.phase == .stories, before.story == nil, let lastStarted = before.lastStarted,
+                    let last = worker.dispatched.last, last <= lastStarted, worker.killReason == nil
+                {
+                    worker.kill(.exit(0))
+                }
             }
             // Overruns, deaths, and (with one worker) the story now running.
             let time = DispatchTime.now().uptimeNanoseconds

@@ -64,8 +64,8 @@ enum WorkerMain {
                 send(WorkerWire.line(.missing(sequence: sequence, "no story starts at \(next.path):\(next.line) any more: was the file changed during the run?")))
                 continue
             }
-            shared.startStory(sequence, attempt: 0)
-            await runner.run(planned, emit: forward)
+            shared.startStory(sequence, attempt: next.attemptsUsed)
+            await runner.run(planned, attemptsUsed: next.attemptsUsed, emit: forward)
             shared.endStory()
             probe.trim()
         }
@@ -101,6 +101,7 @@ enum WorkerMain {
 private struct WorkerStory: Sendable {
     var sequence: UInt64
     var planned: PlannedStory?
+    var attemptsUsed = 0
     var path = ""
     var line = 0
 }
@@ -127,7 +128,7 @@ private final class StorySource: @unchecked Sendable {
             }
             var matches: [MatchResult]?
             if matcher != nil { matches = story.steps.map { matcher!.matches($0) } }
-            return WorkerStory(sequence: request.sequence, planned: PlannedStory(story: story, matches: matches))
+            return WorkerStory(sequence: request.sequence, planned: PlannedStory(story: story, matches: matches), attemptsUsed: request.attemptsUsed)
         }
         return nil
     }

@@ -17,6 +17,11 @@ final class WorkerProbe {
         self.capture = capture
     }
 
+    /// Another attempt at the story begins (`--retry`), counting from 0.
+    func beginAttempt(_ attempt: Int) {
+        position.startAttempt(attempt)
+    }
+
     /// A story step begins, with its time limit.
     func beginStep(index: Int, seconds: Double) {
         begin(.step, index: index, hookIndex: 0, seconds: seconds)
@@ -46,7 +51,11 @@ final class WorkerProbe {
     private func deliverPendingSignals() {
         var pending = sigset_t()
         guard sigpending(&pending) == 0 else { return }
-        for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM] where sigismember(&pending, signal) == 1 {
+        // Every signal whose default action ends the process (SIGABRT,
+        // SIGXCPU, the real-time ones…): not those ignored or stopping by
+        // default.
+        let harmless: Set<Int32> = [SIGCHLD, SIGURG, SIGWINCH, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGSTOP, SIGKILL]
+        for signal in Int32(1)..<65 where !harmless.contains(signal) && sigismember(&pending, signal) == 1 {
             var only = sigset_t()
             sigemptyset(&only)
             sigaddset(&only, signal)

@@ -3,7 +3,7 @@ import Foundation
 /// The lines a parent and its worker processes exchange on pipes of their
 /// own (never standard output, where user code prints).
 ///
-/// Parent to worker, one story a line: `S SEQ LINE PATH`, the path last
+/// Parent to worker, one story a line: `S SEQ LINE ATTEMPTS PATH`, the path last
 /// with its control characters and `%` percent-encoded, so no file name
 /// can break a line. The end of the pipe means no more stories.
 ///
@@ -68,16 +68,19 @@ enum WorkerWire {
 
     // MARK: Requests
 
-    /// The request line for a story.
-    static func request(sequence: UInt64, story: Story) -> String {
-        "S \(sequence) \(story.location.line) \(escape(story.location.file))\n"
+    /// The request line for a story; `attemptsUsed` counts the attempts
+    /// at it that ended their worker (`--retry`).
+    static func request(sequence: UInt64, story: Story, attemptsUsed: Int = 0) -> String {
+        "S \(sequence) \(story.location.line) \(attemptsUsed) \(escape(story.location.file))\n"
     }
 
-    /// Reads a request line: the sequence number, line and path.
-    static func parseRequest(_ line: Substring) -> (sequence: UInt64, line: Int, path: String)? {
-        let parts = line.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "S", let sequence = UInt64(parts[1]), let number = Int(parts[2]) else { return nil }
-        return (sequence, number, unescape(parts[3]))
+    /// Reads a request line: the sequence number, line, attempts used and path.
+    static func parseRequest(_ line: Substring) -> (sequence: UInt64, line: Int, attemptsUsed: Int, path: String)? {
+        let parts = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false)
+        guard parts.count == 5, parts[0] == "S", let sequence = UInt64(parts[1]), let number = Int(parts[2]),
+            let attemptsUsed = Int(parts[3]), attemptsUsed >= 0
+        else { return nil }
+        return (sequence, number, attemptsUsed, unescape(parts[4]))
     }
 
     private static func escape(_ path: String) -> String {

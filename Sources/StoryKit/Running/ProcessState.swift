@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The working directory and file mode mask a run started with, put back
+/// after every story and run hook: what a step changes stays in its story,
+/// and neither later stories' relative paths nor the reports (written in
+/// process with `--in-process`) land elsewhere or unreadable.
+final class ProcessState: @unchecked Sendable {
+    // Unchecked: immutable after init.
+    private let directory: Int32
+    private let mask: mode_t
+
+    init() {
+        directory = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let mask = umask(0o022)
+        umask(mask)
+        self.mask = mask
+    }
+
+    /// Puts the working directory and the mask back.
+    func restore() {
+        if directory >= 0 { _ = fchdir(directory) }
+        umask(mask)
+    }
+
+    deinit {
+        if directory >= 0 { close(directory) }
+    }
+}
+
+/// A signal user code raised on a thread that blocks it (as the threads
+/// that run steps do): in process (`--in-process`) it would wait unseen and
+/// the step pass, so it is taken and the step fails with it.
+enum PendingSignals {
+    /// Takes one pending signal whose default action ends the process; nil
+    /// when there is none.
+    static func take() -> Int32? {
+        var pending = sigset_t()
+        guard sigpending(&pending) == 0 else { return nil }
+        let harmless: Set<Int32> = [SIGCHLD, SIGURG, SIGWINCH, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGSTOP, SIGKILL]
+        for signal in Int32(1)..<65 where !harmless.contains(signal) && sigismember(&pending, signal) == 1 {
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, signal)
+            var none = timespec(tv_sec: 0, tv_nsec: 0)
+            // Only a signal this thread blocks can be taken this way; one
+            // it does not block has been handled already.
+            if sigtimedwait(&only, nil, &none) == signal { return signal }
+        }
+        return nil
+    }
+}
+
+/// A step or hook raised a signal that, in a process of its own, would have
+/// ended it.
+struct RaisedSignalError: LocatedError, CustomStringConvertible {
+    var location: SourceLocation? { nil }
+    var signal: Int32
+
+    var description: String {
+        "the code raised signal \(signal) (\(WorkerFailure.name(of: signal))), which would have ended its process; in process (--in-process) it was caught and failed the step"
+    }
+}

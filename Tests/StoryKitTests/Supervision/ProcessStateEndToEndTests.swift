@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// What a step does to its process (its working directory, its file mode
+/// mask, a signal it raises on its own thread) neither leaks into the rest of
+/// the run nor turns into a false green, supervised or in process.
+@Suite struct ProcessStateEndToEndTests {
+    static let faults = SupervisionEndToEndTests.faults
+
+    @Test("A step that changes directory and umask in process: the reports land where asked, readable", arguments: [true, false])
+    func directoryAndMask(inProcess: Bool) throws {
+        let folder = try Binary.temporaryFolder("process-state")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let elsewhere = folder + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        var text = "Story: wanders off\n  Given the step changes directory to \"\(elsewhere)\"\n  And the step sets the umask to 511\n\n"
+        for index in 0..<12 { text += "Story: after \(index)\n  Given a step that passes\n\n" }
+        try SupervisionEndToEndTests.write(text, to: folder + "/wander.stories")
+        // Files of their own, so a worker reads some of them after the step.
+        for index in 0..<12 {
+            try SupervisionEndToEndTests.write("Story: file \(index)\n  Given a step that passes\n", to: folder + "/more-\(index).stories")
+        }
+        let outcome = try Binary.run(
+            ["."] + (inProcess ? ["--in-process"] : []) + ["--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("Stories: 25 passed, 0 failed"), "\(outcome.output)")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere + "/out.xml"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/out.xml")
+        let permissions = (attributes[.posixPermissions] as? Int) ?? 0
+        #expect(permissions & 0o600 == 0o600, "the report's mode is \(String(permissions, radix: 8))")
+    }
+
+    @Test("A signal raised on the step's own thread fails the step in process (it passed)", arguments: [6, 15, 34])
+    func raisedSignalInProcess(signal: Int) throws {
+        let folder = try Binary.temporaryFolder("process-state")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SupervisionEndToEndTests.write(
+            "Story: raises\n  Given the step raises signal \(signal)\n\nStory: after\n  Given a step that passes\n", to: folder + "/raise.stories")
+        for mode in [["--in-process"], []] {
+            let outcome = try Binary.run(["raise.stories", "--junit", "out.xml"] + mode, in: folder, timeout: 60, environment: Self.faults)
+            #expect(outcome.status == 1, "\(mode): \(outcome.output)")
+            #expect(outcome.output.contains("Stories: 1 passed, 1 failed"), "\(mode): \(outcome.output)")
+            #expect(outcome.output.contains("signal \(signal)"), "\(mode): \(outcome.output)")
+        }
+    }
+}
