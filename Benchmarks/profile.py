@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Where a run's time goes, by phase (issue 16): `perf record` (Debian
+linux-perf, installed if missing) samples every process of a run of the
+neutral corpus with call chains; each sample goes to the phase of the
+innermost StoryKit frame that names one (start-up, registration, parsing,
+matching, running, reporting, and for a supervised run the parent/worker
+exchange), by priority when frames of several phases are on the stack.
+
+Usage: profile.py FOLDER [storyrun flags...]; prints CPU milliseconds per
+process and phase. Not a test.
+"""
+import collections, os, re, shutil, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+NEUTRAL = os.path.join(os.path.dirname(HERE), ".build", "release", "storyrun-bench-neutral")
+FREQUENCY = 4999
+
+# Checked in this order: the first phase any frame of a sample names wins.
+PHASES = [
+    ("registration", r"RegistryBuilder|StepMap|define|freeze|StepRegistry|PatternIndex.*init|RequiredWords.*init"),
+    ("parsing", r"Parser|Lexer|Gherkin|StoryLoader|Pickle|Scanner|Token|parseFile|Outline|Compiler"),
+    ("matching", r"Matcher|PatternIndex|SimpleRegex|RequiredWords|NSRegularExpression|Pattern|Match"),
+    ("reporting", r"Report|Summary|TextStyle|Render|Terminal"),
+    ("exchange", r"WorkerWire|SupervisedWorker|Supervisor|LineReader|StorySource|WorkerMain|StoryFiles|rebuild|SharedPosition|OutputCapture|HandOff|ChildProcess"),
+    ("running", r"Runner|ArgumentCursor|StepArgument|Probe|StepContext|Hook|Neutral"),
+    ("start-up", r"_dl_|dl_main|_dl_start|ld-linux|__libc_start|swift_once|Options|StoryRun|Selection|Config"),
+]
+
+
+def ensure_perf():
+    if shutil.which("perf"):
+        return True
+    subprocess.run("apt-get update -qq && apt-get install -y -qq linux-perf", shell=True)
+    return shutil.which("perf") is not None
+
+
+def profile(command, label):
+    data = tempfile.mktemp(suffix=".perf")
+    subprocess.run(["perf", "record", "-q", "-F", str(FREQUENCY), "--call-graph", "fp", "-o", data, "--"] + command,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    script = subprocess.run(["perf", "script", "-i", data, "-F", "pid,ip,sym,dso"], capture_output=True, text=True).stdout
+    os.unlink(data)
+    compiled = [(name, re.compile(pattern)) for name, pattern in PHASES]
+    by_pid = collections.defaultdict(collections.Counter)
+    first_pid = None
+    for sample in script.split("\n\n"):
+        lines = [l for l in sample.strip().split("\n") if l.strip()]
+        if not lines:
+            continue
+        try:
+            pid = int(lines[0].split()[0])
+        except ValueError:
+            continue
+        first_pid = first_pid or pid
+        frames = " | ".join(lines[1:])
+        phase = next((name for name, pattern in compiled if pattern.search(frames)), None)
+        if phase is None:
+            phase = "kernel (exec, page faults)" if "[kernel" in frames and "storyrun" not in frames else "other (runtime, libc)"
+        by_pid[pid][phase] += 1
+    print(f"  {label}: {' '.join(os.path.basename(c) for c in command)}")
+    order = [name for name, _ in PHASES] + ["kernel (exec, page faults)", "other (runtime, libc)"]
+    for pid, counts in sorted(by_pid.items()):
+        role = "parent" if pid == first_pid else "worker"
+        total = sum(counts.values())
+        parts = ", ".join(f"{name} {counts[name] * 1000 / FREQUENCY:.0f}" for name in order if counts[name])
+        print(f"    {role} (pid {pid}): {total * 1000 / FREQUENCY:.0f} ms CPU: {parts}")
+
+
+def main():
+    if not ensure_perf():
+        print("  perf cannot be installed here: no profile")
+        return
+    folder = sys.argv[1]
+    flags = sys.argv[2:]
+    print("Profile by phase (CPU ms sampled by perf at %d Hz; a sample goes to the first phase its stack names)" % FREQUENCY)
+    profile([NEUTRAL] + flags + [folder], "supervised")
+    profile([NEUTRAL, "--in-process"] + flags + [folder], "--in-process")
+
+
+if __name__ == "__main__":
+    main()
