@@ -15,16 +15,34 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 NEUTRAL = os.path.join(os.path.dirname(HERE), ".build", "release", "storyrun-bench-neutral")
 FREQUENCY = 4999
 
-# Checked in this order: the first phase any frame of a sample names wins.
+# A sample goes to the innermost frame that names a phase (its function's
+# name, argument labels left out), the phases of one frame checked in this
+# order; registration wins wherever it is on the stack.
 PHASES = [
-    ("registration", r"RegistryBuilder|StepMap|define|freeze|StepRegistry|PatternIndex.*init|RequiredWords.*init"),
-    ("parsing", r"Parser|Lexer|Gherkin|StoryLoader|Pickle|Scanner|Token|parseFile|Outline|Compiler"),
-    ("matching", r"Matcher|PatternIndex|SimpleRegex|RequiredWords|NSRegularExpression|Pattern|Match"),
-    ("reporting", r"Report|Summary|TextStyle|Render|Terminal"),
-    ("exchange", r"WorkerWire|SupervisedWorker|Supervisor|LineReader|StorySource|WorkerMain|StoryFiles|rebuild|SharedPosition|OutputCapture|HandOff|ChildProcess"),
-    ("running", r"Runner|ArgumentCursor|StepArgument|Probe|StepContext|Hook|Neutral"),
-    ("start-up", r"_dl_|dl_main|_dl_start|ld-linux|__libc_start|swift_once|Options|StoryRun|Selection|Config"),
+    ("registration", r"RegistryBuilder\.|StepMap\.|\.define\(|StepRegistry\.init|freeze\("),
+    ("parsing", r"Gherkin|StoryLoader|StoryParser|StoryCompiler|Lexer|Pickle|parseFile|LineSelection|StoryFeed\.parse"),
+    ("matching", r"Matcher|PatternIndex|SimpleRegex|RequiredWords|WordTable|NSRegularExpression|Pattern\.|StepRegistry\.matches|Match|StoryFeed\.match"),
+    ("reporting", r"Reporter|RunSummary|TextStyle|writeLine|Render|emit #"),
+    ("exchange", r"WorkerWire|SupervisedWorker|Supervisor|LineReader|StorySource|StoryFiles|SharedPosition|OutputCapture|HandOff|WorkerMain\.send|ChildProcess"),
+    ("running", r"Runner|StoryExecution|ArgumentCursor|StepArgument|Probe|Neutral|WorkerMain|default argument"),
+    ("start-up", r"_dl_|dl_main|__libc_start_main|Options|ConfigFile|StorySelection|StoryRun\.|main"),
 ]
+
+
+def phase_of(frames, compiled):
+    names = []
+    for frame in frames:
+        name = frame.split(" ", 1)[1] if " " in frame else frame
+        while re.search(r"\([^()]*\)", name):
+            name = re.sub(r"\([^()]*\)", "", name)
+        names.append(name)
+    if any(compiled[0][1].search(n) for n in names):
+        return compiled[0][0]
+    for name in names:
+        for phase, pattern in compiled[1:]:
+            if pattern.search(name):
+                return phase
+    return None
 
 
 def ensure_perf():
@@ -39,6 +57,9 @@ def profile(command, label):
     subprocess.run(["perf", "record", "-q", "-F", str(FREQUENCY), "--call-graph", "fp", "-o", data, "--"] + command,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     script = subprocess.run(["perf", "script", "-i", data, "-F", "pid,ip,sym,dso"], capture_output=True, text=True).stdout
+    # Simplified Swift names (`Supervisor.run(next:emit:warn:)`): a mangled
+    # name spells its parameters' types too, which would mislead the phases.
+    script = subprocess.run(["swift", "demangle", "--simplified"], input=script, capture_output=True, text=True).stdout or script
     os.unlink(data)
     compiled = [(name, re.compile(pattern)) for name, pattern in PHASES]
     by_pid = collections.defaultdict(collections.Counter)
@@ -53,7 +74,7 @@ def profile(command, label):
             continue
         first_pid = first_pid or pid
         frames = " | ".join(lines[1:])
-        phase = next((name for name, pattern in compiled if pattern.search(frames)), None)
+        phase = phase_of([l.strip() for l in lines[1:]], compiled)
         if phase is None:
             phase = "kernel (exec, page faults)" if "[kernel" in frames and "storyrun" not in frames else "other (runtime, libc)"
         by_pid[pid][phase] += 1
