@@ -152,12 +152,18 @@ public enum StoryRun {
                     let runsInProcess = options.isInProcess || options.isDryRun || !startsWorkers
                     let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: runsInProcess)
                     started = (selection, feed)
+                    // Its workers start now: their start-up and registration
+                    // overlap this process's.
+                    if !runsInProcess && options.watch == nil {
+                        Supervisor.prestart(arguments: options.workerArguments, count: max(1, options.jobs))
+                    }
                 }
             }
             let builder = RegistryBuilder()
             builder.register(steps)
             guard builder.diagnostics.isEmpty else {
                 started?.feed.stop()
+                Supervisor.discardPrestarted()
                 for diagnostic in builder.diagnostics { output(diagnostic.rendered(style: style)) }
                 output("storyrun: no story was run: \(builder.diagnostics.count) step definition\(builder.diagnostics.count == 1 ? " was" : "s were") rejected")
                 return .inputError

@@ -22,6 +22,45 @@ struct Supervisor {
     let workerArguments: [String]
     let now: @Sendable () -> UInt64
 
+    /// Workers started before the parent registered its step classes, so
+    /// that a worker's start-up and registration overlap the parent's.
+    nonisolated(unsafe) private static var prestarted: (arguments: [String], workers: [SupervisedWorker]) = ([], [])
+
+    /// Starts `count` workers now, for the run that follows (only on the
+    /// main thread, before ``run(next:emit:warn:)``); a worker that cannot
+    /// start now is tried again, and its problem reported, by the run.
+    static func prestart(arguments: [String], count: Int) {
+        Orphans.adopt()
+        var workers: [SupervisedWorker] = []
+        for _ in 0..<count {
+            guard let worker = try? SupervisedWorker.start(arguments: arguments) else { break }
+            workers.append(worker)
+        }
+        prestarted = (arguments, workers)
+    }
+
+    /// Ends the workers started ahead when no run follows.
+    static func discardPrestarted() {
+        for worker in takePrestarted(arguments: nil) { discard(worker) }
+    }
+
+    private static func discard(_ worker: SupervisedWorker) {
+        worker.kill(.interrupted(SIGTERM))
+        var status: Int32 = 0
+        _ = waitpid(worker.process.pid, &status, 0)
+        worker.release()
+    }
+
+    private static func takePrestarted(arguments: [String]?) -> [SupervisedWorker] {
+        let (started, workers) = prestarted
+        prestarted = ([], [])
+        if let arguments, started != arguments {
+            for worker in workers { discard(worker) }
+            return []
+        }
+        return workers
+    }
+
     /// A story on its way through a worker.
     private struct InFlight {
         var planned: PlannedStory
@@ -54,7 +93,9 @@ struct Supervisor {
             }
         }
         Orphans.adopt()
-        for _ in 0..<workerCount { startWorker() }
+        // Workers started while this process registered and parsed.
+        workers = Self.takePrestarted(arguments: workerArguments).prefix(workerCount).map { $0 }
+        while workers.count < workerCount && startFailure == nil { startWorker() }
 
         /// Fills the queue from the source so a batch is ready.
         func fill(_ count: Int) {
