@@ -9,7 +9,7 @@ exchange), by priority when frames of several phases are on the stack.
 Usage: profile.py FOLDER [storyrun flags...]; prints CPU milliseconds per
 process and phase. Not a test.
 """
-import collections, os, re, shutil, subprocess, sys, tempfile
+import collections, os, re, shutil, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 NEUTRAL = os.path.join(os.path.dirname(HERE), ".build", "release", "storyrun-bench-neutral")
@@ -87,6 +87,26 @@ def profile(command, label):
         print(f"    {role} (pid {pid}): {total * 1000 / FREQUENCY:.0f} ms CPU: {parts}")
 
 
+def timeline(command, label, runs=5):
+    """Wall-clock phases from STORYRUN_PHASES marks (the median of each
+    mark over `runs` runs, in ms from the spawn)."""
+    marks = collections.defaultdict(list)
+    for _ in range(runs):
+        path = tempfile.mktemp(suffix=".phases")
+        start = time.monotonic_ns()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "STORYRUN_PHASES": path})
+        end = time.monotonic_ns()
+        with open(path) as f:
+            for line in f:
+                _, role, phase, ns = line.split()
+                marks[(role, phase)].append((int(ns) - start) / 1e6)
+        os.unlink(path)
+        marks[("python", "reaped")].append((end - start) / 1e6)
+    ordered = sorted(marks.items(), key=lambda item: sorted(item[1])[len(item[1]) // 2])
+    print(f"  {label} (median of {runs}, ms after spawn): " + ", ".join(
+        f"{role} {phase} {sorted(values)[len(values) // 2]:.1f}" for (role, phase), values in ordered))
+
+
 def main():
     if not ensure_perf():
         print("  perf cannot be installed here: no profile")
@@ -96,6 +116,13 @@ def main():
     print("Profile by phase (CPU ms sampled by perf at %d Hz; a sample goes to the first phase its stack names)" % FREQUENCY)
     profile([NEUTRAL] + flags + [folder], "supervised")
     profile([NEUTRAL, "--in-process"] + flags + [folder], "--in-process")
+    print("Wall-clock phases (STORYRUN_PHASES marks: main entered, workers started, registered, worker ready, running, ran, exit)")
+    timeline([NEUTRAL] + flags + [folder], "supervised")
+    timeline([NEUTRAL, "--in-process"] + flags + [folder], "--in-process")
+    one = os.path.join(HERE, "out", "one-story")
+    if os.path.isdir(one):
+        timeline([NEUTRAL, one], "one story, supervised", runs=11)
+        timeline([NEUTRAL, "--in-process", one], "one story, --in-process", runs=11)
 
 
 if __name__ == "__main__":

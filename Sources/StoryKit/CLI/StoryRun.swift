@@ -19,6 +19,8 @@ public enum StoryRun {
     ///     built-in ones, in the process that decides the verdict; each one's
     ///     `finish()` runs when the run is over (a throw exits 2).
     public static func main(steps: [any StepDefinitions.Type], reporters: [any Reporter] = []) async -> Never {
+        if CommandLine.arguments.dropFirst().first == "--worker" { PhaseTimer.isWorker() }
+        PhaseTimer.mark("main")
         // Without a few threads the run would wait for ever for one.
         guard Threads.canStart(4) else {
             let problem = Threads.cannotStart("run stories")
@@ -41,6 +43,7 @@ public enum StoryRun {
             startTime: Date(),
             output: { writeLine(TerminalText.visible($0)) },
             partialOutput: isTerminal ? { print(TerminalText.visible($0), terminator: ""); fflush(nil) } : nil)
+        PhaseTimer.mark("exit")
         exit(status.rawValue)
     }
 
@@ -169,6 +172,7 @@ public enum StoryRun {
                 return .inputError
             }
             let registry = builder.freeze()
+            PhaseTimer.mark("registered")
             started?.feed.match(with: registry)
             switch options.command {
             case .check:
@@ -297,6 +301,7 @@ public enum StoryRun {
         }
 
         var summary: RunSummary
+        PhaseTimer.mark("running")
         // A dry run runs no user code, so it needs no worker.
         if options.isInProcess || options.isDryRun || !startsWorkers {
             var runner = Runner(registry: registry, configuration: runnerConfiguration(options), now: clock)
@@ -322,6 +327,7 @@ public enum StoryRun {
             emit(.runFinished(summary))
         }
         feed.stop()
+        PhaseTimer.mark("ran")
 
         var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
         if selection.filter.choosesByNameOrTags, summary.stories.values.reduce(0, +) == 0, summary.notRun == 0 {

@@ -37,6 +37,7 @@ struct Supervisor {
             workers.append(worker)
         }
         prestarted = (arguments, workers)
+        PhaseTimer.mark("workers-started")
     }
 
     /// Ends the workers started ahead when no run follows.
@@ -119,6 +120,7 @@ struct Supervisor {
             guard let message = WorkerWire.parse(line) else { return }
             switch message {
             case .ready:
+                if !everReady { PhaseTimer.mark("worker-ready") }
                 worker.isReady = true
                 everReady = true
             case .end:
@@ -277,6 +279,7 @@ struct Supervisor {
             }
         }
 
+        PhaseTimer.mark("workers-ended")
         // Whatever was never run is counted, never silently dropped.
         var notRun = queue.count - queueStart + inFlight.count
         while next() != nil { notRun += 1 }
