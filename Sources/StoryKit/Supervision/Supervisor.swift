@@ -85,6 +85,12 @@ struct Supervisor {
         var startFailure: String?
         var everReady = false
         let batch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
+        // With several workers, once stories prove quick (under 0.2 ms on
+        // average), a batch runs on to the end of its file (up to 256
+        // stories), so that each file is parsed by one worker, not by all.
+        var finishedCount: UInt64 = 0
+        var finishedNanoseconds: UInt64 = 0
+        var storiesAreQuick: Bool { workerCount > 1 && !configuration.isFailFast && finishedCount >= 32 && finishedNanoseconds / finishedCount < 200_000 }
 
         func startWorker() {
             do {
@@ -106,6 +112,8 @@ struct Supervisor {
         }
 
         func finish(_ result: StoryResult, matches: [MatchResult]?) {
+            finishedCount += 1
+            finishedNanoseconds &+= result.duration
             for step in result.steps {
                 if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
             }
@@ -125,6 +133,9 @@ struct Supervisor {
                 everReady = true
             case .end:
                 worker.hasEnded = true
+                // It has said everything: end it now rather than wait for
+                // its exit (its burial ends its group all the same).
+                worker.process.killGroup()
             case .runHook(let hook):
                 if hook.status == .failed {
                     summary.failedHooks += 1
@@ -228,7 +239,15 @@ struct Supervisor {
                 for worker in workers where worker.isReady && worker.dispatched.count < batch * 2 && !worker.hasEnded {
                     fill(batch)
                     guard queue.count > queueStart else { break }
-                    let count = min(batch, queue.count - queueStart)
+                    var count = min(batch, queue.count - queueStart)
+                    if storiesAreQuick {
+                        let file = queue[queueStart + count - 1].story.location.file
+                        while count < 256 {
+                            if queueStart + count == queue.count { fill(count + batch) }
+                            guard queueStart + count < queue.count, queue[queueStart + count].story.location.file == file else { break }
+                            count += 1
+                        }
+                    }
                     var text = ""
                     let sentAt = now()
                     for planned in queue[queueStart..<(queueStart + count)] {
