@@ -68,15 +68,30 @@ def write_cucumber_steps(folder, d):
 
 
 def measure(command, env=None, cwd=None):
+    """Wall time, and peak RSS through /usr/bin/time (a process forked
+    from this Python starts with Python's own peak RSS, so wait4's figure
+    would be at least this script's size): time's fork is small. Time's own
+    start adds about a millisecond, so the start-up and floor comparisons
+    use ``wall()``, which spawns the command itself."""
+    timer = ["/usr/bin/time", "-f", "%M"] if os.path.exists("/usr/bin/time") else []
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    process = subprocess.Popen(timer + command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                env={**os.environ, **(env or {})}, cwd=cwd)
-    _, status, usage = os.wait4(process.pid, 0)
+    _, errors = process.communicate()
     wall = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        print(f"  ! {' '.join(command[:3])} exited {code}: {process.stderr.read().decode()[-400:]}")
-    return wall, usage.ru_maxrss / 1024
+    lines = errors.decode(errors="replace").strip().splitlines()
+    rss = float(lines[-1]) / 1024 if timer and lines and lines[-1].strip().isdigit() else float("nan")
+    if process.returncode != 0:
+        print(f"  ! {' '.join(command[:3])} exited {process.returncode}: {errors.decode(errors='replace')[-400:]}")
+    return wall, rss
+
+
+def wall(command, env=None):
+    """Wall time alone, the command spawned directly (no RSS)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    process.wait()
+    return time.perf_counter() - start, float("nan")
 
 
 def median_run(command, env=None, runs=3):
@@ -102,14 +117,16 @@ def median(values):
     return values[len(values) // 2]
 
 
-def alternate(commands, rounds=ROUNDS):
+def alternate(commands, rounds=ROUNDS, rss=True):
     """Runs each command once per round, in turn, so a noisy moment hits
-    every side alike; returns {name: (median wall, median RSS)}."""
+    every side alike; returns {name: (median wall, peak RSS)}. Walls come
+    from direct spawns; with `rss`, one more run of each through
+    /usr/bin/time gives its peak RSS."""
     times = {name: [] for name in commands}
     for _ in range(rounds):
         for name, (command, env) in commands.items():
-            times[name].append(measure(command, env))
-    return {name: (median(w for w, _ in v), median(r for _, r in v)) for name, v in times.items()}
+            times[name].append(wall(command, env)[0])
+    return {name: (median(v), measure(*commands[name])[1] if rss else float("nan")) for name, v in times.items()}
 
 
 def main():
@@ -143,21 +160,21 @@ def main():
     for name, (command, env, features, write_steps) in corpora.items():
         write_steps(features)
         ours, peer_times = [], {}
-        ours.append(measure(command, env))
+        ours += [wall(command, env)[0] for _ in range(3)]
         for _ in range(peer_rounds):
             if has_behave:
                 peer_times.setdefault("behave", []).append(measure(["behave", "--format", "null", "--no-capture", "--no-summary", features]))
-                ours.append(measure(command, env))
+                ours += [wall(command, env)[0] for _ in range(3)]
             if has_cucumber:
                 peer_times.setdefault("cucumber-ruby", []).append(measure(["cucumber", "--format", "progress", "--require", features, features]))
-                ours.append(measure(command, env))
-        wall = median(w for w, _ in ours)
-        row(f"storyrun", n, 1000, wall, median(r for _, r in ours), corpus=name)
+                ours += [wall(command, env)[0] for _ in range(3)]
+        ours_wall = median(ours)
+        row(f"storyrun", n, 1000, ours_wall, measure(command, env)[1], corpus=name)
         for peer, values in peer_times.items():
             peer_wall = median(w for w, _ in values)
             row(peer, n, 1000, peer_wall, median(r for _, r in values), corpus=name)
-            ratios.append((peer_wall / wall, peer, name))
-    print("Ratios at N=%d, D=1000 (peer wall / storyrun median wall):" % n)
+            ratios.append((peer_wall / ours_wall, peer, name))
+    print("Ratios at N=%d, D=1000 (peer wall / median of storyrun's runs, 3 before and 3 after each peer run):" % n)
     for ratio, peer, name in ratios:
         target = " (target >= 100x)" if peer == "behave" else " (target >= 250x)"
         print(f"  {peer:<14} / storyrun, {name:<14} {ratio:6.0f}x{target}")
@@ -171,8 +188,8 @@ def main():
     small = os.path.join(OUT, f"neutral-{n}-d10")
     corpus.write_neutral(small, n, d=10)
     flat = alternate({"D=10": ([NEUTRAL, small], {"BENCH_DEFINITIONS": "10"}), "D=1000": ([NEUTRAL, neutral], {})})
-    for name, (wall, rss) in flat.items():
-        print(f"  {name:<8} {wall:6.3f} s {rss:6.1f} MB")
+    for name, (seconds, rss) in flat.items():
+        print(f"  {name:<8} {seconds:6.3f} s {rss:6.1f} MB")
     print(f"  D=1000 / D=10: {flat['D=1000'][0] / flat['D=10'][0]:.2f}x (target <= 1.2x)")
 
     supervision(neutral, n)
@@ -335,7 +352,10 @@ def gherkin():
 
 
 if __name__ == "__main__":
+    # Other work on the machine moves every figure: say how loaded it was.
+    print("Load average at the start: %.2f %.2f %.2f (%d cores)" % (*os.getloadavg(), os.cpu_count()))
     only = sys.argv[1:] or ["matching", "parallel", "gherkin"]
     if "matching" in only: main()
     if "parallel" in only: parallel()
     if "gherkin" in only: gherkin()
+    print("Load average at the end: %.2f %.2f %.2f" % os.getloadavg())
