@@ -61,12 +61,16 @@ goldens:
 clean:
 	rm -rf .build Examples/TicTacToe/.build Examples/TodoList/.build
 
-# Benchmarks (not tests): storyrun side by side with behave and cucumber-ruby;
+# Benchmarks (not tests): storyrun side by side with behave and cucumber-ruby
+# on three corpora (Benchmarks/corpus.py), supervision, start-up, the floor,
+# memory, then a profile by phase (Benchmarks/profile.py);
 # then the language server's latency from didChange to publishDiagnostics;
 # then watch mode's latency from saving a story file to its result.
 bench:
 	$(SWIFT) build -c release --product storyrun-bench
+	$(SWIFT) build -c release --product storyrun-bench-neutral
 	python3 Benchmarks/bench.py
+	python3 Benchmarks/profile.py Benchmarks/out/neutral-$${BENCH_N:-10000}
 	python3 Benchmarks/lsp_latency.py
 	python3 Benchmarks/watch_latency.py
 

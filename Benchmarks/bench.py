@@ -10,6 +10,9 @@ storyrun only, for memory), BENCH_PEERS=0 to skip behave and cucumber.
 """
 import os, random, shutil, subprocess, sys, time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import corpus  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "out")
 STORYRUN = os.path.join(os.path.dirname(HERE), ".build", "release", "storyrun-bench")
@@ -65,15 +68,30 @@ def write_cucumber_steps(folder, d):
 
 
 def measure(command, env=None, cwd=None):
+    """Wall time, and peak RSS through /usr/bin/time (a process forked
+    from this Python starts with Python's own peak RSS, so wait4's figure
+    would be at least this script's size): time's fork is small. Time's own
+    start adds about a millisecond, so the start-up and floor comparisons
+    use ``wall()``, which spawns the command itself."""
+    timer = ["/usr/bin/time", "-f", "%M"] if os.path.exists("/usr/bin/time") else []
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    process = subprocess.Popen(timer + command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                env={**os.environ, **(env or {})}, cwd=cwd)
-    _, status, usage = os.wait4(process.pid, 0)
+    _, errors = process.communicate()
     wall = time.perf_counter() - start
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0:
-        print(f"  ! {' '.join(command[:3])} exited {code}: {process.stderr.read().decode()[-400:]}")
-    return wall, usage.ru_maxrss / 1024
+    lines = errors.decode(errors="replace").strip().splitlines()
+    rss = float(lines[-1]) / 1024 if timer and lines and lines[-1].strip().isdigit() else float("nan")
+    if process.returncode != 0:
+        print(f"  ! {' '.join(command[:3])} exited {process.returncode}: {errors.decode(errors='replace')[-400:]}")
+    return wall, rss
+
+
+def wall(command, env=None):
+    """Wall time alone, the command spawned directly (no RSS)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, **(env or {})})
+    process.wait()
+    return time.perf_counter() - start, float("nan")
 
 
 def median_run(command, env=None, runs=3):
@@ -84,64 +102,180 @@ def median_run(command, env=None, runs=3):
     return results[len(results) // 2]
 
 
-def row(name, n, d, wall, rss):
+def row(name, n, d, wall, rss, corpus=""):
     us = wall * 1e6 / (n * STEPS_PER_STORY)
-    print(f"  {name:<14} N={n:<7} D={d:<5} {wall:8.2f} s {us:9.1f} us/step {rss:7.1f} MB")
+    print(f"  {corpus:<14} {name:<14} N={n:<7} D={d:<5} {wall:8.2f} s {us:9.1f} us/step {rss:7.1f} MB")
     return wall
 
 
+NEUTRAL = os.path.join(os.path.dirname(HERE), ".build", "release", "storyrun-bench-neutral")
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+
+
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2]
+
+
+def alternate(commands, rounds=ROUNDS, rss=True):
+    """Runs each command once per round, in turn, so a noisy moment hits
+    every side alike; returns {name: (median wall, peak RSS)}. Walls come
+    from direct spawns; with `rss`, one more run of each through
+    /usr/bin/time gives its peak RSS."""
+    times = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, (command, env) in commands.items():
+            times[name].append(wall(command, env)[0])
+    return {name: (median(v), measure(*commands[name])[1] if rss else float("nan")) for name, v in times.items()}
+
+
 def main():
+    """Every corpus at N stories x 5 steps, D = 1,000: storyrun (whole
+    process, its default report, supervised) against behave and
+    cucumber-ruby on the same files; storyrun's runs alternate with the
+    peers' (the peers take seconds to a minute and run BENCH_PEER_ROUNDS
+    times, default 1), and each ratio uses the median of storyrun's runs."""
     n = int(os.environ.get("BENCH_N", "10000"))
-    big_n = int(os.environ.get("BENCH_BIG_N", "100000"))
     peers = os.environ.get("BENCH_PEERS", "1") != "0"
+    peer_rounds = int(os.environ.get("BENCH_PEER_ROUNDS", "1"))
     has_behave = peers and shutil.which("behave")
     has_cucumber = peers and shutil.which("cucumber")
-    print(f"Matching benchmark: N stories x {STEPS_PER_STORY} steps, D regex definitions, two Int captures per step")
-    results = {}
-    for d in (10, 1000):
-        stories = os.path.join(OUT, f"stories-{n}-{d}")
-        write_corpus(stories, n, d, "stories")
-        results[("storyrun", d)] = row("storyrun", n, d, *median_run([STORYRUN, "--strict", "--format", "summary", stories], {"BENCH_DEFINITIONS": str(d)}))
-        features = os.path.join(OUT, f"features-{n}-{d}")
-        write_corpus(features, n, d, "feature")
-        if has_behave:
-            write_behave_steps(features, d)
-            results[("behave", d)] = row("behave", n, d, *measure(["behave", "--format", "null", "--no-capture", "--no-summary", features]))
-        if has_cucumber:
-            write_cucumber_steps(features, d)
-            results[("cucumber", d)] = row("cucumber-ruby", n, d, *measure(["cucumber", "--format", "progress", "--require", features, features]))
-    print("Ratios:")
-    print(f"  storyrun D=1000 / D=10: {results[('storyrun', 1000)] / results[('storyrun', 10)]:.2f}x (target <= 1.2x)")
-    for peer in ("behave", "cucumber"):
-        if (peer, 1000) in results:
-            print(f"  {peer} / storyrun at D=1000: {results[(peer, 1000)] / results[('storyrun', 1000)]:.0f}x faster" + (" (target >= 100x)" if peer == "behave" else ""))
-    big = os.path.join(OUT, f"stories-{big_n}-1000")
-    write_corpus(big, big_n, 1000, "stories")
-    wall, rss = measure([STORYRUN, "--strict", big], {"BENCH_DEFINITIONS": "1000"})
-    row("storyrun", big_n, 1000, wall, rss)
-    print(f"  peak RSS at N={big_n}: {rss:.1f} MB (target <= 64 MB)")
+    print(f"Peers: N={n} stories x {STEPS_PER_STORY} steps, D=1000, whole process; storyrun's default report (summary), "
+          "behave --format null --no-summary, cucumber --format progress (the peers' lightest output)")
+    neutral = os.path.join(OUT, f"neutral-{n}")
+    corpus.write_neutral(neutral, n)
+    rich = os.path.join(OUT, f"rich-{n}")
+    corpus.write_rich(rich, n)
+    widgets_stories = os.path.join(OUT, f"stories-{n}-1000")
+    write_corpus(widgets_stories, n, 1000, "stories")
+    widgets = os.path.join(OUT, f"features-{n}-1000")
+    write_corpus(widgets, n, 1000, "feature")
+    corpora = {
+        "neutral": ([NEUTRAL, neutral], {}, neutral, lambda f: (corpus.write_behave_steps(f, 1000), corpus.write_cucumber_steps(f, 1000))),
+        "rich": ([NEUTRAL, rich], {}, rich, lambda f: (corpus.write_behave_steps(f, 1000), corpus.write_cucumber_steps(f, 1000))),
+        "widgets (old)": ([STORYRUN, widgets_stories], {"BENCH_DEFINITIONS": "1000"}, widgets,
+                          lambda f: (write_behave_steps(f, 1000), write_cucumber_steps(f, 1000))),
+    }
+    ratios = []
+    for name, (command, env, features, write_steps) in corpora.items():
+        write_steps(features)
+        ours, peer_times = [], {}
+        ours += [wall(command, env)[0] for _ in range(3)]
+        for _ in range(peer_rounds):
+            if has_behave:
+                peer_times.setdefault("behave", []).append(measure(["behave", "--format", "null", "--no-capture", "--no-summary", features]))
+                ours += [wall(command, env)[0] for _ in range(3)]
+            if has_cucumber:
+                peer_times.setdefault("cucumber-ruby", []).append(measure(["cucumber", "--format", "progress", "--require", features, features]))
+                ours += [wall(command, env)[0] for _ in range(3)]
+        ours_wall = median(ours)
+        row(f"storyrun", n, 1000, ours_wall, measure(command, env)[1], corpus=name)
+        for peer, values in peer_times.items():
+            peer_wall = median(w for w, _ in values)
+            row(peer, n, 1000, peer_wall, median(r for _, r in values), corpus=name)
+            ratios.append((peer_wall / ours_wall, peer, name))
+    print("Ratios at N=%d, D=1000 (peer wall / median of storyrun's runs, 3 before and 3 after each peer run):" % n)
+    for ratio, peer, name in ratios:
+        target = " (target >= 100x)" if peer == "behave" else " (target >= 250x)"
+        print(f"  {peer:<14} / storyrun, {name:<14} {ratio:6.0f}x{target}")
+    for peer in ("behave", "cucumber-ruby"):
+        least = [r for r in ratios if r[1] == peer]
+        if least:
+            ratio, _, name = min(least)
+            print(f"  least flattering vs {peer}: {ratio:.0f}x ({name} corpus)")
+
+    print(f"Flat in D: neutral corpus, D=10 vs D=1000 (its texts from the first 10 or all 1000 definitions), median of {ROUNDS} alternating")
+    small = os.path.join(OUT, f"neutral-{n}-d10")
+    corpus.write_neutral(small, n, d=10)
+    flat = alternate({"D=10": ([NEUTRAL, small], {"BENCH_DEFINITIONS": "10"}), "D=1000": ([NEUTRAL, neutral], {})})
+    for name, (seconds, rss) in flat.items():
+        print(f"  {name:<8} {seconds:6.3f} s {rss:6.1f} MB")
+    print(f"  D=1000 / D=10: {flat['D=1000'][0] / flat['D=10'][0]:.2f}x (target <= 1.2x)")
+
+    supervision(neutral, n)
+    startup()
+    floor(neutral, n)
+    memory()
+
+
+def supervision(neutral, n):
+    print(f"Supervision: neutral corpus N={n}, D=1000, median of {ROUNDS} alternating")
+    results = alternate({
+        "--in-process": ([NEUTRAL, "--in-process", neutral], {}),
+        "supervised (1 worker)": ([NEUTRAL, neutral], {}),
+        "--jobs 2": ([NEUTRAL, "--jobs", "2", neutral], {}),
+    })
+    for name, (wall, rss) in results.items():
+        print(f"  {name:<22} {wall:6.3f} s {rss:6.1f} MB")
+    one = results["supervised (1 worker)"][0]
+    print(f"  supervised / in-process: {one / results['--in-process'][0]:.2f}x (target <= 1.25x)")
+    print(f"  --jobs 2 / one worker:   {results['--jobs 2'][0] / one:.2f}x (target <= 1.0x)")
+
+
+def compile_swift(name):
+    source = os.path.join(HERE, "floor", f"{name}.swift")
+    binary = os.path.join(OUT, name)
+    if not os.path.exists(binary) or os.path.getmtime(binary) < os.path.getmtime(source):
+        subprocess.run(["swiftc", "-O", source, "-o", binary], check=True)
+    return binary
+
+
+def startup():
+    """A one-story run at D=1000 against a bare Foundation program that
+    prints a line, alternating, median of 3 x ROUNDS."""
+    hello = compile_swift("hello")
+    one = os.path.join(OUT, "one-story")
+    corpus.write_neutral(one, 1)
+    results = alternate({
+        "bare Foundation": ([hello], {}),
+        "D=1000 supervised": ([NEUTRAL, one], {}),
+        "D=1000 --in-process": ([NEUTRAL, "--in-process", one], {}),
+        "D=10 supervised": ([NEUTRAL, one], {"BENCH_DEFINITIONS": "10"}),
+    }, rounds=3 * ROUNDS)
+    print(f"Start-up: a one-story run, median of {3 * ROUNDS} alternating")
+    bare = results["bare Foundation"][0]
+    for name, (wall, rss) in results.items():
+        print(f"  {name:<22} {wall * 1000:6.1f} ms {wall / bare:5.2f}x bare {rss:6.1f} MB")
+    print(f"  D=1000 supervised / bare: {results['D=1000 supervised'][0] / bare:.2f}x (target <= 1.5x)")
+
+
+def floor(neutral, n):
+    """The floor for the same work: read the files, call 50,000 no-op
+    closures with converted Ints, write the same output."""
+    binary = compile_swift("floor")
+    captured = os.path.join(OUT, "neutral-output.txt")
+    with open(captured, "wb") as f:
+        subprocess.run([NEUTRAL, neutral], stdout=f, stderr=subprocess.DEVNULL)
+    results = alternate({
+        "floor": ([binary, captured, neutral], {}),
+        "storyrun --in-process": ([NEUTRAL, "--in-process", neutral], {}),
+        "storyrun supervised": ([NEUTRAL, neutral], {}),
+    })
+    print(f"Floor: neutral corpus N={n} ({n * STEPS_PER_STORY} closure calls, same files read, same output), median of {ROUNDS} alternating")
+    base = results["floor"][0]
+    for name, (wall, rss) in results.items():
+        print(f"  {name:<22} {wall:6.3f} s {wall / base:5.2f}x floor {rss:6.1f} MB")
+
+
+def memory():
+    big_n = int(os.environ.get("BENCH_BIG_N", "100000"))
+    big = os.path.join(OUT, f"neutral-{big_n}")
+    corpus.write_neutral(big, big_n)
+    reports = os.path.join(OUT, "reports")
+    os.makedirs(reports, exist_ok=True)
+    print(f"Memory: neutral corpus N={big_n}, D=1000 (peak RSS: the larger of parent and worker)")
+    for name, flags in (("no report files", []),
+                        ("--junit --html", ["--junit", f"{reports}/r.xml", "--html", f"{reports}/r.html"]),
+                        ("all five reports", ["--junit", f"{reports}/r.xml", "--html", f"{reports}/r.html", "--json", f"{reports}/r.json",
+                                              "--messages", f"{reports}/r.ndjson", "--rerun", f"{reports}/rerun.txt"])):
+        wall, rss = measure([NEUTRAL] + flags + [big])
+        print(f"  {name:<18} {wall:6.2f} s {rss:7.1f} MB (target <= 128 MB)")
 
 
 def parallel():
-    """What supervision costs, and how workers scale: the supervised default
-    (one worker process) against --in-process, and --jobs 2 against one
-    worker, on no-op, CPU-bound and I/O-bound stories. Runs alternate and the
-    median of each is taken, so a noisy moment hits both sides alike."""
-    print("Supervision and workers")
+    """How workers scale on CPU-bound and I/O-bound stories."""
+    print("Scaling: 1 worker vs --jobs 2 (widgets bench executable, median of 3; no-op stories: see Supervision)")
     env = {"BENCH_DEFINITIONS": "1000"}
-    noop = os.path.join(OUT, "noop-10000")
-    write_corpus(noop, 10000, 1000, "stories")
-    modes = {"--in-process": ["--in-process"], "supervised (1 worker)": [], "--jobs 2": ["--jobs", "2"]}
-    times = {name: [] for name in modes}
-    for _ in range(5):
-        for name, flags in modes.items():
-            times[name].append(measure([STORYRUN] + flags + [noop], env)[0])
-    median = {name: sorted(values)[len(values) // 2] for name, values in times.items()}
-    print("  10,000 no-op stories x 5 steps, D=1000 (median of 5, alternating):")
-    for name in modes:
-        print(f"    {name:<22} {median[name]:6.2f} s")
-    print(f"    supervised / in-process: {median['supervised (1 worker)'] / median['--in-process']:.2f}x (target <= 1.25x)")
-    print(f"    --jobs 2 / one worker:   {median['--jobs 2'] / median['supervised (1 worker)']:.2f}x (target <= 1.0x)")
     for kind, step, count in (("CPU-bound", "Given the widget burns 20 ms of CPU", 100), ("I/O-bound", "Given the service answers in 50 ms", 60)):
         folder = os.path.join(OUT, kind)
         shutil.rmtree(folder, ignore_errors=True)
@@ -218,7 +352,10 @@ def gherkin():
 
 
 if __name__ == "__main__":
+    # Other work on the machine moves every figure: say how loaded it was.
+    print("Load average at the start: %.2f %.2f %.2f (%d cores)" % (*os.getloadavg(), os.cpu_count()))
     only = sys.argv[1:] or ["matching", "parallel", "gherkin"]
     if "matching" in only: main()
     if "parallel" in only: parallel()
     if "gherkin" in only: gherkin()
+    print("Load average at the end: %.2f %.2f %.2f" % os.getloadavg())

@@ -19,6 +19,8 @@ public enum StoryRun {
     ///     built-in ones, in the process that decides the verdict; each one's
     ///     `finish()` runs when the run is over (a throw exits 2).
     public static func main(steps: [any StepDefinitions.Type], reporters: [any Reporter] = []) async -> Never {
+        if CommandLine.arguments.dropFirst().first == "--worker" { PhaseTimer.isWorker() }
+        PhaseTimer.mark("main")
         // Without a few threads the run would wait for ever for one.
         guard Threads.canStart(4) else {
             let problem = Threads.cannotStart("run stories")
@@ -41,6 +43,7 @@ public enum StoryRun {
             startTime: Date(),
             output: { writeLine(TerminalText.visible($0)) },
             partialOutput: isTerminal ? { print(TerminalText.visible($0), terminator: ""); fflush(nil) } : nil)
+        PhaseTimer.mark("exit")
         exit(status.rawValue)
     }
 
@@ -152,17 +155,24 @@ public enum StoryRun {
                     let runsInProcess = options.isInProcess || options.isDryRun || !startsWorkers
                     let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: runsInProcess)
                     started = (selection, feed)
+                    // Its workers start now: their start-up and registration
+                    // overlap this process's.
+                    if !runsInProcess && options.watch == nil {
+                        Supervisor.prestart(arguments: options.workerArguments, count: max(1, options.jobs))
+                    }
                 }
             }
             let builder = RegistryBuilder()
             builder.register(steps)
             guard builder.diagnostics.isEmpty else {
                 started?.feed.stop()
+                Supervisor.discardPrestarted()
                 for diagnostic in builder.diagnostics { output(diagnostic.rendered(style: style)) }
                 output("storyrun: no story was run: \(builder.diagnostics.count) step definition\(builder.diagnostics.count == 1 ? " was" : "s were") rejected")
                 return .inputError
             }
             let registry = builder.freeze()
+            PhaseTimer.mark("registered")
             started?.feed.match(with: registry)
             switch options.command {
             case .check:
@@ -291,6 +301,7 @@ public enum StoryRun {
         }
 
         var summary: RunSummary
+        PhaseTimer.mark("running")
         // A dry run runs no user code, so it needs no worker.
         if options.isInProcess || options.isDryRun || !startsWorkers {
             var runner = Runner(registry: registry, configuration: runnerConfiguration(options), now: clock)
@@ -316,6 +327,7 @@ public enum StoryRun {
             emit(.runFinished(summary))
         }
         feed.stop()
+        PhaseTimer.mark("ran")
 
         var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
         if selection.filter.choosesByNameOrTags, summary.stories.values.reduce(0, +) == 0, summary.notRun == 0 {

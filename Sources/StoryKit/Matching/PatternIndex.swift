@@ -17,9 +17,10 @@ struct PatternIndex: Sendable {
         // than the words; a collision only files a definition under a word
         // that is not the rarest, which costs candidates, never answers.
         let required = definitions.map { definition in
-            definition.requiredWords.map { (hash: RequiredWords.hash($0), length: $0.utf8.count) }
+            (definition.requiredWords ?? definition.matcher.requiredWords).map { (hash: RequiredWords.hash($0), length: $0.utf8.count) }
         }
         var frequency: [UInt64: Int] = [:]
+        frequency.reserveCapacity(definitions.count * 4)
         for words in required {
             for (offset, word) in words.enumerated() where !words[..<offset].contains(where: { $0.hash == word.hash }) {
                 frequency[word.hash, default: 0] += 1

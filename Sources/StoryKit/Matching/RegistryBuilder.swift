@@ -38,8 +38,7 @@ final class RegistryBuilder {
         definitions.append(
             StepDefinition(
                 id: definitions.count, pattern: pattern, syntax: syntax, location: location,
-                ownerName: owner, parameterTypes: parameterTypes, matcher: matcher, invoke: invoke,
-                requiredWords: matcher.requiredWords))
+                ownerName: owner, parameterTypes: parameterTypes, matcher: matcher, invoke: invoke))
     }
 
     func reject(_ problem: Problem, at location: SourceLocation) {

@@ -10,29 +10,33 @@
 enum RequiredWords {
     /// The required words of a regex pattern (possibly none).
     static func of(regex pattern: String) -> [String] {
-        let characters = Array(pattern.unicodeScalars)
-        if contains(pattern, "\\Q") || contains(pattern, "(?x") || hasTopLevelAlternation(characters) { return [] }
+        // UTF-8 bytes, not scalars: every byte of a non-ASCII character is
+        // 0x80 or above, never a regex metacharacter, so each decision is
+        // the one the scalars would give, without decoding them.
+        let characters = Array(pattern.utf8)
+        if contains(characters, "\\Q") || contains(characters, "(?x") || hasTopLevelAlternation(characters) { return [] }
         var words: [String] = []
         // The literal text being read, and whether a boundary stands before it.
-        var run: [Unicode.Scalar] = []
+        var run: [UInt8] = []
         var runStartsAtBoundary = false
         var index = 0
         var depth = 0
 
         func endRun(boundaryAfter: Bool) {
-            words += boundedWords(in: run, boundaryBefore: runStartsAtBoundary, boundaryAfter: boundaryAfter)
-            run = []
+            if !run.isEmpty {
+                boundedWords(in: run, boundaryBefore: runStartsAtBoundary, boundaryAfter: boundaryAfter, into: &words)
+                run.removeAll(keepingCapacity: true)
+            }
             runStartsAtBoundary = false
         }
 
         /// Adds a literal character to the run, unless a quantifier makes it
         /// optional or repeated, which ends the run before it.
-        func appendLiteral(_ c: Unicode.Scalar) {
-            if index < characters.count, characters[index].isASCII,
-                SimpleRegex.isQuantifier(UInt8(characters[index].value)) {
+        func appendLiteral(_ c: UInt8) {
+            if index < characters.count, characters[index] < 0x80, SimpleRegex.isQuantifier(characters[index]) {
                 endRun(boundaryAfter: false)
                 skipQuantifier(characters, &index)
-            } else if c.isASCII {
+            } else if c < 0x80 {
                 run.append(c)
             } else {
                 endRun(boundaryAfter: false)
@@ -42,39 +46,47 @@ enum RequiredWords {
         while index < characters.count {
             let c = characters[index]
             if depth > 0 {
-                if c == "\\" { index += 2; continue }
-                if c == "(" { depth += 1 } else if c == ")" { depth -= 1 }
+                if c == UInt8(ascii: "\\") { index += 2; continue }
+                if c == UInt8(ascii: "(") { depth += 1 } else if c == UInt8(ascii: ")") { depth -= 1 }
                 index += 1
                 continue
             }
             switch c {
-            case "^" where index == 0:
+            case UInt8(ascii: "^") where index == 0:
                 runStartsAtBoundary = true
                 index += 1
-            case "$" where index == characters.count - 1:
+            case UInt8(ascii: "$") where index == characters.count - 1:
                 endRun(boundaryAfter: true)
                 index += 1
-            case "(":
+            case UInt8(ascii: "("):
                 endRun(boundaryAfter: false)
                 depth = 1
                 index += 1
                 skipQuantifier(characters, &index)
-            case "\\":
+            case UInt8(ascii: "\\"):
                 guard index + 1 < characters.count else { return words }
                 let escaped = characters[index + 1]
-                index += 2
                 if isPunctuation(escaped) {
+                    index += 2
                     appendLiteral(escaped)
                 } else {
+                    // A non-ASCII character escaped: past all of its bytes, as past one scalar.
+                    index += 2
+                    while escaped >= 0x80, index < characters.count, characters[index] & 0xC0 == 0x80 { index += 1 }
                     endRun(boundaryAfter: false)
                     skipQuantifier(characters, &index)
                 }
-            case "[", ".", "*", "+", "?", "{", "|", "^", "$", ")":
+            case UInt8(ascii: "["), UInt8(ascii: "."), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"),
+                UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: ")"):
                 endRun(boundaryAfter: false)
-                if c == "[" { skipClass(characters, &index) } else { index += 1 }
+                if c == UInt8(ascii: "[") { skipClass(characters, &index) } else { index += 1 }
                 skipQuantifier(characters, &index)
             default:
                 index += 1
+                if c >= 0x80 {
+                    // The rest of a non-ASCII character's bytes: one character, as a scalar is.
+                    while index < characters.count, characters[index] & 0xC0 == 0x80 { index += 1 }
+                }
                 appendLiteral(c)
             }
         }
@@ -82,46 +94,44 @@ enum RequiredWords {
         return words
     }
 
-    private static func boundedWords(in run: [Unicode.Scalar], boundaryBefore: Bool, boundaryAfter: Bool) -> [String] {
-        var words: [String] = []
+    private static func boundedWords(in run: [UInt8], boundaryBefore: Bool, boundaryAfter: Bool, into words: inout [String]) {
         var start = 0
         while start < run.count {
-            guard isWordCharacter(run[start]) else { start += 1; continue }
+            guard isWordByte(run[start]) else { start += 1; continue }
             var end = start
-            while end < run.count, isWordCharacter(run[end]) { end += 1 }
+            while end < run.count, isWordByte(run[end]) { end += 1 }
             let before = start > 0 || boundaryBefore
             let after = end < run.count || boundaryAfter
             if before && after {
                 // Word characters are ASCII letters and digits: lowercase their bytes.
-                let bytes = run[start..<end].map { SimpleRegex.lowered(UInt8(truncatingIfNeeded: $0.value)) }
-                words.append(String(decoding: bytes, as: UTF8.self))
+                words.append(String(decoding: run[start..<end].lazy.map(SimpleRegex.lowered), as: UTF8.self))
             }
             start = end
         }
-        return words
     }
 
-    /// Whether the text holds the ASCII needle, compared byte by byte
-    /// (Foundation's search is much slower for so short a question).
-    private static func contains(_ text: String, _ needle: StaticString) -> Bool {
+    /// Whether the bytes hold the ASCII needle.
+    private static func contains(_ bytes: [UInt8], _ needle: StaticString) -> Bool {
         let needle = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
-        let bytes = Array(text.utf8)
         guard bytes.count >= needle.count else { return false }
-        for start in 0...(bytes.count - needle.count) where bytes[start..<(start + needle.count)].elementsEqual(needle) {
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] && bytes[start..<(start + needle.count)].elementsEqual(needle) {
             return true
         }
         return false
     }
 
-    private static func hasTopLevelAlternation(_ characters: [Unicode.Scalar]) -> Bool {
+    private static func hasTopLevelAlternation(_ characters: [UInt8]) -> Bool {
         var depth = 0, index = 0
         while index < characters.count {
             switch characters[index] {
-            case "\\": index += 1
-            case "[": skipClass(characters, &index); continue
-            case "(": depth += 1
-            case ")": depth -= 1
-            case "|" where depth == 0: return true
+            case UInt8(ascii: "\\"):
+                index += 1
+                // An escaped non-ASCII character: past all of its bytes.
+                while index + 1 < characters.count, characters[index] >= 0x80, characters[index + 1] & 0xC0 == 0x80 { index += 1 }
+            case UInt8(ascii: "["): skipClass(characters, &index); continue
+            case UInt8(ascii: "("): depth += 1
+            case UInt8(ascii: ")"): depth -= 1
+            case UInt8(ascii: "|") where depth == 0: return true
             default: break
             }
             index += 1
@@ -129,28 +139,28 @@ enum RequiredWords {
         return false
     }
 
-    private static func skipClass(_ characters: [Unicode.Scalar], _ index: inout Int) {
+    private static func skipClass(_ characters: [UInt8], _ index: inout Int) {
         index += 1
-        if index < characters.count, characters[index] == "^" { index += 1 }
-        if index < characters.count, characters[index] == "]" { index += 1 }
+        if index < characters.count, characters[index] == UInt8(ascii: "^") { index += 1 }
+        if index < characters.count, characters[index] == UInt8(ascii: "]") { index += 1 }
         var depth = 1
         while index < characters.count, depth > 0 {
             switch characters[index] {
-            case "\\": index += 1
-            case "[": depth += 1
-            case "]": depth -= 1
+            case UInt8(ascii: "\\"): index += 1
+            case UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "]"): depth -= 1
             default: break
             }
             index += 1
         }
     }
 
-    private static func skipQuantifier(_ characters: [Unicode.Scalar], _ index: inout Int) {
+    private static func skipQuantifier(_ characters: [UInt8], _ index: inout Int) {
         while index < characters.count {
             switch characters[index] {
-            case "?", "*", "+": index += 1
-            case "{":
-                while index < characters.count, characters[index] != "}" { index += 1 }
+            case UInt8(ascii: "?"), UInt8(ascii: "*"), UInt8(ascii: "+"): index += 1
+            case UInt8(ascii: "{"):
+                while index < characters.count, characters[index] != UInt8(ascii: "}") { index += 1 }
                 index += 1
             default: return
             }
@@ -158,8 +168,12 @@ enum RequiredWords {
     }
 
     /// Whether an escaped character stands for itself.
-    private static func isPunctuation(_ c: Unicode.Scalar) -> Bool {
-        c.isASCII && !isWordCharacter(c) && c != " "
+    private static func isPunctuation(_ c: UInt8) -> Bool {
+        c < 0x80 && !isWordByte(c) && c != UInt8(ascii: " ")
+    }
+
+    private static func isWordByte(_ c: UInt8) -> Bool {
+        (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)
     }
 
     static func isWordCharacter(_ c: Unicode.Scalar) -> Bool {

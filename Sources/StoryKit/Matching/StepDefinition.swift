@@ -20,12 +20,14 @@ public final class StepDefinition: Sendable, Identifiable {
 
     let matcher: StepMatcher
     let invoke: Invocation
-    /// Words any text the pattern matches holds, for the index.
-    let requiredWords: [String]
+    /// Words any text the pattern matches holds, for the index; nil until
+    /// the index asks (``StepMatcher/requiredWords``), so registering costs
+    /// nothing in a process that never matches.
+    let requiredWords: [String]?
 
     init(
         id: Int, pattern: String, syntax: Syntax, location: SourceLocation, ownerName: String,
-        parameterTypes: [any StepArgument.Type], matcher: StepMatcher, invoke: @escaping Invocation, requiredWords: [String]
+        parameterTypes: [any StepArgument.Type], matcher: StepMatcher, invoke: @escaping Invocation, requiredWords: [String]? = nil
     ) {
         self.id = id
         self.pattern = pattern

@@ -13,14 +13,16 @@ public struct StepRegistry: Sendable {
     /// parameter types the step classes defined. Such matching stays on the
     /// runner's thread, when the story runs.
     let matchingRunsUserCode: Bool
-    private let index: PatternIndex
+    /// Built when a step is first matched: a supervised run's parent never
+    /// matches, so it never pays for the index.
+    private let index: LazyIndex
 
     init(definitions: [StepDefinition], hooks: [Hook] = [], parameterTypes: [ParameterType] = [], matchingRunsUserCode: Bool = false) {
         self.definitions = definitions
         self.hooks = hooks
         self.parameterTypes = parameterTypes
         self.matchingRunsUserCode = matchingRunsUserCode
-        index = PatternIndex(definitions: definitions)
+        index = LazyIndex(definitions: definitions)
     }
 
     /// Returns every definition that matches the step, in registration order.
@@ -37,7 +39,7 @@ public struct StepRegistry: Sendable {
     }
 
     func matches(line: String, text: String, attachment: StepAttachment?) -> [Match] {
-        index.candidates(forLine: line).compactMap { match(definitions[$0], line: line, text: text, attachment: attachment) }
+        index.index.candidates(forLine: line).compactMap { match(definitions[$0], line: line, text: text, attachment: attachment) }
     }
 
     /// Tries every definition in order, with no index: the answer the index
@@ -49,5 +51,26 @@ public struct StepRegistry: Sendable {
     private func match(_ definition: StepDefinition, line: String, text: String, attachment: StepAttachment?) -> Match? {
         definition.matcher.inputs(line: line, text: text, attachment: attachment)
             .map { Match(definition: definition, inputs: $0) }
+    }
+}
+
+/// A ``PatternIndex`` made on first use, once, whichever thread asks.
+private final class LazyIndex: @unchecked Sendable {
+    // Unchecked: `built` is written once, under `lock`, and read after.
+    private let lock = NSLock()
+    private let definitions: [StepDefinition]
+    private var built: PatternIndex?
+
+    init(definitions: [StepDefinition]) {
+        self.definitions = definitions
+    }
+
+    var index: PatternIndex {
+        lock.lock()
+        defer { lock.unlock() }
+        if let built { return built }
+        let made = PatternIndex(definitions: definitions)
+        built = made
+        return made
     }
 }

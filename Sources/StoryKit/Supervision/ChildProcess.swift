@@ -100,6 +100,13 @@ enum Orphans {
     static func end(keeping keep: Set<pid_t>) {
         #if os(Linux)
         let me = getpid()
+        // With no children at all (the last worker is gone and left nothing
+        // behind), there is nothing to look for in /proc, whose scan costs
+        // milliseconds on a busy machine.
+        if keep.isEmpty {
+            var info = siginfo_t()
+            if waitid(P_ALL, 0, &info, WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD { return }
+        }
         for _ in 0..<5 {
             let children = self.children(of: me).filter { !keep.contains($0) }
             if children.isEmpty { return }

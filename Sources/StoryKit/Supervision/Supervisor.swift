@@ -22,6 +22,46 @@ struct Supervisor {
     let workerArguments: [String]
     let now: @Sendable () -> UInt64
 
+    /// Workers started before the parent registered its step classes, so
+    /// that a worker's start-up and registration overlap the parent's.
+    nonisolated(unsafe) private static var prestarted: (arguments: [String], workers: [SupervisedWorker]) = ([], [])
+
+    /// Starts `count` workers now, for the run that follows (only on the
+    /// main thread, before ``run(next:emit:warn:)``); a worker that cannot
+    /// start now is tried again, and its problem reported, by the run.
+    static func prestart(arguments: [String], count: Int) {
+        Orphans.adopt()
+        var workers: [SupervisedWorker] = []
+        for _ in 0..<count {
+            guard let worker = try? SupervisedWorker.start(arguments: arguments) else { break }
+            workers.append(worker)
+        }
+        prestarted = (arguments, workers)
+        PhaseTimer.mark("workers-started")
+    }
+
+    /// Ends the workers started ahead when no run follows.
+    static func discardPrestarted() {
+        for worker in takePrestarted(arguments: nil) { discard(worker) }
+    }
+
+    private static func discard(_ worker: SupervisedWorker) {
+        worker.kill(.interrupted(SIGTERM))
+        var status: Int32 = 0
+        _ = waitpid(worker.process.pid, &status, 0)
+        worker.release()
+    }
+
+    private static func takePrestarted(arguments: [String]?) -> [SupervisedWorker] {
+        let (started, workers) = prestarted
+        prestarted = ([], [])
+        if let arguments, started != arguments {
+            for worker in workers { discard(worker) }
+            return []
+        }
+        return workers
+    }
+
     /// A story on its way through a worker.
     private struct InFlight {
         var planned: PlannedStory
@@ -50,6 +90,12 @@ struct Supervisor {
         // How many attempts at each of them have been made.
         var attemptsUsed: [SourceLocation: Int] = [:]
         let batch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
+        // With several workers, once stories prove quick (under 0.2 ms on
+        // average), a batch runs on to the end of its file (up to 256
+        // stories), so that each file is parsed by one worker, not by all.
+        var finishedCount: UInt64 = 0
+        var finishedNanoseconds: UInt64 = 0
+        var storiesAreQuick: Bool { workerCount > 1 && !configuration.isFailFast && finishedCount >= 32 && finishedNanoseconds / finishedCount < 200_000 }
 
         func startWorker() {
             do {
@@ -59,7 +105,9 @@ struct Supervisor {
             }
         }
         Orphans.adopt()
-        for _ in 0..<workerCount { startWorker() }
+        // Workers started while this process registered and parsed.
+        workers = Self.takePrestarted(arguments: workerArguments).prefix(workerCount).map { $0 }
+        while workers.count < workerCount && startFailure == nil { startWorker() }
 
         /// Fills the queue from the source so a batch is ready.
         func fill(_ count: Int) {
@@ -74,6 +122,8 @@ struct Supervisor {
             if let earlier = crashedAttempts.removeValue(forKey: result.story.location) {
                 result.earlierAttempts = earlier + result.earlierAttempts
             }
+            finishedCount += 1
+            finishedNanoseconds &+= result.duration
             for step in result.steps {
                 if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
             }
@@ -88,10 +138,14 @@ struct Supervisor {
             guard let message = WorkerWire.parse(line) else { return }
             switch message {
             case .ready:
+                if !everReady { PhaseTimer.mark("worker-ready") }
                 worker.isReady = true
                 everReady = true
             case .end:
                 worker.hasEnded = true
+                // It has said everything: end it now rather than wait for
+                // its exit (its burial ends its group all the same).
+                worker.process.killGroup()
             case .runHook(let hook):
                 if hook.status == .failed {
                     summary.failedHooks += 1
@@ -219,7 +273,15 @@ struct Supervisor {
                 for worker in workers where worker.isReady && worker.dispatched.count < batch * 2 && !worker.hasEnded {
                     fill(batch)
                     guard queue.count > queueStart else { break }
-                    let count = min(batch, queue.count - queueStart)
+                    var count = min(batch, queue.count - queueStart)
+                    if storiesAreQuick {
+                        let file = queue[queueStart + count - 1].story.location.file
+                        while count < 256 {
+                            if queueStart + count == queue.count { fill(count + batch) }
+                            guard queueStart + count < queue.count, queue[queueStart + count].story.location.file == file else { break }
+                            count += 1
+                        }
+                    }
                     var text = ""
                     let sentAt = now()
                     for planned in queue[queueStart..<(queueStart + count)] {
@@ -283,6 +345,7 @@ struct Supervisor {
             }
         }
 
+        PhaseTimer.mark("workers-ended")
         // Whatever was never run is counted, never silently dropped.
         var notRun = queue.count - queueStart + inFlight.count
         while next() != nil { notRun += 1 }

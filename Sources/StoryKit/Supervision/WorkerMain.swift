@@ -46,6 +46,7 @@ enum WorkerMain {
         await runner.begin(emit: forward)
         shared.enter(.stories)
         send(WorkerWire.line(.ready))
+        PhaseTimer.mark("ready")
 
         // A thread of its own reads the requests, parses their files and
         // matches their steps a few batches ahead, as a run's feed does, so
@@ -69,11 +70,13 @@ enum WorkerMain {
             shared.endStory()
             probe.trim()
         }
+        PhaseTimer.mark("ran")
         shared.enter(.afterRun)
         _ = await runner.finish(emit: forward)
         send(WorkerWire.line(.used(runner.usedDefinitionIDs)))
         shared.enter(.done)
         send(WorkerWire.line(.end))
+        PhaseTimer.mark("end")
         return .success
     }
 

@@ -130,6 +130,70 @@ enum WorkerWire {
         text == "~" ? nil : unescape(text)
     }
 
+    /// Reads a passed story's line (`SEQ DURATION TESTSTEP…`) byte by
+    /// byte: the parent reads one per story, so this is its hot path. Nil
+    /// sends the line to the general reader (which rejects it, or reads an
+    /// escaped argument).
+    private static func parsePassed(_ bytes: Substring.UTF8View) -> Message? {
+        var index = bytes.startIndex
+        let end = bytes.endIndex
+        func number() -> UInt64? {
+            var value: UInt64 = 0
+            var digits = 0
+            while index < end {
+                let byte = bytes[index]
+                guard byte >= 0x30 && byte <= 0x39 else { break }
+                let (product, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, overflow2) = product.addingReportingOverflow(UInt64(byte - 0x30))
+                guard !overflow1 && !overflow2 else { return nil }
+                value = sum
+                digits += 1
+                index = bytes.index(after: index)
+            }
+            return digits > 0 ? value : nil
+        }
+        func skip(_ byte: UInt8) -> Bool {
+            guard index < end, bytes[index] == byte else { return false }
+            index = bytes.index(after: index)
+            return true
+        }
+        guard let sequence = number(), skip(0x20), let duration = number() else { return nil }
+        var testSteps: [PassedTestStep] = []
+        testSteps.reserveCapacity(8)
+        while index < end {
+            guard skip(0x20), index < end else { return nil }
+            if skip(UInt8(ascii: "h")) {
+                guard let hook = number(), hook <= UInt64(Int.max), skip(0x3A), let nanoseconds = number() else { return nil }
+                testSteps.append(PassedTestStep(hook: Int(hook), duration: nanoseconds))
+                continue
+            }
+            guard skip(UInt8(ascii: "s")), skip(0x3A), let nanoseconds = number(), skip(0x3A),
+                let definition = number(), definition <= UInt64(Int.max), skip(0x3A)
+            else { return nil }
+            var arguments: [String?] = []
+            var start = index
+            var hasArgument = false
+            while true {
+                let atEnd = index == end || bytes[index] == 0x20
+                if atEnd || bytes[index] == 0x2C {
+                    if hasArgument || index > start || !atEnd || !arguments.isEmpty {
+                        let text = Substring(bytes[start..<index])
+                        if text.utf8.contains(UInt8(ascii: "%")) { return nil }
+                        arguments.append(text == "~" ? nil : String(text))
+                    }
+                    if atEnd { break }
+                    index = bytes.index(after: index)
+                    start = index
+                    hasArgument = true
+                } else {
+                    index = bytes.index(after: index)
+                }
+            }
+            testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: Int(definition), arguments: arguments))
+        }
+        return .passed(sequence: sequence, duration: duration, testSteps: testSteps)
+    }
+
     // MARK: Messages
 
     private static let encoder: JSONEncoder = {
@@ -146,7 +210,29 @@ enum WorkerWire {
     /// The line for a story's result: compact when it passed plainly.
     static func line(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, compact: Bool) -> String {
         if compact, result.status == .passed, result.earlierAttempts.isEmpty, !result.wasInterrupted {
-            var text = "P \(sequence) \(result.duration)"
+            // Written byte by byte: a worker writes one per story.
+            var text: [UInt8] = []
+            text.reserveCapacity(32 + 48 * result.testSteps.count)
+            func append(_ value: some BinaryInteger) {
+                var value = UInt64(value)
+                var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                             UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+                var count = 0
+                withUnsafeMutableBytes(of: &digits) { buffer in
+                    repeat {
+                        buffer[19 - count] = UInt8(truncatingIfNeeded: value % 10) + 0x30
+                        value /= 10
+                        count += 1
+                    } while value > 0
+                    text.append(contentsOf: buffer[(20 - count)...])
+                }
+            }
+            text.append(UInt8(ascii: "P"))
+            text.append(0x20)
+            append(sequence)
+            text.append(0x20)
+            append(result.duration)
             var isPlain = true
             for testStep in result.testSteps {
                 guard testStep.status == .passed, testStep.attachments.isEmpty else {
@@ -155,21 +241,35 @@ enum WorkerWire {
                 }
                 switch testStep {
                 case .step(let step):
-                    guard let match = step.match, let id = match.definitionID, step.alsoMatched.isEmpty else {
+                    guard let match = step.match, let id = match.definitionID, id >= 0, step.alsoMatched.isEmpty else {
                         isPlain = false
                         break
                     }
-                    text += " s:\(step.duration):\(id):" + match.arguments.map(escapeArgument).joined(separator: ",")
+                    text.append(contentsOf: [0x20, UInt8(ascii: "s"), 0x3A])
+                    append(step.duration)
+                    text.append(0x3A)
+                    append(id)
+                    text.append(0x3A)
+                    for (index, argument) in match.arguments.enumerated() {
+                        if index > 0 { text.append(0x2C) }
+                        text.append(contentsOf: escapeArgument(argument).utf8)
+                    }
                 case .hook(let hook):
-                    guard let index = hookIndex(hook) else {
+                    guard let index = hookIndex(hook), index >= 0 else {
                         isPlain = false
                         break
                     }
-                    text += " h\(index):\(hook.duration)"
+                    text.append(contentsOf: [0x20, UInt8(ascii: "h")])
+                    append(index)
+                    text.append(0x3A)
+                    append(hook.duration)
                 }
                 if !isPlain { break }
             }
-            if isPlain { return text + "\n" }
+            if isPlain {
+                text.append(0x0A)
+                return String(decoding: text, as: UTF8.self)
+            }
         }
         return "J \(sequence) \(json(WireResult(result)))\n"
     }
@@ -190,11 +290,12 @@ enum WorkerWire {
     static func parse(_ line: Substring) -> Message? {
         guard let kind = line.first else { return nil }
         let rest = line.dropFirst(2)
-        let decoder = JSONDecoder()
+        var decoder: JSONDecoder { JSONDecoder() }
         switch kind {
         case "R": return .ready
         case "E": return .end
         case "P":
+            if let message = parsePassed(rest.utf8) { return message }
             let parts = rest.split(separator: " ")
             guard parts.count >= 2, let sequence = UInt64(parts[0]), let duration = UInt64(parts[1]) else { return nil }
             var testSteps: [PassedTestStep] = []
