@@ -24,8 +24,6 @@ final class SupervisedWorker {
     var hasEnded = false
     /// Why the parent ended it, if it did.
     var killReason: WorkerFailure.Reason?
-    /// The story last seen running, for the live status line.
-    var lastSeenStory: UInt64?
     private var pending: [UInt8] = []
     /// Requests not yet written.
     private var outbox: [UInt8] = []

@@ -66,7 +66,6 @@ struct Supervisor {
     private struct InFlight {
         var planned: PlannedStory
         var sentAt: UInt64
-        var hasStarted = false
     }
 
     /// Runs every story `next` gives and emits their events; returns the
