@@ -44,17 +44,12 @@ lsp-test: build
 stories: build test-tools
 	$(STORYRUN) --strict Stories/
 
-# An example's incremental build sometimes misses source files added to
-# StoryKit since its last build (SwiftPM keeps the path dependency's file list);
-# a second build sees them. A fresh clone (CI) builds once.
-EXAMPLE_BUILD = ($(SWIFT) build || $(SWIFT) build)
-
 example:
-	cd Examples/TicTacToe && $(EXAMPLE_BUILD) && .build/debug/tictactoe --strict Stories/ && $(SWIFT) test
+	cd Examples/TicTacToe && $(SWIFT) build && .build/debug/tictactoe --strict Stories/ && $(SWIFT) test
 
 # The to-do example: a command-line tool and the sync server it calls, stubbed in its stories.
 example-todo: test-tools
-	cd Examples/TodoList && $(EXAMPLE_BUILD) && .build/debug/todo-stories --strict Stories/
+	cd Examples/TodoList && $(SWIFT) build && .build/debug/todo-stories --strict Stories/
 
 # The tests, storyrun's own stories and the example packages: what CI runs.
 test: example example-todo stories conformance unit lsp-test
