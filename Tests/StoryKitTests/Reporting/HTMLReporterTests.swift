@@ -27,7 +27,7 @@ import StoryrunSteps
         try reporter.finish()
         FileManager.default.changeCurrentDirectoryPath(previous)
         let page = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(page.components(separatedBy: "<details class=\"story").count - 1 == 13)
+        #expect(page.components(separatedBy: "<details class=\"story").count - 1 == 14)
     }
 }
 
