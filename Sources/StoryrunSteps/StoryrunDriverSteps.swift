@@ -80,21 +80,9 @@ final class StoryrunDriverSteps: StepDefinitions {
         step("^the steps that read user parameters$") { steps in steps.usesParameterSteps = true }
         step("^storyrun runs in the folder (\\S+) in a process of its own$") { (steps: StoryrunDriverSteps, folder: String) in
             // Where a config file is looked for: the current folder.
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            process.arguments = steps.options
-            process.currentDirectoryURL = URL(fileURLWithPath: folder)
-            process.environment = ProcessInfo.processInfo.environment.merging(["STORYRUN_FIXTURE_STEPS": steps.fixtureSetting]) { $1 }
-                .filter { !$0.key.hasPrefix("CI_NODE_") }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            steps.output = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-            steps.processStatus = process.terminationStatus
-            steps.processWasSignalled = process.terminationReason == .uncaughtSignal
+            try runInOwnProcess(
+                steps, arguments: steps.options, folder: folder,
+                environment: ["STORYRUN_FIXTURE_STEPS": steps.fixtureSetting], dropping: "CI_NODE_")
         }
         step("^the environment variable (\\w+) is \"(.*)\"$") { (steps: StoryrunDriverSteps, name: String, value: String) in
             steps.environment[name] = value
@@ -147,20 +135,9 @@ final class StoryrunDriverSteps: StepDefinitions {
         }
         step("^storyrun runs (?:it|them) in a process of its own$") { steps in
             // For what only a separate process shows: a step that crashes it.
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            process.arguments = steps.options + steps.files
-            process.environment = ProcessInfo.processInfo.environment.merging(
-                ["STORYRUN_FIXTURE_STEPS": "1", "SWIFT_BACKTRACE": "enable=no"]) { $1 }
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardError = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            steps.output = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
-            steps.processStatus = process.terminationStatus
-            steps.processWasSignalled = process.terminationReason == .uncaughtSignal
+            try runInOwnProcess(
+                steps, arguments: steps.options + steps.files, folder: nil,
+                environment: ["STORYRUN_FIXTURE_STEPS": "1", "SWIFT_BACKTRACE": "enable=no"])
         }
         step("^the process is stopped by a signal$") { steps in
             try expect(steps.processWasSignalled, "the process ended with status \(steps.processStatus ?? -1)")
@@ -198,6 +175,29 @@ final class StoryrunDriverSteps: StepDefinitions {
             let left = try FileManager.default.contentsOfDirectory(atPath: steps.reportFolder)
             try expect(!left.contains { $0.contains(".tmp-") }, "left: \(left)")
         }
+    }
+
+    /// Runs this executable (storyrun) with `arguments` as a process of its
+    /// own, in `folder` or this one, and keeps its output and how it ended.
+    static func runInOwnProcess(
+        _ steps: StoryrunDriverSteps, arguments: [String], folder: String?, environment: [String: String],
+        dropping prefix: String? = nil
+    ) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        process.arguments = arguments
+        if let folder { process.currentDirectoryURL = URL(fileURLWithPath: folder) }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            .filter { prefix == nil || !$0.key.hasPrefix(prefix!) }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        steps.output = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        steps.processStatus = process.terminationStatus
+        steps.processWasSignalled = process.terminationReason == .uncaughtSignal
     }
 
     /// The command lines of every process running now (`ps -eo args`).
