@@ -39,9 +39,8 @@ enum PendingSignals {
     /// when there is none.
     static func take() -> Int32? {
         var pending = sigset_t()
-        guard sigpending(&pending) == 0 else { return nil }
-        let harmless: Set<Int32> = [SIGCHLD, SIGURG, SIGWINCH, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGSTOP, SIGKILL]
-        for signal in Int32(1)..<65 where !harmless.contains(signal) && sigismember(&pending, signal) == 1 {
+        guard sigpending(&pending) == 0, !isEmpty(&pending) else { return nil }
+        for signal in Int32(1)..<65 where !isHarmless(signal) && sigismember(&pending, signal) == 1 {
             var only = sigset_t()
             sigemptyset(&only)
             sigaddset(&only, signal)
@@ -51,6 +50,20 @@ enum PendingSignals {
             if sigtimedwait(&only, nil, &none) == signal { return signal }
         }
         return nil
+    }
+
+    /// Whether no signal is in the set: the answer after almost every step,
+    /// found without asking about each signal.
+    private static func isEmpty(_ set: inout sigset_t) -> Bool {
+        withUnsafeBytes(of: &set) { bytes in bytes.allSatisfy { $0 == 0 } }
+    }
+
+    /// Signals whose default action does not end a process, or that cannot be caught.
+    private static func isHarmless(_ signal: Int32) -> Bool {
+        switch signal {
+        case SIGCHLD, SIGURG, SIGWINCH, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGSTOP, SIGKILL: true
+        default: false
+        }
     }
 }
 
