@@ -17,7 +17,8 @@ struct PatternIndex: Sendable {
         // than the words; a collision only files a definition under a word
         // that is not the rarest, which costs candidates, never answers.
         let required = definitions.map { definition in
-            (definition.requiredWords ?? definition.matcher.requiredWords).map { (hash: RequiredWords.hash($0), length: $0.utf8.count) }
+            definition.requiredWords.map { $0.map { (hash: RequiredWords.hash($0), length: $0.utf8.count) } }
+                ?? definition.matcher.requiredWordHashes
         }
         var frequency: [UInt64: Int] = [:]
         frequency.reserveCapacity(definitions.count * 4)
@@ -27,10 +28,17 @@ struct PatternIndex: Sendable {
             }
         }
         var byWord: [UInt64: [Int]] = [:]
+        byWord.reserveCapacity(definitions.count)
         var alwaysTried: [Int] = []
         for (id, words) in required.enumerated() {
-            // The rarest word, and of those the longest.
-            if let rarest = words.min(by: { (frequency[$0.hash]!, $1.length) < (frequency[$1.hash]!, $0.length) }) {
+            // The rarest word, and of those the longest: each word's count looked up once.
+            var rarest: (hash: UInt64, count: Int, length: Int)?
+            for word in words {
+                let count = frequency[word.hash]!
+                if let best = rarest, (best.count, -best.length) <= (count, -word.length) { continue }
+                rarest = (word.hash, count, word.length)
+            }
+            if let rarest {
                 byWord[rarest.hash, default: []].append(id)
             } else {
                 alwaysTried.append(id)

@@ -10,12 +10,31 @@
 enum RequiredWords {
     /// The required words of a regex pattern (possibly none).
     static func of(regex pattern: String) -> [String] {
+        var words: [String] = []
+        // Word characters are ASCII letters and digits: lowercase their bytes.
+        forEachWord(inRegex: pattern) { words.append(String(decoding: $0.lazy.map(SimpleRegex.lowered), as: UTF8.self)) }
+        return words
+    }
+
+    /// The hash (as ``hash(_:)`` gives it) and length of each required word
+    /// of a regex pattern: what the index files a pattern under, without
+    /// making the words.
+    static func hashes(ofRegex pattern: String) -> [(hash: UInt64, length: Int)] {
+        var hashes: [(hash: UInt64, length: Int)] = []
+        forEachWord(inRegex: pattern) { word in
+            hashes.append((word.reduce(fnvOffset) { ($0 ^ UInt64(SimpleRegex.lowered($1))) &* fnvPrime }, word.count))
+        }
+        return hashes
+    }
+
+    /// Calls `body` with the bytes of each required word of a regex
+    /// pattern, as written (not lowercased).
+    private static func forEachWord(inRegex pattern: String, _ body: (ArraySlice<UInt8>) -> Void) {
         // UTF-8 bytes, not scalars: every byte of a non-ASCII character is
         // 0x80 or above, never a regex metacharacter, so each decision is
         // the one the scalars would give, without decoding them.
         let characters = Array(pattern.utf8)
-        if contains(characters, "\\Q") || contains(characters, "(?x") || hasTopLevelAlternation(characters) { return [] }
-        var words: [String] = []
+        if contains(characters, "\\Q") || contains(characters, "(?x") || hasTopLevelAlternation(characters) { return }
         // The literal text being read, and whether a boundary stands before it.
         var run: [UInt8] = []
         var runStartsAtBoundary = false
@@ -24,7 +43,7 @@ enum RequiredWords {
 
         func endRun(boundaryAfter: Bool) {
             if !run.isEmpty {
-                boundedWords(in: run, boundaryBefore: runStartsAtBoundary, boundaryAfter: boundaryAfter, into: &words)
+                boundedWords(in: run, boundaryBefore: runStartsAtBoundary, boundaryAfter: boundaryAfter, body)
                 run.removeAll(keepingCapacity: true)
             }
             runStartsAtBoundary = false
@@ -64,7 +83,7 @@ enum RequiredWords {
                 index += 1
                 skipQuantifier(characters, &index)
             case UInt8(ascii: "\\"):
-                guard index + 1 < characters.count else { return words }
+                guard index + 1 < characters.count else { return }
                 let escaped = characters[index + 1]
                 if isPunctuation(escaped) {
                     index += 2
@@ -91,10 +110,9 @@ enum RequiredWords {
             }
         }
         endRun(boundaryAfter: false)
-        return words
     }
 
-    private static func boundedWords(in run: [UInt8], boundaryBefore: Bool, boundaryAfter: Bool, into words: inout [String]) {
+    private static func boundedWords(in run: [UInt8], boundaryBefore: Bool, boundaryAfter: Bool, _ body: (ArraySlice<UInt8>) -> Void) {
         var start = 0
         while start < run.count {
             guard isWordByte(run[start]) else { start += 1; continue }
@@ -102,10 +120,7 @@ enum RequiredWords {
             while end < run.count, isWordByte(run[end]) { end += 1 }
             let before = start > 0 || boundaryBefore
             let after = end < run.count || boundaryAfter
-            if before && after {
-                // Word characters are ASCII letters and digits: lowercase their bytes.
-                words.append(String(decoding: run[start..<end].lazy.map(SimpleRegex.lowered), as: UTF8.self))
-            }
+            if before && after { body(run[start..<end]) }
             start = end
         }
     }

@@ -8,7 +8,7 @@
 public final class StepMap<Steps: StepDefinitions> {
     let builder: RegistryBuilder
     /// The step class's name, for reports; written out once, not per definition.
-    private let ownerName = "\(Steps.self)"
+    private let ownerName = _typeName(Steps.self, qualified: false)
 
     init(builder: RegistryBuilder) {
         self.builder = builder

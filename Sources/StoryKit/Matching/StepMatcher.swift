@@ -41,9 +41,18 @@ enum StepMatcher: Sendable {
 
     /// Words any text this matcher accepts holds, for the index.
     var requiredWords: [String] {
+        RequiredWords.of(regex: regexSource)
+    }
+
+    /// The hashes and lengths of ``requiredWords``, made without the words.
+    var requiredWordHashes: [(hash: UInt64, length: Int)] {
+        RequiredWords.hashes(ofRegex: regexSource)
+    }
+
+    private var regexSource: String {
         switch self {
-        case .regex(let pattern): RequiredWords.of(regex: pattern.source)
-        case .expression(let expression, _): RequiredWords.of(regex: expression.regexPattern)
+        case .regex(let pattern): pattern.source
+        case .expression(let expression, _): expression.regexPattern
         }
     }
 }

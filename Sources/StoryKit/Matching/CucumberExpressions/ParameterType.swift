@@ -48,7 +48,8 @@ public struct ParameterType: Sendable {
     ) {
         self.name = name
         self.regexps = regexps
-        self.typeName = String(describing: type)
+        // The name `String(describing:)` gives, without its dynamic casts: start-up.
+        self.typeName = _typeName(type, qualified: false)
         self.useForSnippets = useForSnippets
         self.preferForRegexpMatch = preferForRegexpMatch
         self.transform = { groups in
