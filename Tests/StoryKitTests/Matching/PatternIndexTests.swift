@@ -62,4 +62,43 @@ import Testing
         #expect(RequiredWords.forEachWordHash(of: "Then I-have 3") { hashes.append($0) })
         #expect(hashes == ["then", "i", "have", "3"].map(RequiredWords.hash))
     }
+
+    @Test("On many definitions that share words, the index gives the answers of trying every one")
+    func parityAtScale() throws {
+        // The bench's neutral shapes: shared literal words, each definition's
+        // own number, numbers in the texts that name other definitions.
+        var random = SystemRandomNumberGenerator()
+        let words = ["hotel", "widget", "garden", "river", "stone", "paper", "Window", "lamp"]
+        let templates = (0..<300).map { index -> String in
+            let a = words[index % words.count], b = words[(index / 3) % words.count]
+            switch index % 4 {
+            case 0: return "user (\\d+) adds (\\d+) \(a) \(b)s to cart \(index) after (\\d+) seconds"
+            case 1: return "the \(a) \(index) holds (\\d+) \(b)s"
+            case 2: return "order (\\d+) ships \(a) parcel \(index) to (\\d+) \(b) street"
+            default: return "\(a) account \(index) has (\\d+) \(b) credits and (\\d+) points"
+            }
+        }
+        let definitions = try templates.enumerated().map { id, template in
+            let pattern = id % 5 == 0 ? template : "^\(template)$"
+            return StepDefinition(
+                id: id, pattern: pattern, syntax: .regex, location: .init(file: "f", line: id), ownerName: "T",
+                parameterTypes: [], matcher: .regex(try Pattern(regex: pattern)), invoke: { _, _, _ in })
+        }
+        let registry = StepRegistry(definitions: definitions)
+        var found = 0
+        for _ in 0..<1_000 {
+            // A definition's text with numbers that are often other definitions' numbers,
+            // sometimes with a word swapped for another definition's.
+            var text = templates[Int.random(in: 0..<templates.count, using: &random)]
+            while let group = text.range(of: "(\\d+)") { text.replaceSubrange(group, with: String(Int.random(in: 0..<400, using: &random))) }
+            if Bool.random(using: &random) { text = text.replacingOccurrences(of: words.randomElement(using: &random)!, with: words.randomElement(using: &random)!) }
+            let line = "Given " + text
+            let indexed = registry.matches(line: line, text: text, attachment: nil).map(\.definition.id)
+            let all = registry.matchesWithoutIndex(line: line, text: text, attachment: nil).map(\.definition.id)
+            #expect(indexed == all, "\(line)")
+            found += all.count
+        }
+        // The texts do match: the comparison is not between two empty lists.
+        #expect(found > 300)
+    }
 }
