@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 extension String {
     /// Returns the string with every `target` replaced by `replacement`, left
     /// to right and without overlaps, comparing UTF-8 bytes exactly. Builds
@@ -29,14 +35,13 @@ extension String {
     private static func offset(
         of target: UnsafeBufferPointer<UInt8>, in source: UnsafeBufferPointer<UInt8>, from start: Int
     ) -> Int? {
-        guard let first = target.first else { return nil }
+        guard let first = target.first, let sourceStart = source.baseAddress, let targetStart = target.baseAddress else { return nil }
         var index = start
         while index + target.count <= source.count {
-            if source[index] == first
-                && UnsafeBufferPointer(rebasing: source[index..<(index + target.count)]).elementsEqual(target)
-            {
-                return index
-            }
+            // The next place the first byte is, then the rest compared at once.
+            guard let found = memchr(sourceStart + index, Int32(first), source.count - target.count + 1 - index) else { return nil }
+            index = sourceStart.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            if memcmp(sourceStart + index, targetStart, target.count) == 0 { return index }
             index += 1
         }
         return nil
