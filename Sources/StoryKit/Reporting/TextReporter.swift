@@ -28,7 +28,7 @@ public struct TextReporter: Reporter {
         case .diagnostic(let diagnostic):
             write(diagnostic.rendered(style: style))
         case .storyFinished(let result):
-            for step in result.steps where !step.alsoMatched.isEmpty && step.status != .ambiguous { ambiguousSteps += 1 }
+            for case .step(let step) in result.testSteps where !step.alsoMatched.isEmpty && step.status != .ambiguous { ambiguousSteps += 1 }
             report(result)
         case .runFinished(let summary):
             reportEnd(summary)

@@ -45,7 +45,7 @@ public struct RunSummary: Sendable, Codable, Equatable {
     mutating func add(_ result: StoryResult) {
         stories[result.status, default: 0] += 1
         if result.isFlaky { flaky += 1 }
-        for step in result.steps { steps[step.status, default: 0] += 1 }
+        for case .step(let step) in result.testSteps { steps[step.status, default: 0] += 1 }
     }
 
     /// Whether any story failed or did not run, a run hook failed, or a

@@ -182,7 +182,10 @@ public struct StoryResult: Sendable, Codable {
 
     /// The story's steps' outcomes, in order (no hooks).
     public var steps: [StepResult] {
-        testSteps.compactMap { if case .step(let step) = $0 { step } else { nil } }
+        var steps: [StepResult] = []
+        steps.reserveCapacity(testSteps.count)
+        for case .step(let step) in testSteps { steps.append(step) }
+        return steps
     }
 
     /// The hooks that ran around the story and its steps, in order.

@@ -1,7 +1,9 @@
 /// The state of one running story: its step class instances, its store,
 /// what its test steps attached, and how it is going.
 final class StoryContext {
-    private var instances: [ObjectIdentifier: AnyObject] = [:]
+    /// The step class instances made so far, by their class: a story uses
+    /// a few, so a short list searched in order beats a dictionary.
+    private var instances: [(type: ObjectIdentifier, instance: AnyObject)] = []
     /// The story's key-value store.
     let store = StoryStore()
     /// What the running test step attached.
@@ -30,9 +32,11 @@ final class StoryContext {
     /// Returns the story's instance of a step class, making it on first use.
     func instance<Steps: StepDefinitions>(of type: Steps.Type) -> Steps {
         // Filed under its own type's identifier, so the downcast cannot fail.
-        if let existing = instances[ObjectIdentifier(type)] { return unsafeDowncast(existing, to: Steps.self) }
+        let id = ObjectIdentifier(type)
+        for entry in instances where entry.type == id { return unsafeDowncast(entry.instance, to: Steps.self) }
         let made = type.init()
-        instances[ObjectIdentifier(type)] = made
+        if instances.isEmpty { instances.reserveCapacity(4) }
+        instances.append((id, made))
         return made
     }
 }
