@@ -51,27 +51,66 @@ struct PatternIndex: Sendable {
 
     /// The ids of the definitions that may match a step line, in order.
     func candidates(forLine line: String) -> [Int] {
-        var ids = alwaysTried
-        let isASCII = RequiredWords.forEachWordHash(of: line) { hash in
-            // The usual case, one word's list alone, shares that list.
-            if let filed = byWord.lookup(hash) { if ids.isEmpty { ids = filed } else { ids += filed } }
-        }
-        guard isASCII else { return Array(0..<count) }
-        if ids.count > 1 {
-            ids.sort()
-            ids = ids.enumerated().filter { $0.offset == 0 || ids[$0.offset - 1] != $0.element }.map(\.element)
-        }
+        var ids: [Int] = []
+        forEachCandidate(forLine: line) { ids.append($0) }
         return ids
     }
+
+    /// Calls `body` with the id of each definition that may match a step
+    /// line, in registration order, each once. A line's words find a few
+    /// short lists, merged on the stack: matching a step allocates nothing here.
+    func forEachCandidate(forLine line: String, _ body: (Int) -> Void) {
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: Self.mostLists) { lists in
+            var listCount = 0
+            var total = 0
+            let isASCII = RequiredWords.forEachWordHash(of: line) { hash in
+                guard let list = byWord.lookup(hash), listCount < lists.count else { return }
+                lists[listCount] = list
+                listCount += 1
+                total += list.count
+            }
+            // A non-ASCII line may match where its words do not (case
+            // folding), and a line of very many filed words is rare: every
+            // definition is tried.
+            guard isASCII, listCount < lists.count else {
+                for id in 0..<count { body(id) }
+                return
+            }
+            if listCount == 0 || (listCount == 1 && alwaysTried.isEmpty) {
+                // One list, or none: in order already.
+                if listCount == 1 { for slot in lists[0] { body(byWord.ids[slot]) } }
+                for id in alwaysTried { body(id) }
+                return
+            }
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: total + alwaysTried.count) { merged in
+                var used = 0
+                for list in lists[..<listCount] {
+                    for slot in list { merged[used] = byWord.ids[slot]; used += 1 }
+                }
+                for id in alwaysTried { merged[used] = id; used += 1 }
+                var ids = UnsafeMutableBufferPointer(rebasing: merged[..<used])
+                ids.sort()
+                for (offset, id) in ids.enumerated() where offset == 0 || ids[offset - 1] != id { body(id) }
+            }
+        }
+    }
+
+    /// The most lists a line's words gather before every definition is
+    /// tried instead.
+    private static let mostLists = 64
 }
 
 /// Lists of ids by word hash, in an open-addressed table: the keys are
 /// FNV-1a hashes already, so a lookup costs a multiply and a probe or two,
-/// not a second hash.
+/// not a second hash. The lists lie end to end in one array, and a lookup
+/// answers with a range of it: nothing is retained or copied.
 private struct WordTable: Sendable {
     /// The key in each slot; 0 marks an empty slot (a real 0 is stored as 1).
     private let keys: [UInt64]
-    private let lists: [[Int]]
+    /// Each slot's list, as a range of ``ids``.
+    private let lists: [Range<Int>]
+    /// Every list's ids, end to end, each list in ascending order.
+    let ids: [Int]
     private let shift: UInt64
 
     init(_ entries: [UInt64: [Int]]) {
@@ -79,20 +118,23 @@ private struct WordTable: Sendable {
         while (1 << bits) < entries.count * 2 { bits += 1 }
         shift = 64 - bits
         var keys = [UInt64](repeating: 0, count: 1 << bits)
-        var lists = [[Int]](repeating: [], count: 1 << bits)
-        for (hash, ids) in entries {
+        var lists = [Range<Int>](repeating: 0..<0, count: 1 << bits)
+        var ids: [Int] = []
+        for (hash, filed) in entries {
             let key = Self.key(hash)
             var slot = Self.slot(key, shift: shift)
             while keys[slot] != 0 { slot = (slot + 1) & (keys.count - 1) }
             keys[slot] = key
-            lists[slot] = ids
+            lists[slot] = ids.count..<(ids.count + filed.count)
+            ids += filed
         }
         self.keys = keys
         self.lists = lists
+        self.ids = ids
     }
 
-    /// The list filed under the hash, if any.
-    func lookup(_ hash: UInt64) -> [Int]? {
+    /// The list filed under the hash, as a range of ``ids``, if any.
+    func lookup(_ hash: UInt64) -> Range<Int>? {
         let key = Self.key(hash)
         var slot = Self.slot(key, shift: shift)
         while true {

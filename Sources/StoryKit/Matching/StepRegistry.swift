@@ -39,7 +39,11 @@ public struct StepRegistry: Sendable {
     }
 
     func matches(line: String, text: String, attachment: StepAttachment?) -> [Match] {
-        index.index.candidates(forLine: line).compactMap { match(definitions[$0], line: line, text: text, attachment: attachment) }
+        var found: [Match] = []
+        index.index.forEachCandidate(forLine: line) { id in
+            if let match = match(definitions[id], line: line, text: text, attachment: attachment) { found.append(match) }
+        }
+        return found
     }
 
     /// Tries every definition in order, with no index: the answer the index
