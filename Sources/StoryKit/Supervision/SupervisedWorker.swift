@@ -25,6 +25,8 @@ final class SupervisedWorker {
     /// Why the parent ended it, if it did.
     var killReason: WorkerFailure.Reason?
     private var pending: [UInt8] = []
+    /// Where reads land, kept from one read to the next.
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
     /// Requests not yet written.
     private var outbox: [UInt8] = []
 
@@ -111,7 +113,6 @@ final class SupervisedWorker {
     /// channel has ended.
     func readLines() -> (lines: [Substring], ended: Bool) {
         var ended = false
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(messages, $0.baseAddress, $0.count) }
             if count > 0 {
@@ -127,6 +128,18 @@ final class SupervisedWorker {
         pending.removeSubrange(...last)
         // Split as bytes: splitting Characters costs more than the rest of a line's reading.
         return (text.utf8.split(separator: 0x0A).map { Substring($0) }, ended)
+    }
+
+    /// The whole lines a worker that is gone left in its outbox (what was
+    /// cut off in the pipe is dropped: the outbox has it whole). A line
+    /// read from the pipe too (the worker died as it wrote them) is a
+    /// story already answered, which the parent ignores.
+    func unsentLines() -> [Substring] {
+        pending = []
+        let bytes = position.unsentBytes
+        guard let last = bytes.lastIndex(of: 0x0A) else { return [] }
+        let text = String(decoding: bytes[...last], as: UTF8.self)
+        return text.utf8.split(separator: 0x0A).map { Substring($0) }
     }
 
     /// What the worker printed since the test step it was in began.

@@ -179,9 +179,11 @@ struct Supervisor {
 
         /// A worker has gone: blame the story it was in, hand on the rest.
         func bury(_ worker: SupervisedWorker, ending: ChildProcess.Ending) {
-            // Read what it said before it went.
+            // Read what it said before it went, then what it had not yet
+            // written (its outbox).
             let (lines, _) = worker.readLines()
             for line in lines { handle(line, from: worker) }
+            for line in worker.unsentLines() { handle(line, from: worker) }
             worker.process.killGroup()
             let snapshot = worker.position.snapshot
             let reason: WorkerFailure.Reason =
@@ -322,10 +324,12 @@ struct Supervisor {
                 let before = worker.position.snapshot
                 let (lines, _) = worker.readLines()
                 for line in lines { handle(line, from: worker) }
-                // Between stories, with every story sent started and some
-                // never answered: their answers are lost (its channel was
-                // closed or replaced), and it would wait for ever for more.
-                if before.phase == .stories, before.story == nil, let lastStarted = before.lastStarted,
+                // Between stories, its outbox written (or its channel lost),
+                // with every story sent started and some never answered:
+                // their answers are lost (its channel was closed or
+                // replaced), and it would wait for ever for more.
+                if before.phase == .stories, before.story == nil, before.unsent == 0 || before.isChannelLost,
+                    let lastStarted = before.lastStarted,
                     let last = worker.dispatched.last, last <= lastStarted, worker.killReason == nil
                 {
                     worker.kill(.exit(0))
