@@ -30,6 +30,9 @@ struct Supervisor {
     /// main thread, before ``run(next:emit:warn:)``); a worker that cannot
     /// start now is tried again, and its problem reported, by the run.
     static func prestart(arguments: [String], count: Int) {
+        // Started already (from the entry point, for these arguments).
+        if prestarted.arguments == arguments && prestarted.workers.count >= count { return }
+        discardPrestarted()
         Orphans.adopt()
         var workers: [SupervisedWorker] = []
         for _ in 0..<count {
