@@ -126,11 +126,12 @@ struct Supervisor {
             }
             finishedCount += 1
             finishedNanoseconds &+= result.duration
-            for step in result.steps {
-                if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
-            }
             emit(.storyStarted(result.story))
-            for step in result.steps { emit(.stepFinished(step)) }
+            // One pass over the test steps (`steps` would build an array each time).
+            for case .step(let step) in result.testSteps {
+                if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
+                emit(.stepFinished(step))
+            }
             summary.add(result)
             emit(.storyFinished(result))
             if configuration.isFailFast && result.status == .failed { isStopping = true }
@@ -176,7 +177,8 @@ struct Supervisor {
         }
 
         func take(_ sequence: UInt64, from worker: SupervisedWorker) -> InFlight? {
-            worker.dispatched.removeAll { $0 == sequence }
+            // Answers come in the order sent: almost always the first.
+            if let index = worker.dispatched.firstIndex(of: sequence) { worker.dispatched.remove(at: index) }
             return inFlight.removeValue(forKey: sequence)
         }
 

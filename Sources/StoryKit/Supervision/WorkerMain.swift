@@ -34,12 +34,16 @@ enum WorkerMain {
         func hookIndex(_ hook: HookResult) -> Int? {
             registry.hooks.firstIndex { $0.kind.rawValue == hook.kind && $0.location == hook.location }
         }
+        var line: [UInt8] = []
         func forward(_ event: RunEvent) {
             switch event {
             case .storyFinished(let result):
-                let line = WorkerWire.line(sequence: sequence, result: result, hookIndex: hookIndex, compact: compact)
                 // A passing story's compact line waits for the next batch.
-                if line.utf8.first == UInt8(ascii: "P") { outbox.add(line) } else { outbox.send(line) }
+                if compact, WorkerWire.passedLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &line) {
+                    outbox.add(line)
+                } else {
+                    outbox.send(WorkerWire.line(sequence: sequence, result: result, hookIndex: hookIndex, compact: false))
+                }
             case .diagnostic(let diagnostic): outbox.send(WorkerWire.line(.diagnostic(diagnostic)))
             case .runHookFinished(let hook): outbox.send(WorkerWire.line(.runHook(hook)))
             case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runFinished: break

@@ -52,9 +52,8 @@ final class WorkerOutbox: @unchecked Sendable {
     }
 
     /// Adds a passing story's line; written with the next batch.
-    func add(_ line: String) {
-        var line = line
-        line.withUTF8 { bytes in
+    func add(_ line: [UInt8]) {
+        line.withUnsafeBufferPointer { bytes in
             lock.withLock { _ in
                 guard isChannelIntact(thoroughly: false) else { return }
                 let capacity = position.outbox.count

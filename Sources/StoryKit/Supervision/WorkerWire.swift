@@ -115,15 +115,19 @@ enum WorkerWire {
 
     /// A captured text in a compact line: `~` for none; space, comma,
     /// colon, `%`, `~` and control characters percent-encoded.
-    private static func escapeArgument(_ text: String?) -> String {
-        guard let text else { return "~" }
-        let special: (UInt8) -> Bool = { $0 <= 0x20 || $0 == 0x7F || $0 == 0x2C || $0 == 0x3A || $0 == 0x25 || $0 == 0x7E }
-        guard text.utf8.contains(where: special) else { return text }
-        var bytes: [UInt8] = []
-        for byte in text.utf8 {
-            if special(byte) { bytes += Array(String(format: "%%%02X", byte).utf8) } else { bytes.append(byte) }
+    private static func appendArgument(_ text: String?, to bytes: inout [UInt8]) {
+        guard let text else {
+            bytes.append(UInt8(ascii: "~"))
+            return
         }
-        return String(decoding: bytes, as: UTF8.self)
+        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            if byte <= 0x20 || byte == 0x7F || byte == 0x2C || byte == 0x3A || byte == 0x25 || byte == 0x7E {
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
     }
 
     private static func unescapeArgument(_ text: Substring) -> String? {
@@ -209,69 +213,63 @@ enum WorkerWire {
 
     /// The line for a story's result: compact when it passed plainly.
     static func line(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, compact: Bool) -> String {
-        if compact, result.status == .passed, result.earlierAttempts.isEmpty, !result.wasInterrupted {
-            // Written byte by byte: a worker writes one per story.
-            var text: [UInt8] = []
-            text.reserveCapacity(32 + 48 * result.testSteps.count)
-            func append(_ value: some BinaryInteger) {
-                var value = UInt64(value)
-                var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                             UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                var count = 0
-                withUnsafeMutableBytes(of: &digits) { buffer in
-                    repeat {
-                        buffer[19 - count] = UInt8(truncatingIfNeeded: value % 10) + 0x30
-                        value /= 10
-                        count += 1
-                    } while value > 0
-                    text.append(contentsOf: buffer[(20 - count)...])
-                }
-            }
-            text.append(UInt8(ascii: "P"))
-            text.append(0x20)
-            append(sequence)
-            text.append(0x20)
-            append(result.duration)
-            var isPlain = true
-            for testStep in result.testSteps {
-                guard testStep.status == .passed, testStep.attachments.isEmpty else {
-                    isPlain = false
-                    break
-                }
-                switch testStep {
-                case .step(let step):
-                    guard let match = step.match, let id = match.definitionID, id >= 0, step.alsoMatched.isEmpty else {
-                        isPlain = false
-                        break
-                    }
-                    text.append(contentsOf: [0x20, UInt8(ascii: "s"), 0x3A])
-                    append(step.duration)
-                    text.append(0x3A)
-                    append(id)
-                    text.append(0x3A)
-                    for (index, argument) in match.arguments.enumerated() {
-                        if index > 0 { text.append(0x2C) }
-                        text.append(contentsOf: escapeArgument(argument).utf8)
-                    }
-                case .hook(let hook):
-                    guard let index = hookIndex(hook), index >= 0 else {
-                        isPlain = false
-                        break
-                    }
-                    text.append(contentsOf: [0x20, UInt8(ascii: "h")])
-                    append(index)
-                    text.append(0x3A)
-                    append(hook.duration)
-                }
-                if !isPlain { break }
-            }
-            if isPlain {
-                text.append(0x0A)
-                return String(decoding: text, as: UTF8.self)
-            }
+        var text: [UInt8] = []
+        if compact, passedLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &text) {
+            return String(decoding: text, as: UTF8.self)
         }
         return "J \(sequence) \(json(WireResult(result)))\n"
+    }
+
+    /// Writes the compact line of a story that passed plainly into `text`
+    /// (emptied first), byte by byte: a worker writes one per story. False
+    /// when the story did not pass plainly: its result goes whole, as JSON.
+    static func passedLine(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, into text: inout [UInt8]) -> Bool {
+        text.removeAll(keepingCapacity: true)
+        guard result.status == .passed, result.earlierAttempts.isEmpty, !result.wasInterrupted else { return false }
+        func append(_ value: some BinaryInteger) {
+            var value = UInt64(value)
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    buffer[19 - count] = UInt8(truncatingIfNeeded: value % 10) + 0x30
+                    value /= 10
+                    count += 1
+                } while value > 0
+                text.append(contentsOf: buffer[(20 - count)...])
+            }
+        }
+        text.append(UInt8(ascii: "P"))
+        text.append(0x20)
+        append(sequence)
+        text.append(0x20)
+        append(result.duration)
+        for testStep in result.testSteps {
+            guard testStep.status == .passed, testStep.attachments.isEmpty else { return false }
+            switch testStep {
+            case .step(let step):
+                guard let match = step.match, let id = match.definitionID, id >= 0, step.alsoMatched.isEmpty else { return false }
+                text.append(contentsOf: [0x20, UInt8(ascii: "s"), 0x3A])
+                append(step.duration)
+                text.append(0x3A)
+                append(id)
+                text.append(0x3A)
+                for (index, argument) in match.arguments.enumerated() {
+                    if index > 0 { text.append(0x2C) }
+                    appendArgument(argument, to: &text)
+                }
+            case .hook(let hook):
+                guard let index = hookIndex(hook), index >= 0 else { return false }
+                text.append(contentsOf: [0x20, UInt8(ascii: "h")])
+                append(index)
+                text.append(0x3A)
+                append(hook.duration)
+            }
+        }
+        text.append(0x0A)
+        return true
     }
 
     static func line(_ message: Message) -> String {
@@ -288,14 +286,18 @@ enum WorkerWire {
 
     /// Reads a message line; nil for a line that is not one.
     static func parse(_ line: Substring) -> Message? {
-        guard let kind = line.first else { return nil }
-        let rest = line.dropFirst(2)
+        // By bytes: every message kind is one ASCII letter and a space.
+        let bytes = line.utf8
+        guard let byte = bytes.first else { return nil }
+        let kind = Character(Unicode.Scalar(byte))
+        var rest: Substring = ""
+        if bytes.count >= 2, bytes[bytes.index(after: bytes.startIndex)] == 0x20 { rest = Substring(bytes.dropFirst(2)) }
+        if byte == UInt8(ascii: "P"), let message = parsePassed(rest.utf8) { return message }
         var decoder: JSONDecoder { JSONDecoder() }
         switch kind {
         case "R": return .ready
         case "E": return .end
         case "P":
-            if let message = parsePassed(rest.utf8) { return message }
             let parts = rest.split(separator: " ")
             guard parts.count >= 2, let sequence = UInt64(parts[0]), let duration = UInt64(parts[1]) else { return nil }
             var testSteps: [PassedTestStep] = []
