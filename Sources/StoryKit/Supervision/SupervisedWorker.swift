@@ -109,9 +109,9 @@ final class SupervisedWorker {
         requests = -1
     }
 
-    /// Reads what has arrived; returns the whole lines, and whether the
-    /// channel has ended.
-    func readLines() -> (lines: [Substring], ended: Bool) {
+    /// Reads what has arrived; returns its whole lines' messages, and
+    /// whether the channel has ended.
+    func readMessages() -> (messages: [WorkerWire.Message], ended: Bool) {
         var ended = false
         while true {
             let count = chunk.withUnsafeMutableBytes { read(messages, $0.baseAddress, $0.count) }
@@ -124,22 +124,34 @@ final class SupervisedWorker {
             break
         }
         guard let last = pending.lastIndex(of: 0x0A) else { return ([], ended) }
-        let text = String(decoding: pending[...last], as: UTF8.self)
+        let lines = Array(pending[...last])
         pending.removeSubrange(...last)
-        // Split as bytes: splitting Characters costs more than the rest of a line's reading.
-        return (text.utf8.split(separator: 0x0A).map { Substring($0) }, ended)
+        return (Self.messages(in: lines), ended)
     }
 
-    /// The whole lines a worker that is gone left in its outbox (what was
-    /// cut off in the pipe is dropped: the outbox has it whole). A line
-    /// read from the pipe too (the worker died as it wrote them) is a
-    /// story already answered, which the parent ignores.
-    func unsentLines() -> [Substring] {
+    /// The messages a worker that is gone left in its outbox (what was cut
+    /// off in the pipe is dropped: the outbox has it whole). A message read
+    /// from the pipe too (the worker died as it wrote them) is a story
+    /// already answered, which the parent ignores.
+    func unsentMessages() -> [WorkerWire.Message] {
         pending = []
-        let bytes = position.unsentBytes
-        guard let last = bytes.lastIndex(of: 0x0A) else { return [] }
-        let text = String(decoding: bytes[...last], as: UTF8.self)
-        return text.utf8.split(separator: 0x0A).map { Substring($0) }
+        return Self.messages(in: position.unsentBytes)
+    }
+
+    /// The messages of the whole lines in `bytes`, read as bytes (no
+    /// String per line).
+    private static func messages(in bytes: [UInt8]) -> [WorkerWire.Message] {
+        bytes.withUnsafeBufferPointer { buffer in
+            var messages: [WorkerWire.Message] = []
+            var start = 0
+            while let newline = buffer[start...].firstIndex(of: 0x0A) {
+                if let message = WorkerWire.parse(bytes: UnsafeBufferPointer(rebasing: buffer[start..<newline])) {
+                    messages.append(message)
+                }
+                start = newline + 1
+            }
+            return messages
+        }
     }
 
     /// What the worker printed since the test step it was in began.

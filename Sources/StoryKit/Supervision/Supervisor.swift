@@ -137,8 +137,7 @@ struct Supervisor {
             if configuration.isFailFast && result.status == .failed { isStopping = true }
         }
 
-        func handle(_ line: Substring, from worker: SupervisedWorker) {
-            guard let message = WorkerWire.parse(line) else { return }
+        func handle(_ message: WorkerWire.Message, from worker: SupervisedWorker) {
             switch message {
             case .ready:
                 if !everReady { PhaseTimer.mark("worker-ready") }
@@ -186,9 +185,8 @@ struct Supervisor {
         func bury(_ worker: SupervisedWorker, ending: ChildProcess.Ending) {
             // Read what it said before it went, then what it had not yet
             // written (its outbox).
-            let (lines, _) = worker.readLines()
-            for line in lines { handle(line, from: worker) }
-            for line in worker.unsentLines() { handle(line, from: worker) }
+            for message in worker.readMessages().messages { handle(message, from: worker) }
+            for message in worker.unsentMessages() { handle(message, from: worker) }
             worker.process.killGroup()
             let snapshot = worker.position.snapshot
             let reason: WorkerFailure.Reason =
@@ -327,8 +325,7 @@ struct Supervisor {
                 // Where it was before its messages are read: a worker writes
                 // a story's answer before it leaves the story.
                 let before = worker.position.snapshot
-                let (lines, _) = worker.readLines()
-                for line in lines { handle(line, from: worker) }
+                for message in worker.readMessages().messages { handle(message, from: worker) }
                 // Between stories, its outbox written (or its channel lost),
                 // with every story sent started and some never answered:
                 // their answers are lost (its channel was closed or

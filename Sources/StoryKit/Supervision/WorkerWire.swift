@@ -138,9 +138,9 @@ enum WorkerWire {
     /// byte: the parent reads one per story, so this is its hot path. Nil
     /// sends the line to the general reader (which rejects it, or reads an
     /// escaped argument).
-    private static func parsePassed(_ bytes: Substring.UTF8View) -> Message? {
-        var index = bytes.startIndex
-        let end = bytes.endIndex
+    private static func parsePassed(_ bytes: UnsafeBufferPointer<UInt8>) -> Message? {
+        var index = 0
+        let end = bytes.count
         func number() -> UInt64? {
             var value: UInt64 = 0
             var digits = 0
@@ -152,13 +152,13 @@ enum WorkerWire {
                 guard !overflow1 && !overflow2 else { return nil }
                 value = sum
                 digits += 1
-                index = bytes.index(after: index)
+                index += 1
             }
             return digits > 0 ? value : nil
         }
         func skip(_ byte: UInt8) -> Bool {
             guard index < end, bytes[index] == byte else { return false }
-            index = bytes.index(after: index)
+            index += 1
             return true
         }
         guard let sequence = number(), skip(0x20), let duration = number() else { return nil }
@@ -181,21 +181,33 @@ enum WorkerWire {
                 let atEnd = index == end || bytes[index] == 0x20
                 if atEnd || bytes[index] == 0x2C {
                     if hasArgument || index > start || !atEnd || !arguments.isEmpty {
-                        let text = Substring(bytes[start..<index])
-                        if text.utf8.contains(UInt8(ascii: "%")) { return nil }
-                        arguments.append(text == "~" ? nil : String(text))
+                        let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                        if text.contains(UInt8(ascii: "%")) { return nil }
+                        arguments.append(text.count == 1 && text[0] == UInt8(ascii: "~") ? nil : String(decoding: text, as: UTF8.self))
                     }
                     if atEnd { break }
-                    index = bytes.index(after: index)
+                    index += 1
                     start = index
                     hasArgument = true
                 } else {
-                    index = bytes.index(after: index)
+                    index += 1
                 }
             }
             testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: Int(definition), arguments: arguments))
         }
         return .passed(sequence: sequence, duration: duration, testSteps: testSteps)
+    }
+
+    /// Reads a message line from its bytes: a passed story's line at once,
+    /// any other through ``parse(_:)-(Substring)``; nil for a line that is
+    /// not one.
+    static func parse(bytes line: UnsafeBufferPointer<UInt8>) -> Message? {
+        if line.count >= 2, line[0] == UInt8(ascii: "P"), line[1] == 0x20,
+            let message = parsePassed(UnsafeBufferPointer(rebasing: line[2...]))
+        {
+            return message
+        }
+        return parse(Substring(String(decoding: line, as: UTF8.self)))
     }
 
     // MARK: Messages
@@ -292,7 +304,6 @@ enum WorkerWire {
         let kind = Character(Unicode.Scalar(byte))
         var rest: Substring = ""
         if bytes.count >= 2, bytes[bytes.index(after: bytes.startIndex)] == 0x20 { rest = Substring(bytes.dropFirst(2)) }
-        if byte == UInt8(ascii: "P"), let message = parsePassed(rest.utf8) { return message }
         var decoder: JSONDecoder { JSONDecoder() }
         switch kind {
         case "R": return .ready
