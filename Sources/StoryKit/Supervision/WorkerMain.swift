@@ -119,9 +119,19 @@ private final class StorySource: @unchecked Sendable {
         matcher = registry.matchingRunsUserCode ? nil : CachingMatcher(registry: registry)
     }
 
+    /// The last request's path, as sent and decoded: a batch's stories
+    /// mostly share their file.
+    private var lastPath: (bytes: [UInt8], path: String) = ([], "")
+
     func next() -> WorkerStory? {
-        while let line = reader.next() {
-            guard let request = WorkerWire.parseRequest(line[...]) else { continue }
+        while let read = reader.nextLine({ line -> (sequence: UInt64, line: Int, attemptsUsed: Int, path: String)? in
+            guard let request = WorkerWire.parseRequest(bytes: line) else { return nil }
+            if !lastPath.bytes.elementsEqual(request.path) {
+                lastPath = (Array(request.path), WorkerWire.path(request.path))
+            }
+            return (request.sequence, request.line, request.attemptsUsed, lastPath.path)
+        }) {
+            guard let request = read else { continue }
             guard let story = files.story(at: request.line, in: request.path) else {
                 return WorkerStory(sequence: request.sequence, planned: nil, path: request.path, line: request.line)
             }
@@ -160,27 +170,27 @@ struct LineReader {
         self.descriptor = descriptor
     }
 
-    /// The next whole line, without its end; nil at the end of input.
-    mutating func next() -> String? {
+    /// What `body` makes of the next whole line's bytes (without its end);
+    /// nil at the end of input.
+    mutating func nextLine<Value>(_ body: (UnsafeBufferPointer<UInt8>) -> Value) -> Value? {
         while true {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                let value = buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<newline])) }
                 start = newline + 1
-                return line
+                return value
             }
             if isAtEnd { return nil }
             if start > 0 {
                 buffer.removeFirst(start)
                 start = 0
             }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            // Read straight onto the end of the buffer.
+            let old = buffer.count
+            buffer += repeatElement(0, count: 65_536)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + old, 65_536) }
+            buffer.removeSubrange((old + max(0, count))...)
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 {
-                isAtEnd = true
-            } else {
-                buffer += chunk[..<count]
-            }
+            if count <= 0 { isAtEnd = true }
         }
     }
 }

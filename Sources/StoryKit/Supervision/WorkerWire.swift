@@ -74,13 +74,31 @@ enum WorkerWire {
         "S \(sequence) \(story.location.line) \(attemptsUsed) \(escape(story.location.file))\n"
     }
 
-    /// Reads a request line: the sequence number, line, attempts used and path.
-    static func parseRequest(_ line: Substring) -> (sequence: UInt64, line: Int, attemptsUsed: Int, path: String)? {
-        let parts = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false)
-        guard parts.count == 5, parts[0] == "S", let sequence = UInt64(parts[1]), let number = Int(parts[2]),
-            let attemptsUsed = Int(parts[3]), attemptsUsed >= 0
-        else { return nil }
-        return (sequence, number, attemptsUsed, unescape(parts[4]))
+    /// Reads a request line from its bytes: the sequence number, line,
+    /// attempts used, and the path's bytes as sent (see ``path(_:)``).
+    static func parseRequest(bytes line: UnsafeBufferPointer<UInt8>)
+        -> (sequence: UInt64, line: Int, attemptsUsed: Int, path: UnsafeBufferPointer<UInt8>)?
+    {
+        guard line.count >= 2, line[0] == UInt8(ascii: "S"), line[1] == 0x20 else { return nil }
+        var index = 2
+        func number() -> UInt64? {
+            var value: UInt64 = 0
+            let start = index
+            while index < line.count, line[index] >= 0x30, line[index] <= 0x39, index - start < 18 {
+                value = value * 10 + UInt64(line[index] - 0x30)
+                index += 1
+            }
+            guard index > start, index < line.count, line[index] == 0x20 else { return nil }
+            index += 1
+            return value
+        }
+        guard let sequence = number(), let number1 = number(), let attemptsUsed = number() else { return nil }
+        return (sequence, Int(number1), Int(attemptsUsed), UnsafeBufferPointer(rebasing: line[index...]))
+    }
+
+    /// A request's path from its bytes, percent-decoded.
+    static func path(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        unescape(Substring(String(decoding: bytes, as: UTF8.self)))
     }
 
     private static func escape(_ path: String) -> String {
