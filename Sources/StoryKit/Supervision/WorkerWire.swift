@@ -138,10 +138,12 @@ enum WorkerWire {
             bytes.append(UInt8(ascii: "~"))
             return
         }
-        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+        func hex(_ digit: UInt8) -> UInt8 { digit < 10 ? 0x30 + digit : 0x37 + digit }
         for byte in text.utf8 {
             if byte <= 0x20 || byte == 0x7F || byte == 0x2C || byte == 0x3A || byte == 0x25 || byte == 0x7E {
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex(byte >> 4))
+                bytes.append(hex(byte & 0x0F))
             } else {
                 bytes.append(byte)
             }
@@ -281,7 +283,9 @@ enum WorkerWire {
             switch testStep {
             case .step(let step):
                 guard let match = step.match, let id = match.definitionID, id >= 0, step.alsoMatched.isEmpty else { return false }
-                text.append(contentsOf: [0x20, UInt8(ascii: "s"), 0x3A])
+                text.append(0x20)
+                text.append(UInt8(ascii: "s"))
+                text.append(0x3A)
                 append(step.duration)
                 text.append(0x3A)
                 append(id)
@@ -292,7 +296,8 @@ enum WorkerWire {
                 }
             case .hook(let hook):
                 guard let index = hookIndex(hook), index >= 0 else { return false }
-                text.append(contentsOf: [0x20, UInt8(ascii: "h")])
+                text.append(0x20)
+                text.append(UInt8(ascii: "h"))
                 append(index)
                 text.append(0x3A)
                 append(hook.duration)
