@@ -92,6 +92,10 @@ struct Supervisor {
         // How many attempts at each of them have been made.
         var attemptsUsed: [SourceLocation: Int] = [:]
         let batch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
+        // How many stories a worker may hold at once. Under --fail-fast, one:
+        // a story sent while the one before it runs would run (and be
+        // reported) after that one failed.
+        let window = configuration.isFailFast ? 1 : batch * 2
         // With several workers, once stories prove quick (under 0.2 ms on
         // average), a batch runs on to the end of its file (up to 256
         // stories), so that each file is parsed by one worker, not by all.
@@ -274,7 +278,7 @@ struct Supervisor {
             }
             // Hand out work.
             if !isStopping {
-                for worker in workers where worker.isReady && worker.dispatched.count < batch * 2 && !worker.hasEnded {
+                for worker in workers where worker.isReady && worker.dispatched.count < window && !worker.hasEnded {
                     fill(batch)
                     guard queue.count > queueStart else { break }
                     var count = min(batch, queue.count - queueStart)
