@@ -19,10 +19,15 @@ public enum StoryRun {
     ///     built-in ones, in the process that decides the verdict; each one's
     ///     `finish()` runs when the run is over (a throw exits 2).
     public static func main(steps: [any StepDefinitions.Type], reporters: [any Reporter] = []) async -> Never {
-        if CommandLine.arguments.dropFirst().first == "--worker" { PhaseTimer.isWorker() }
+        let isWorker = CommandLine.arguments.dropFirst().first == "--worker"
+        if isWorker { PhaseTimer.isWorker() }
         PhaseTimer.mark("main")
+        // A run's workers start first of all, so that their start-up
+        // overlaps everything this process does before it needs them.
+        if !isWorker { prestartWorkers(arguments: Array(CommandLine.arguments.dropFirst())) }
         // Without a few threads the run would wait for ever for one.
         guard Threads.canStart(4) else {
+            Supervisor.discardPrestarted()
             let problem = Threads.cannotStart("run stories")
             FileHandle.standardError.write(Data((problem.rendered(style: .plain) + "\n").utf8))
             exit(ExitStatus.inputError.rawValue)
@@ -43,8 +48,21 @@ public enum StoryRun {
             startTime: Date(),
             output: { writeLine(TerminalText.visible($0)) },
             partialOutput: isTerminal ? { print(TerminalText.visible($0), terminator: ""); fflush(nil) } : nil)
+        // Workers started for a run that did not happen (a rejected story
+        // file or step definition, say).
+        Supervisor.discardPrestarted()
         PhaseTimer.mark("exit")
         exit(status.rawValue)
+    }
+
+    /// Starts the workers of a supervised run of stories, if the arguments
+    /// ask for one; the run takes them when its worker arguments are the
+    /// same (and ends them otherwise).
+    private static func prestartWorkers(arguments: [String]) {
+        guard arguments.first != "merge", let options = try? Options.load(arguments: arguments), options.command == .run,
+            !options.isInProcess, !options.isDryRun, options.watch == nil
+        else { return }
+        Supervisor.prestart(arguments: options.workerArguments, count: max(1, options.jobs))
     }
 
     /// Whether runs start worker processes: only when this executable's

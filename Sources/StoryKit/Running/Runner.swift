@@ -104,7 +104,8 @@ struct Runner {
         result.earlierAttempts = earlier
         processState.restore()
         events.forEach(emit)
-        summary.add(result)
+        // A worker's totals are its parent's to keep (from the results it sends).
+        if probe == nil { summary.add(result) }
         emit(.storyFinished(result))
         if configuration.isFailFast && result.status == .failed { isStopped = true }
     }

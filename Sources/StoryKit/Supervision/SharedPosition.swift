@@ -7,7 +7,8 @@ import Synchronization
 
 /// Where a worker process is, in a page of memory it shares with its parent:
 /// the story, the test step and its deadline, and how much user code had
-/// printed when the test step began.
+/// printed when the test step began; after the page, the worker's outbox
+/// (``WorkerOutbox``): answers not yet written to the parent's pipe.
 ///
 /// The worker stores a few numbers per test step — no system call — and the
 /// parent reads them when the worker dies or overruns, so it can name the
@@ -16,7 +17,11 @@ import Synchronization
 final class SharedPosition: @unchecked Sendable {
     // Unchecked: every field is an atomic in memory both processes map.
     private let slots: UnsafeMutablePointer<Atomic<UInt64>>
-    private static let size = 4096
+    /// The outbox's bytes: written by the worker (under its outbox's lock),
+    /// read by the parent only once the worker is gone.
+    let outbox: UnsafeMutableRawBufferPointer
+    private static let pageSize = 4096
+    private static let size = 64 * 1024
 
     /// What a worker is doing.
     enum Phase: UInt64 {
@@ -29,11 +34,12 @@ final class SharedPosition: @unchecked Sendable {
     }
 
     private enum Slot: Int {
-        case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt, lastStarted
+        case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt, lastStarted, unsent, channelLost
     }
 
     private init(_ memory: UnsafeMutableRawPointer) {
-        slots = memory.bindMemory(to: Atomic<UInt64>.self, capacity: Self.size / 8)
+        slots = memory.bindMemory(to: Atomic<UInt64>.self, capacity: Self.pageSize / 8)
+        outbox = UnsafeMutableRawBufferPointer(start: memory + Self.pageSize, count: Self.size - Self.pageSize)
     }
 
     /// Maps the shared page from a file both processes hold open; nil when
@@ -91,6 +97,17 @@ final class SharedPosition: @unchecked Sendable {
         store(0, .story)
     }
 
+    /// How many bytes of the outbox are not yet written to the pipe.
+    func setUnsent(_ count: Int) {
+        store(UInt64(count), .unsent)
+    }
+
+    /// A step closed or replaced the messages pipe: the outbox keeps what
+    /// it holds and takes nothing more.
+    func noteChannelLost() {
+        store(1, .channelLost)
+    }
+
     // MARK: The parent's side
 
     /// A copy of where the worker is.
@@ -109,6 +126,10 @@ final class SharedPosition: @unchecked Sendable {
         /// started one: it runs its stories in the order sent, so every
         /// story sent before it has started too.
         var lastStarted: UInt64?
+        /// How many bytes wait in the outbox.
+        var unsent: Int
+        /// Whether the worker's messages pipe was closed or replaced.
+        var isChannelLost: Bool
     }
 
     /// Where the worker is now.
@@ -120,7 +141,15 @@ final class SharedPosition: @unchecked Sendable {
             attempt: Int(truncatingIfNeeded: load(.attempt)),
             stepKind: StepKind(rawValue: load(.stepKind)) ?? .none, stepIndex: Int(truncatingIfNeeded: load(.stepIndex)),
             hookIndex: Int(truncatingIfNeeded: load(.hookIndex)), deadline: load(.deadline),
-            outputOffset: load(.outputOffset), lastStarted: lastStarted == 0 ? nil : lastStarted - 1)
+            outputOffset: load(.outputOffset), lastStarted: lastStarted == 0 ? nil : lastStarted - 1,
+            unsent: Int(truncatingIfNeeded: load(.unsent)), isChannelLost: load(.channelLost) != 0)
+    }
+
+    /// The lines a worker that is gone left in its outbox (it writes whole
+    /// lines only).
+    var unsentBytes: [UInt8] {
+        let count = min(Int(truncatingIfNeeded: load(.unsent)), outbox.count)
+        return Array(UnsafeRawBufferPointer(rebasing: outbox[..<max(0, count)]))
     }
 
     deinit {

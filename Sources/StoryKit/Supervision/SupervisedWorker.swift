@@ -25,6 +25,8 @@ final class SupervisedWorker {
     /// Why the parent ended it, if it did.
     var killReason: WorkerFailure.Reason?
     private var pending: [UInt8] = []
+    /// Where reads land, kept from one read to the next.
+    private var chunk = [UInt8](repeating: 0, count: 65_536)
     /// Requests not yet written.
     private var outbox: [UInt8] = []
 
@@ -107,11 +109,10 @@ final class SupervisedWorker {
         requests = -1
     }
 
-    /// Reads what has arrived; returns the whole lines, and whether the
-    /// channel has ended.
-    func readLines() -> (lines: [Substring], ended: Bool) {
+    /// Reads what has arrived; returns its whole lines' messages, and
+    /// whether the channel has ended.
+    func readMessages() -> (messages: [WorkerWire.Message], ended: Bool) {
         var ended = false
-        var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(messages, $0.baseAddress, $0.count) }
             if count > 0 {
@@ -123,10 +124,34 @@ final class SupervisedWorker {
             break
         }
         guard let last = pending.lastIndex(of: 0x0A) else { return ([], ended) }
-        let text = String(decoding: pending[...last], as: UTF8.self)
+        let lines = Array(pending[...last])
         pending.removeSubrange(...last)
-        // Split as bytes: splitting Characters costs more than the rest of a line's reading.
-        return (text.utf8.split(separator: 0x0A).map { Substring($0) }, ended)
+        return (Self.messages(in: lines), ended)
+    }
+
+    /// The messages a worker that is gone left in its outbox (what was cut
+    /// off in the pipe is dropped: the outbox has it whole). A message read
+    /// from the pipe too (the worker died as it wrote them) is a story
+    /// already answered, which the parent ignores.
+    func unsentMessages() -> [WorkerWire.Message] {
+        pending = []
+        return Self.messages(in: position.unsentBytes)
+    }
+
+    /// The messages of the whole lines in `bytes`, read as bytes (no
+    /// String per line).
+    private static func messages(in bytes: [UInt8]) -> [WorkerWire.Message] {
+        bytes.withUnsafeBufferPointer { buffer in
+            var messages: [WorkerWire.Message] = []
+            var start = 0
+            while let newline = buffer[start...].firstIndex(of: 0x0A) {
+                if let message = WorkerWire.parse(bytes: UnsafeBufferPointer(rebasing: buffer[start..<newline])) {
+                    messages.append(message)
+                }
+                start = newline + 1
+            }
+            return messages
+        }
     }
 
     /// What the worker printed since the test step it was in began.

@@ -30,6 +30,9 @@ struct Supervisor {
     /// main thread, before ``run(next:emit:warn:)``); a worker that cannot
     /// start now is tried again, and its problem reported, by the run.
     static func prestart(arguments: [String], count: Int) {
+        // Started already (from the entry point, for these arguments).
+        if prestarted.arguments == arguments && prestarted.workers.count >= count { return }
+        discardPrestarted()
         Orphans.adopt()
         var workers: [SupervisedWorker] = []
         for _ in 0..<count {
@@ -89,6 +92,10 @@ struct Supervisor {
         // How many attempts at each of them have been made.
         var attemptsUsed: [SourceLocation: Int] = [:]
         let batch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
+        // How many stories a worker may hold at once. Under --fail-fast, one:
+        // a story sent while the one before it runs would run (and be
+        // reported) after that one failed.
+        let window = configuration.isFailFast ? 1 : batch * 2
         // With several workers, once stories prove quick (under 0.2 ms on
         // average), a batch runs on to the end of its file (up to 256
         // stories), so that each file is parsed by one worker, not by all.
@@ -123,18 +130,18 @@ struct Supervisor {
             }
             finishedCount += 1
             finishedNanoseconds &+= result.duration
-            for step in result.steps {
-                if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
-            }
             emit(.storyStarted(result.story))
-            for step in result.steps { emit(.stepFinished(step)) }
+            // One pass over the test steps (`steps` would build an array each time).
+            for case .step(let step) in result.testSteps {
+                if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
+                emit(.stepFinished(step))
+            }
             summary.add(result)
             emit(.storyFinished(result))
             if configuration.isFailFast && result.status == .failed { isStopping = true }
         }
 
-        func handle(_ line: Substring, from worker: SupervisedWorker) {
-            guard let message = WorkerWire.parse(line) else { return }
+        func handle(_ message: WorkerWire.Message, from worker: SupervisedWorker) {
             switch message {
             case .ready:
                 if !everReady { PhaseTimer.mark("worker-ready") }
@@ -173,15 +180,17 @@ struct Supervisor {
         }
 
         func take(_ sequence: UInt64, from worker: SupervisedWorker) -> InFlight? {
-            worker.dispatched.removeAll { $0 == sequence }
+            // Answers come in the order sent: almost always the first.
+            if let index = worker.dispatched.firstIndex(of: sequence) { worker.dispatched.remove(at: index) }
             return inFlight.removeValue(forKey: sequence)
         }
 
         /// A worker has gone: blame the story it was in, hand on the rest.
         func bury(_ worker: SupervisedWorker, ending: ChildProcess.Ending) {
-            // Read what it said before it went.
-            let (lines, _) = worker.readLines()
-            for line in lines { handle(line, from: worker) }
+            // Read what it said before it went, then what it had not yet
+            // written (its outbox).
+            for message in worker.readMessages().messages { handle(message, from: worker) }
+            for message in worker.unsentMessages() { handle(message, from: worker) }
             worker.process.killGroup()
             let snapshot = worker.position.snapshot
             let reason: WorkerFailure.Reason =
@@ -269,7 +278,7 @@ struct Supervisor {
             }
             // Hand out work.
             if !isStopping {
-                for worker in workers where worker.isReady && worker.dispatched.count < batch * 2 && !worker.hasEnded {
+                for worker in workers where worker.isReady && worker.dispatched.count < window && !worker.hasEnded {
                     fill(batch)
                     guard queue.count > queueStart else { break }
                     var count = min(batch, queue.count - queueStart)
@@ -320,12 +329,13 @@ struct Supervisor {
                 // Where it was before its messages are read: a worker writes
                 // a story's answer before it leaves the story.
                 let before = worker.position.snapshot
-                let (lines, _) = worker.readLines()
-                for line in lines { handle(line, from: worker) }
-                // Between stories, with every story sent started and some
-                // never answered: their answers are lost (its channel was
-                // closed or replaced), and it would wait for ever for more.
-                if before.phase == .stories, before.story == nil, let lastStarted = before.lastStarted,
+                for message in worker.readMessages().messages { handle(message, from: worker) }
+                // Between stories, its outbox written (or its channel lost),
+                // with every story sent started and some never answered:
+                // their answers are lost (its channel was closed or
+                // replaced), and it would wait for ever for more.
+                if before.phase == .stories, before.story == nil, before.unsent == 0 || before.isChannelLost,
+                    let lastStarted = before.lastStarted,
                     let last = worker.dispatched.last, last <= lastStarted, worker.killReason == nil
                 {
                     worker.kill(.exit(0))

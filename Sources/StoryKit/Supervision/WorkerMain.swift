@@ -25,7 +25,8 @@ enum WorkerMain {
             FileHandle.standardError.write(Data("storyrun: --worker is started by storyrun itself, not by hand\n".utf8))
             return .inputError
         }
-        Lifeline.start()
+        let outbox = WorkerOutbox(position: shared, descriptor: messages)
+        Lifeline.start(outbox: outbox)
         let probe = WorkerProbe(position: shared, capture: OutputCapture(file: STDOUT_FILENO))
         var runner = Runner(registry: registry, configuration: configuration, probe: probe, now: clock)
         var sequence: UInt64 = 0
@@ -33,19 +34,25 @@ enum WorkerMain {
         func hookIndex(_ hook: HookResult) -> Int? {
             registry.hooks.firstIndex { $0.kind.rawValue == hook.kind && $0.location == hook.location }
         }
+        var line: [UInt8] = []
         func forward(_ event: RunEvent) {
             switch event {
             case .storyFinished(let result):
-                send(WorkerWire.line(sequence: sequence, result: result, hookIndex: hookIndex, compact: compact))
-            case .diagnostic(let diagnostic): send(WorkerWire.line(.diagnostic(diagnostic)))
-            case .runHookFinished(let hook): send(WorkerWire.line(.runHook(hook)))
+                // A passing story's compact line waits for the next batch.
+                if compact, WorkerWire.passedLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &line) {
+                    outbox.add(line)
+                } else {
+                    outbox.send(WorkerWire.line(sequence: sequence, result: result, hookIndex: hookIndex, compact: false))
+                }
+            case .diagnostic(let diagnostic): outbox.send(WorkerWire.line(.diagnostic(diagnostic)))
+            case .runHookFinished(let hook): outbox.send(WorkerWire.line(.runHook(hook)))
             case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runFinished: break
             }
         }
         shared.enter(.beforeRun)
         await runner.begin(emit: forward)
         shared.enter(.stories)
-        send(WorkerWire.line(.ready))
+        outbox.send(WorkerWire.line(.ready))
         PhaseTimer.mark("ready")
 
         // A thread of its own reads the requests, parses their files and
@@ -58,11 +65,18 @@ enum WorkerMain {
             while let story = source.next() { ahead.put(story) }
             ahead.finish()
         }
-        func nextStory() -> WorkerStory? { reading ? ahead.take() : source.next() }
+        // What waits in the outbox goes before the worker waits for stories.
+        func nextStory() -> WorkerStory? {
+            guard reading else {
+                outbox.flush()
+                return source.next()
+            }
+            return ahead.take(beforeWaiting: outbox.flush)
+        }
         while let next = nextStory() {
             sequence = next.sequence
             guard let planned = next.planned else {
-                send(WorkerWire.line(.missing(sequence: sequence, "no story starts at \(next.path):\(next.line) any more: was the file changed during the run?")))
+                outbox.send(WorkerWire.line(.missing(sequence: sequence, "no story starts at \(next.path):\(next.line) any more: was the file changed during the run?")))
                 continue
             }
             shared.startStory(sequence, attempt: next.attemptsUsed)
@@ -73,29 +87,11 @@ enum WorkerMain {
         PhaseTimer.mark("ran")
         shared.enter(.afterRun)
         _ = await runner.finish(emit: forward)
-        send(WorkerWire.line(.used(runner.usedDefinitionIDs)))
+        outbox.send(WorkerWire.line(.used(runner.usedDefinitionIDs)))
         shared.enter(.done)
-        send(WorkerWire.line(.end))
+        outbox.send(WorkerWire.line(.end))
         PhaseTimer.mark("end")
         return .success
-    }
-
-    /// Writes a whole line to the parent; a parent that is gone ends the
-    /// worker and everything it started.
-    private static func send(_ line: String) {
-        var line = line
-        line.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(messages, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else {
-                    _ = kill(0, SIGKILL)
-                    _exit(1)
-                }
-                offset += written
-            }
-        }
     }
 }
 
@@ -123,9 +119,19 @@ private final class StorySource: @unchecked Sendable {
         matcher = registry.matchingRunsUserCode ? nil : CachingMatcher(registry: registry)
     }
 
+    /// The last request's path, as sent and decoded: a batch's stories
+    /// mostly share their file.
+    private var lastPath: (bytes: [UInt8], path: String) = ([], "")
+
     func next() -> WorkerStory? {
-        while let line = reader.next() {
-            guard let request = WorkerWire.parseRequest(line[...]) else { continue }
+        while let read = reader.nextLine({ line -> (sequence: UInt64, line: Int, attemptsUsed: Int, path: String)? in
+            guard let request = WorkerWire.parseRequest(bytes: line) else { return nil }
+            if !lastPath.bytes.elementsEqual(request.path) {
+                lastPath = (Array(request.path), WorkerWire.path(request.path))
+            }
+            return (request.sequence, request.line, request.attemptsUsed, lastPath.path)
+        }) {
+            guard let request = read else { continue }
             guard let story = files.story(at: request.line, in: request.path) else {
                 return WorkerStory(sequence: request.sequence, planned: nil, path: request.path, line: request.line)
             }
@@ -164,47 +170,47 @@ struct LineReader {
         self.descriptor = descriptor
     }
 
-    /// The next whole line, without its end; nil at the end of input.
-    mutating func next() -> String? {
+    /// What `body` makes of the next whole line's bytes (without its end);
+    /// nil at the end of input.
+    mutating func nextLine<Value>(_ body: (UnsafeBufferPointer<UInt8>) -> Value) -> Value? {
         while true {
             if let newline = buffer[start...].firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                let value = buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[start..<newline])) }
                 start = newline + 1
-                return line
+                return value
             }
             if isAtEnd { return nil }
             if start > 0 {
                 buffer.removeFirst(start)
                 start = 0
             }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            // Read straight onto the end of the buffer.
+            let old = buffer.count
+            buffer += repeatElement(0, count: 65_536)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + old, 65_536) }
+            buffer.removeSubrange((old + max(0, count))...)
             if count < 0 && errno == EINTR { continue }
-            if count <= 0 {
-                isAtEnd = true
-            } else {
-                buffer += chunk[..<count]
-            }
+            if count <= 0 { isAtEnd = true }
         }
     }
 }
 
 /// Ends a worker, and everything its steps started, when its parent dies
 /// (the parent's pipe would tell only a worker that reads it, and a worker
-/// stuck in a step reads nothing).
+/// stuck in a step reads nothing); meanwhile, sends on the answers that
+/// wait in the outbox while a long story runs.
 enum Lifeline {
-    nonisolated(unsafe) private static var parent: pid_t = 0
-
-    static func start() {
-        parent = getppid()
-        var thread = pthread_t()
+    static func start(outbox: WorkerOutbox) {
+        let parent = getppid()
         // Without a thread (a process limit), the worker still ends when it
-        // next writes to its parent.
-        _ = pthread_create(&thread, nil, { _ in
-            while getppid() == Lifeline.parent { usleep(200_000) }
+        // next writes to its parent, and its answers go when it next waits.
+        _ = Threads.start {
+            while getppid() == parent {
+                usleep(50_000)
+                outbox.flushIfStale()
+            }
             Orphans.endDescendants()
             _ = kill(0, SIGKILL)
-            return nil
-        }, nil)
+        }
     }
 }

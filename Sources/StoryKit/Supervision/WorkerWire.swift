@@ -74,13 +74,31 @@ enum WorkerWire {
         "S \(sequence) \(story.location.line) \(attemptsUsed) \(escape(story.location.file))\n"
     }
 
-    /// Reads a request line: the sequence number, line, attempts used and path.
-    static func parseRequest(_ line: Substring) -> (sequence: UInt64, line: Int, attemptsUsed: Int, path: String)? {
-        let parts = line.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: false)
-        guard parts.count == 5, parts[0] == "S", let sequence = UInt64(parts[1]), let number = Int(parts[2]),
-            let attemptsUsed = Int(parts[3]), attemptsUsed >= 0
-        else { return nil }
-        return (sequence, number, attemptsUsed, unescape(parts[4]))
+    /// Reads a request line from its bytes: the sequence number, line,
+    /// attempts used, and the path's bytes as sent (see ``path(_:)``).
+    static func parseRequest(bytes line: UnsafeBufferPointer<UInt8>)
+        -> (sequence: UInt64, line: Int, attemptsUsed: Int, path: UnsafeBufferPointer<UInt8>)?
+    {
+        guard line.count >= 2, line[0] == UInt8(ascii: "S"), line[1] == 0x20 else { return nil }
+        var index = 2
+        func number() -> UInt64? {
+            var value: UInt64 = 0
+            let start = index
+            while index < line.count, line[index] >= 0x30, line[index] <= 0x39, index - start < 18 {
+                value = value * 10 + UInt64(line[index] - 0x30)
+                index += 1
+            }
+            guard index > start, index < line.count, line[index] == 0x20 else { return nil }
+            index += 1
+            return value
+        }
+        guard let sequence = number(), let number1 = number(), let attemptsUsed = number() else { return nil }
+        return (sequence, Int(number1), Int(attemptsUsed), UnsafeBufferPointer(rebasing: line[index...]))
+    }
+
+    /// A request's path from its bytes, percent-decoded.
+    static func path(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        unescape(Substring(String(decoding: bytes, as: UTF8.self)))
     }
 
     private static func escape(_ path: String) -> String {
@@ -115,15 +133,21 @@ enum WorkerWire {
 
     /// A captured text in a compact line: `~` for none; space, comma,
     /// colon, `%`, `~` and control characters percent-encoded.
-    private static func escapeArgument(_ text: String?) -> String {
-        guard let text else { return "~" }
-        let special: (UInt8) -> Bool = { $0 <= 0x20 || $0 == 0x7F || $0 == 0x2C || $0 == 0x3A || $0 == 0x25 || $0 == 0x7E }
-        guard text.utf8.contains(where: special) else { return text }
-        var bytes: [UInt8] = []
-        for byte in text.utf8 {
-            if special(byte) { bytes += Array(String(format: "%%%02X", byte).utf8) } else { bytes.append(byte) }
+    private static func appendArgument(_ text: String?, to bytes: inout [UInt8]) {
+        guard let text else {
+            bytes.append(UInt8(ascii: "~"))
+            return
         }
-        return String(decoding: bytes, as: UTF8.self)
+        func hex(_ digit: UInt8) -> UInt8 { digit < 10 ? 0x30 + digit : 0x37 + digit }
+        for byte in text.utf8 {
+            if byte <= 0x20 || byte == 0x7F || byte == 0x2C || byte == 0x3A || byte == 0x25 || byte == 0x7E {
+                bytes.append(UInt8(ascii: "%"))
+                bytes.append(hex(byte >> 4))
+                bytes.append(hex(byte & 0x0F))
+            } else {
+                bytes.append(byte)
+            }
+        }
     }
 
     private static func unescapeArgument(_ text: Substring) -> String? {
@@ -134,9 +158,9 @@ enum WorkerWire {
     /// byte: the parent reads one per story, so this is its hot path. Nil
     /// sends the line to the general reader (which rejects it, or reads an
     /// escaped argument).
-    private static func parsePassed(_ bytes: Substring.UTF8View) -> Message? {
-        var index = bytes.startIndex
-        let end = bytes.endIndex
+    private static func parsePassed(_ bytes: UnsafeBufferPointer<UInt8>) -> Message? {
+        var index = 0
+        let end = bytes.count
         func number() -> UInt64? {
             var value: UInt64 = 0
             var digits = 0
@@ -148,13 +172,13 @@ enum WorkerWire {
                 guard !overflow1 && !overflow2 else { return nil }
                 value = sum
                 digits += 1
-                index = bytes.index(after: index)
+                index += 1
             }
             return digits > 0 ? value : nil
         }
         func skip(_ byte: UInt8) -> Bool {
             guard index < end, bytes[index] == byte else { return false }
-            index = bytes.index(after: index)
+            index += 1
             return true
         }
         guard let sequence = number(), skip(0x20), let duration = number() else { return nil }
@@ -177,21 +201,33 @@ enum WorkerWire {
                 let atEnd = index == end || bytes[index] == 0x20
                 if atEnd || bytes[index] == 0x2C {
                     if hasArgument || index > start || !atEnd || !arguments.isEmpty {
-                        let text = Substring(bytes[start..<index])
-                        if text.utf8.contains(UInt8(ascii: "%")) { return nil }
-                        arguments.append(text == "~" ? nil : String(text))
+                        let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                        if text.contains(UInt8(ascii: "%")) { return nil }
+                        arguments.append(text.count == 1 && text[0] == UInt8(ascii: "~") ? nil : String(decoding: text, as: UTF8.self))
                     }
                     if atEnd { break }
-                    index = bytes.index(after: index)
+                    index += 1
                     start = index
                     hasArgument = true
                 } else {
-                    index = bytes.index(after: index)
+                    index += 1
                 }
             }
             testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: Int(definition), arguments: arguments))
         }
         return .passed(sequence: sequence, duration: duration, testSteps: testSteps)
+    }
+
+    /// Reads a message line from its bytes: a passed story's line at once,
+    /// any other through ``parse(_:)-(Substring)``; nil for a line that is
+    /// not one.
+    static func parse(bytes line: UnsafeBufferPointer<UInt8>) -> Message? {
+        if line.count >= 2, line[0] == UInt8(ascii: "P"), line[1] == 0x20,
+            let message = parsePassed(UnsafeBufferPointer(rebasing: line[2...]))
+        {
+            return message
+        }
+        return parse(Substring(String(decoding: line, as: UTF8.self)))
     }
 
     // MARK: Messages
@@ -209,69 +245,66 @@ enum WorkerWire {
 
     /// The line for a story's result: compact when it passed plainly.
     static func line(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, compact: Bool) -> String {
-        if compact, result.status == .passed, result.earlierAttempts.isEmpty, !result.wasInterrupted {
-            // Written byte by byte: a worker writes one per story.
-            var text: [UInt8] = []
-            text.reserveCapacity(32 + 48 * result.testSteps.count)
-            func append(_ value: some BinaryInteger) {
-                var value = UInt64(value)
-                var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                             UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-                var count = 0
-                withUnsafeMutableBytes(of: &digits) { buffer in
-                    repeat {
-                        buffer[19 - count] = UInt8(truncatingIfNeeded: value % 10) + 0x30
-                        value /= 10
-                        count += 1
-                    } while value > 0
-                    text.append(contentsOf: buffer[(20 - count)...])
-                }
-            }
-            text.append(UInt8(ascii: "P"))
-            text.append(0x20)
-            append(sequence)
-            text.append(0x20)
-            append(result.duration)
-            var isPlain = true
-            for testStep in result.testSteps {
-                guard testStep.status == .passed, testStep.attachments.isEmpty else {
-                    isPlain = false
-                    break
-                }
-                switch testStep {
-                case .step(let step):
-                    guard let match = step.match, let id = match.definitionID, id >= 0, step.alsoMatched.isEmpty else {
-                        isPlain = false
-                        break
-                    }
-                    text.append(contentsOf: [0x20, UInt8(ascii: "s"), 0x3A])
-                    append(step.duration)
-                    text.append(0x3A)
-                    append(id)
-                    text.append(0x3A)
-                    for (index, argument) in match.arguments.enumerated() {
-                        if index > 0 { text.append(0x2C) }
-                        text.append(contentsOf: escapeArgument(argument).utf8)
-                    }
-                case .hook(let hook):
-                    guard let index = hookIndex(hook), index >= 0 else {
-                        isPlain = false
-                        break
-                    }
-                    text.append(contentsOf: [0x20, UInt8(ascii: "h")])
-                    append(index)
-                    text.append(0x3A)
-                    append(hook.duration)
-                }
-                if !isPlain { break }
-            }
-            if isPlain {
-                text.append(0x0A)
-                return String(decoding: text, as: UTF8.self)
-            }
+        var text: [UInt8] = []
+        if compact, passedLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &text) {
+            return String(decoding: text, as: UTF8.self)
         }
         return "J \(sequence) \(json(WireResult(result)))\n"
+    }
+
+    /// Writes the compact line of a story that passed plainly into `text`
+    /// (emptied first), byte by byte: a worker writes one per story. False
+    /// when the story did not pass plainly: its result goes whole, as JSON.
+    static func passedLine(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, into text: inout [UInt8]) -> Bool {
+        text.removeAll(keepingCapacity: true)
+        guard result.status == .passed, result.earlierAttempts.isEmpty, !result.wasInterrupted else { return false }
+        func append(_ value: some BinaryInteger) {
+            var value = UInt64(value)
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            var count = 0
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                repeat {
+                    buffer[19 - count] = UInt8(truncatingIfNeeded: value % 10) + 0x30
+                    value /= 10
+                    count += 1
+                } while value > 0
+                text.append(contentsOf: buffer[(20 - count)...])
+            }
+        }
+        text.append(UInt8(ascii: "P"))
+        text.append(0x20)
+        append(sequence)
+        text.append(0x20)
+        append(result.duration)
+        for testStep in result.testSteps {
+            guard testStep.status == .passed, testStep.attachments.isEmpty else { return false }
+            switch testStep {
+            case .step(let step):
+                guard let match = step.match, let id = match.definitionID, id >= 0, step.alsoMatched.isEmpty else { return false }
+                text.append(0x20)
+                text.append(UInt8(ascii: "s"))
+                text.append(0x3A)
+                append(step.duration)
+                text.append(0x3A)
+                append(id)
+                text.append(0x3A)
+                for (index, argument) in match.arguments.enumerated() {
+                    if index > 0 { text.append(0x2C) }
+                    appendArgument(argument, to: &text)
+                }
+            case .hook(let hook):
+                guard let index = hookIndex(hook), index >= 0 else { return false }
+                text.append(0x20)
+                text.append(UInt8(ascii: "h"))
+                append(index)
+                text.append(0x3A)
+                append(hook.duration)
+            }
+        }
+        text.append(0x0A)
+        return true
     }
 
     static func line(_ message: Message) -> String {
@@ -288,14 +321,17 @@ enum WorkerWire {
 
     /// Reads a message line; nil for a line that is not one.
     static func parse(_ line: Substring) -> Message? {
-        guard let kind = line.first else { return nil }
-        let rest = line.dropFirst(2)
+        // By bytes: every message kind is one ASCII letter and a space.
+        let bytes = line.utf8
+        guard let byte = bytes.first else { return nil }
+        let kind = Character(Unicode.Scalar(byte))
+        var rest: Substring = ""
+        if bytes.count >= 2, bytes[bytes.index(after: bytes.startIndex)] == 0x20 { rest = Substring(bytes.dropFirst(2)) }
         var decoder: JSONDecoder { JSONDecoder() }
         switch kind {
         case "R": return .ready
         case "E": return .end
         case "P":
-            if let message = parsePassed(rest.utf8) { return message }
             let parts = rest.split(separator: " ")
             guard parts.count >= 2, let sequence = UInt64(parts[0]), let duration = UInt64(parts[1]) else { return nil }
             var testSteps: [PassedTestStep] = []

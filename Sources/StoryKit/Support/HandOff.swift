@@ -40,6 +40,16 @@ final class HandOff<Element: Sendable>: @unchecked Sendable {
         return value
     }
 
+    /// The oldest value, as ``take()``; when none is there yet, calls
+    /// `beforeWaiting` (without holding the queue) first.
+    func take(beforeWaiting: () -> Void) -> Element? {
+        condition.lock()
+        let isEmpty = values.isEmpty && !isFinished && !isCancelled
+        condition.unlock()
+        if isEmpty { beforeWaiting() }
+        return take()
+    }
+
     /// No more values will be put.
     func finish() {
         condition.lock()

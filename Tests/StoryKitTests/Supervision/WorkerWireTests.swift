@@ -1,0 +1,58 @@
+import Testing
+@testable import StoryKit
+
+/// The lines a parent and its workers exchange, read from their bytes.
+@Suite struct WorkerWireTests {
+    private func message(_ line: String) -> WorkerWire.Message? {
+        Array(line.utf8).withUnsafeBufferPointer { WorkerWire.parse(bytes: $0) }
+    }
+
+    @Test("A passed story's line gives its hooks, steps, definitions and captured texts")
+    func passedLine() {
+        guard case .passed(let sequence, let duration, let testSteps)? = message("P 3 100 h1:5 s:10:2:1,~,x s:7:0:") else {
+            Issue.record("not read as a passed story")
+            return
+        }
+        #expect(sequence == 3)
+        #expect(duration == 100)
+        #expect(testSteps.count == 3)
+        #expect(testSteps[0].hook == 1 && testSteps[0].duration == 5)
+        #expect(testSteps[1].hook == nil && testSteps[1].definition == 2 && testSteps[1].duration == 10)
+        #expect(testSteps[1].arguments == ["1", nil, "x"])
+        #expect(testSteps[2].arguments.isEmpty)
+    }
+
+    @Test("An escaped captured text is decoded")
+    func escapedArgument() {
+        guard case .passed(_, _, let testSteps)? = message("P 0 1 s:1:0:a%20b%2Cc,%7E") else {
+            Issue.record("not read as a passed story")
+            return
+        }
+        #expect(testSteps.first?.arguments == ["a b,c", "~"])
+    }
+
+    @Test("Lines that are not messages are rejected, the others read")
+    func otherLines() {
+        #expect(message("P 1") == nil)
+        #expect(message("P x 1") == nil)
+        #expect(message("Q 1") == nil)
+        #expect(message("") == nil)
+        if case .ready? = message("R") {} else { Issue.record("R not read") }
+        if case .end? = message("E") {} else { Issue.record("E not read") }
+        if case .used(let ids)? = message("U 1,4") { #expect(ids == [1, 4]) } else { Issue.record("U not read") }
+    }
+
+    @Test("A request line gives its numbers and its path, percent-decoded")
+    func request() {
+        let bytes = Array("S 12 7 1 dir/a%09b%25.stories".utf8)
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let request = WorkerWire.parseRequest(bytes: buffer) else {
+                Issue.record("not read")
+                return
+            }
+            #expect(request.sequence == 12 && request.line == 7 && request.attemptsUsed == 1)
+            #expect(WorkerWire.path(request.path) == "dir/a\tb%.stories")
+        }
+        #expect(Array("S 1 2".utf8).withUnsafeBufferPointer { WorkerWire.parseRequest(bytes: $0) } == nil)
+    }
+}
