@@ -10,12 +10,13 @@ build:
 unit: test-tools
 	$(SWIFT) test
 
-# The tools the tests use: curl (the stub server's load test and stories), Python's jsonschema (the Messages schema
-# test) and Debian's cucumber (the Cucumber JSON differential test, which
+# The tools the tests use: curl (the stub server's load test and stories), xmllint (every JUnit report against
+# the JUnit 4 schema), Python's jsonschema (the Messages schema test) and Debian's cucumber (the Cucumber JSON differential test, which
 # says it skipped when cucumber cannot be installed).
 test-tools:
 	@python3 -c "import jsonschema" 2>/dev/null || pip install jsonschema 2>/dev/null || pip install --break-system-packages jsonschema
 	@command -v curl >/dev/null || (apt-get update -qq && apt-get install -y -qq curl)
+	@command -v xmllint >/dev/null || (apt-get update -qq && apt-get install -y -qq libxml2-utils) || echo "xmllint cannot be installed here: the JUnit schema tests will be skipped"
 	@command -v cucumber >/dev/null || (apt-get update -qq && apt-get install -y -qq cucumber) || echo "cucumber cannot be installed here: the Cucumber JSON differential test will be skipped"
 
 # Every Messages golden against the official schema (Draft 2020-12): N envelopes valid, N invalid.

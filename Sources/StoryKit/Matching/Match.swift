@@ -11,7 +11,13 @@ public struct Match: Sendable {
     init(definition: StepDefinition, inputs: [StepArgumentInput]) {
         self.definition = definition
         self.inputs = inputs
-        capturedTexts = inputs.compactMap { if case .attachment = $0 { nil } else { $0.text } }
+        var texts: [String?] = []
+        texts.reserveCapacity(inputs.count)
+        for input in inputs {
+            if case .attachment = input { continue }
+            texts.append(input.text)
+        }
+        capturedTexts = texts
     }
 }
 
