@@ -140,6 +140,39 @@ final class FaultSteps: StepDefinitions {
         step("^the step writes the file \"(.*)\"$") { (_: FaultSteps, path: String) in
             try Data("written by a step\n".utf8).write(to: URL(fileURLWithPath: path))
         }
+        step("^the step kills its worker with SIGKILL in (\\d+) microseconds$") { (_: FaultSteps, delay: Int) in
+            Thread.detachNewThread {
+                usleep(useconds_t(delay))
+                if let log = ProcessInfo.processInfo.environment["STORYRUN_ATTACK_LOG"] {
+                    let line = "killed \(getpid())\n"
+                    let file = open(log, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+                    _ = line.withCString { write(file, $0, strlen($0)) }
+                    close(file)
+                }
+                _ = kill(getpid(), SIGKILL)
+            }
+        }
+        step("^the step closes descriptor (\\d+) and opens the file \"(.*)\", closed on exec$") { (_: FaultSteps, descriptor: Int32, path: String) in
+            close(descriptor)
+            let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if file != descriptor { throw HookSabotage() }
+        }
+        step("^a step that passes with \"(.*)\"$") { (_: FaultSteps, _: String) in }
+        step("^the step truncates descriptor (\\d+)$") { (_: FaultSteps, descriptor: Int32) in
+            _ = ftruncate(descriptor, 0)
+        }
+        step("^the step writes \"(.*)\" and a line end to descriptor (\\d+)$") { (_: FaultSteps, text: String, descriptor: Int32) in
+            _ = (text + "\n").withCString { write(descriptor, $0, strlen($0)) }
+        }
+        step("^the step (unmaps|write-protects) its shared page$") { (_: FaultSteps, how: String) in
+            let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+            for line in maps.split(separator: "\n") where line.contains("storyrun-position") {
+                let range = line.split(separator: " ")[0].split(separator: "-")
+                guard let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
+                    let address = UnsafeMutableRawPointer(bitPattern: start) else { continue }
+                if how == "unmaps" { munmap(address, Int(end - start)) } else { mprotect(address, Int(end - start), PROT_READ) }
+            }
+        }
     }
 
     /// Misbehaves as the environment variable `name` says.

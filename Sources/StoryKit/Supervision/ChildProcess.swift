@@ -180,6 +180,32 @@ enum Descriptors {
         return descriptor
     }
 
+    /// Memory shared with a child that the child cannot shrink: an
+    /// anonymous file (Linux's memfd) of `size` bytes, sealed against
+    /// shrinking, opened for appending and closed on exec; nil where there
+    /// is none (then a temporary file does). A step that truncated a plain
+    /// file under the parent's mapping of it would end the parent with
+    /// SIGBUS the next time it looked at the worker.
+    static func sealedMemory(_ purpose: String, size: Int) -> Int32? {
+        #if os(Linux)
+        typealias Create = @convention(c) (UnsafePointer<CChar>, UInt32) -> Int32
+        guard let symbol = dlsym(nil, "memfd_create") else { return nil }
+        let create = unsafeBitCast(symbol, to: Create.self)
+        // MFD_CLOEXEC | MFD_ALLOW_SEALING
+        let descriptor = create("storyrun-\(purpose)", 1 | 2)
+        guard descriptor >= 0 else { return nil }
+        // F_ADD_SEALS with F_SEAL_SHRINK | F_SEAL_SEAL, once it has its size.
+        guard ftruncate(descriptor, off_t(size)) == 0, fcntl(descriptor, 1033, Int32(2 | 1)) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_APPEND)
+        return descriptor
+        #else
+        return nil
+        #endif
+    }
+
     /// Marks a descriptor to be closed on exec.
     static func closeOnExec(_ descriptor: Int32) {
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)

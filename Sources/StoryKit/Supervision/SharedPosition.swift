@@ -21,7 +21,7 @@ final class SharedPosition: @unchecked Sendable {
     /// read by the parent only once the worker is gone.
     let outbox: UnsafeMutableRawBufferPointer
     private static let pageSize = 4096
-    private static let size = 64 * 1024
+    static let size = 64 * 1024
 
     /// What a worker is doing.
     enum Phase: UInt64 {
@@ -134,8 +134,13 @@ final class SharedPosition: @unchecked Sendable {
 
     /// Where the worker is now.
     var snapshot: Snapshot {
-        let story = load(.story)
+        // The last story started before the running one: the worker
+        // stores the running one first, so a snapshot that has a story as
+        // started and none running was taken after that story ended (read
+        // the other way round, it could catch the worker between stories
+        // and then starting the last one, and take it for idle).
         let lastStarted = load(.lastStarted)
+        let story = load(.story)
         return Snapshot(
             phase: Phase(rawValue: load(.phase)) ?? .starting, story: story == 0 ? nil : story - 1,
             attempt: Int(truncatingIfNeeded: load(.attempt)),

@@ -46,7 +46,7 @@ final class SupervisedWorker {
             throw ChildProcess.StartError(description: "cannot make pipes for a worker process: \(String(cString: strerror(errno)))")
         }
         let output = Descriptors.temporaryFile("output")
-        let page = Descriptors.temporaryFile("position")
+        let page = Descriptors.sealedMemory("position", size: SharedPosition.size) ?? Descriptors.temporaryFile("position")
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         func closeAll() {
             for descriptor in [requests.read, requests.write, messages.read, messages.write, output ?? -1, page ?? -1, null]

@@ -60,6 +60,9 @@ final class WorkerOutbox: @unchecked Sendable {
                 if unsent + bytes.count > capacity { flushLocked() }
                 guard !isLost else { return }
                 if bytes.count > capacity {
+                    // Straight to the pipe: checked as every write is, so a
+                    // file a step opened onto descriptor 4 never gets it.
+                    guard isChannelIntact(thoroughly: true) else { return }
                     write(UnsafeRawBufferPointer(bytes))
                     return
                 }

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// What a step can do to the page a worker shares with its parent, and to
+/// the outbox of answers in it: the parent survives, every story has one
+/// verdict, and the exit status tells the truth.
+@Suite struct SharedPageEndToEndTests {
+    static let faults = SupervisionEndToEndTests.faults
+
+    @Test("A step that truncates the shared page (descriptor 5) cannot end the parent with SIGBUS")
+    func truncatedPage() throws {
+        let folder = try Binary.temporaryFolder("shared-page")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SupervisionEndToEndTests.write(
+            "Story: before\n  Given a step that passes\n\nStory: truncates\n  Given the step truncates descriptor 5\n  Then a step that passes\n\n"
+                + "Story: unmaps\n  Given the step unmaps its shared page\n\nStory: after\n  Given a step that passes\n",
+            to: folder + "/page.stories")
+        let outcome = try Binary.run(["page.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("Stories: 3 passed, 1 failed"), "\(outcome.output)\(outcome.errorOutput)")
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(junit.contains("tests=\"4\""))
+    }
+
+    @Test("A passing story's line longer than the outbox never goes into a file a step opened onto descriptor 4")
+    func longLineToReplacedChannel() throws {
+        let folder = try Binary.temporaryFolder("shared-page")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let long = String(repeating: "z", count: 70_000)
+        try SupervisionEndToEndTests.write(
+            "Story: replaces\n  Given the step closes descriptor 4 and opens the file \"\(folder)/user.log\", closed on exec\n"
+                + "  Then a step that passes with \"\(long)\"\n",
+            to: folder + "/long.stories")
+        let outcome = try Binary.run(["long.stories"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == 1, "\(outcome.output)")
+        #expect(outcome.output.contains("never reached storyrun"), "\(outcome.output)")
+        let written = try Data(contentsOf: URL(fileURLWithPath: folder + "/user.log"))
+        #expect(written.isEmpty, "the worker wrote \(written.count) bytes of its answers into the step's file")
+    }
+
+    @Test("A worker killed at any moment among quick passing stories: every story once, in the summary and the reports", arguments: [0, 400, 1_500])
+    func killedAmongPasses(microseconds: Int) throws {
+        let folder = try Binary.temporaryFolder("shared-page")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var text = "Story: killer\n  Given the step kills its worker with SIGKILL in \(microseconds) microseconds\n\n"
+        for index in 0..<300 { text += "Story: pass \(index)\n  Given a step that passes with \"\(String(repeating: "y", count: 150))\(index)\"\n\n" }
+        try SupervisionEndToEndTests.write(text, to: folder + "/many.stories")
+        let outcome = try Binary.run(["many.stories", "--jobs", "2", "--json", "out.json"], in: folder, timeout: 120, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        let json = try String(contentsOfFile: folder + "/out.json", encoding: .utf8)
+        for index in [0, 1, 2, 150, 299] {
+            #expect(json.components(separatedBy: "\"name\":\"pass \(index)\"").count - 1 == 1, "pass \(index)")
+        }
+        let failed = outcome.output.contains("Stories: 300 passed, 1 failed")
+        #expect(failed || outcome.output.contains("Stories: 301 passed, 0 failed"), "\(outcome.output)")
+        #expect(outcome.status == (failed ? 1 : 0))
+        #expect(!outcome.output.contains("not run"))
+    }
+}
