@@ -180,8 +180,11 @@ struct Supervisor {
         }
 
         func take(_ sequence: UInt64, from worker: SupervisedWorker) -> InFlight? {
-            // Answers come in the order sent: almost always the first.
-            if let index = worker.dispatched.firstIndex(of: sequence) { worker.dispatched.remove(at: index) }
+            // Answers come in the order sent: almost always the first. Only a
+            // story sent to this worker: step code that writes a forged answer
+            // cannot claim another worker's story.
+            guard let index = worker.dispatched.firstIndex(of: sequence) else { return nil }
+            worker.dispatched.remove(at: index)
             return inFlight.removeValue(forKey: sequence)
         }
 
@@ -237,6 +240,11 @@ struct Supervisor {
                         } else {
                             finish(result, matches: flight.planned.matches)
                         }
+                    } else if snapshot.story == nil, worker.killReason == nil {
+                        // No story to blame, and every verdict stands; but a
+                        // worker does not die by itself: say so.
+                        warn("storyrun: a worker process ended between stories (\(reason)); no story was running, so none failed. "
+                            + "A thread or process that a step left running may have ended it.")
                     }
                 }
             }
