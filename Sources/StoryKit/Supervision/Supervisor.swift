@@ -240,7 +240,7 @@ struct Supervisor {
                         } else {
                             finish(result, matches: flight.planned.matches)
                         }
-                    } else if snapshot.story == nil, worker.killReason == nil {
+                    } else if snapshot.story == nil, worker.killReason == nil, !snapshot.isChannelLost {
                         // No story to blame, and every verdict stands; but a
                         // worker does not die by itself: say so.
                         warn("storyrun: a worker process ended between stories (\(reason)); no story was running, so none failed. "

@@ -83,6 +83,10 @@ enum WorkerMain {
             await runner.run(planned, attemptsUsed: next.attemptsUsed, emit: forward)
             shared.endStory()
             probe.trim()
+            // Its answers can no longer reach the parent: take no more
+            // stories. The parent fails the story that lost the channel and
+            // runs the ones sent after it in a new worker.
+            if outbox.isChannelLost { break }
         }
         PhaseTimer.mark("ran")
         shared.enter(.afterRun)

@@ -51,6 +51,12 @@ final class WorkerOutbox: @unchecked Sendable {
         }
     }
 
+    /// Whether a step closed or replaced the messages pipe: nothing this
+    /// worker says reaches its parent any more.
+    var isChannelLost: Bool {
+        lock.withLock { _ in isLost }
+    }
+
     /// Adds a passing story's line; written with the next batch.
     func add(_ line: [UInt8]) {
         line.withUnsafeBufferPointer { bytes in
