@@ -54,12 +54,12 @@ enum PendingSignals {
 
     /// Whether no signal is in the set: the answer after almost every step,
     /// found without asking about each signal.
-    private static func isEmpty(_ set: inout sigset_t) -> Bool {
+    static func isEmpty(_ set: inout sigset_t) -> Bool {
         withUnsafeBytes(of: &set) { bytes in bytes.allSatisfy { $0 == 0 } }
     }
 
     /// Signals whose default action does not end a process, or that cannot be caught.
-    private static func isHarmless(_ signal: Int32) -> Bool {
+    static func isHarmless(_ signal: Int32) -> Bool {
         switch signal {
         case SIGCHLD, SIGURG, SIGWINCH, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGSTOP, SIGKILL: true
         default: false

@@ -53,13 +53,11 @@ final class WorkerProbe {
         guard sigpending(&pending) == 0 else { return }
         // Almost always none: the set's words are all zero (no set, no
         // hashing, per test step).
-        let isEmpty = withUnsafeBytes(of: &pending) { bytes in bytes.allSatisfy { $0 == 0 } }
-        guard !isEmpty else { return }
+        guard !PendingSignals.isEmpty(&pending) else { return }
         // Every signal whose default action ends the process (SIGABRT,
         // SIGXCPU, the real-time ones…): not those ignored or stopping by
         // default.
-        let harmless: Set<Int32> = [SIGCHLD, SIGURG, SIGWINCH, SIGCONT, SIGTSTP, SIGTTIN, SIGTTOU, SIGSTOP, SIGKILL]
-        for signal in Int32(1)..<65 where sigismember(&pending, signal) == 1 && !harmless.contains(signal) {
+        for signal in Int32(1)..<65 where sigismember(&pending, signal) == 1 && !PendingSignals.isHarmless(signal) {
             var only = sigset_t()
             sigemptyset(&only)
             sigaddset(&only, signal)
