@@ -2,6 +2,9 @@ extension String {
     /// The text with `&`, `<`, `>`, `"` and `'` escaped for HTML and XML, and
     /// control characters HTML forbids (all but tab and line ends) removed.
     public var htmlEscaped: String {
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) {
+            return self
+        }
         var out = ""
         out.reserveCapacity(utf8.count)
         for character in self {
@@ -30,6 +33,12 @@ extension String {
     /// parser keeps them instead of normalising them to blanks.
     /// - Parameter isAttribute: Whether the text goes in an attribute value.
     public func xmlEscaped(isAttribute: Bool = false) -> String {
+        // Most text needs nothing: printable ASCII without markup.
+        if utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && ($0 != 0x22 || !isAttribute))
+            || ($0 == 0x0A && !isAttribute) })
+        {
+            return self
+        }
         var out = ""
         out.reserveCapacity(utf8.count)
         for scalar in unicodeScalars {

@@ -1,37 +1,82 @@
 import Foundation
 
 extension HTMLReporter {
-    /// The group of one file's stories, with its own bar.
-    func section(_ file: String, index: Int) -> String {
-        let stories = results[file] ?? []
+    /// One file's group of stories on the page: what its heading needs,
+    /// and where its stories' parts are.
+    struct FileSection {
+        var file: String
+        /// The group name of its first story.
+        var name: String
+        /// The Feature's description, when the file has one.
+        var description: String?
         var counts: [StoryStatus: Int] = [:]
-        for story in stories { counts[story.status, default: 0] += 1 }
-        let passed = counts[.passed, default: 0]
-        let name = stories.first?.story.groupName ?? file
+        var count = 0
+        /// The rule of the last story, whose heading is already written.
+        var rule: Int?
+        var stories: [ReportSpill.Place] = []
+        /// Its lines in "Needs attention", each starting with a line end.
+        var attention: [ReportSpill.Place] = []
+    }
+
+    /// Renders a story that finished into the spill, under its file.
+    mutating func add(_ result: StoryResult) {
+        let file = result.story.location.file
+        if spill == nil { spill = ReportSpill(near: path) }
+        let info: StoryFileInfo
+        if let last = lastInfo, last.path == file {
+            info = last
+        } else {
+            var cache = StoryFileInfo.Cache()
+            info = cache.info(file)
+            lastInfo = info
+        }
+        let index: Int
+        if let known = fileIndex[file] {
+            index = known
+        } else {
+            index = files.count
+            fileIndex[file] = index
+            let description = info.feature?.description
+            files.append(FileSection(file: file, name: result.story.groupName, description: description?.isEmpty == false ? description : nil))
+        }
+        var section = files[index]
+        let storyIndex = section.count
+        let anchor = Self.anchor(index, storyIndex)
+        var html = ""
+        if let current = info.place(of: result.story)?.rule, current.id != section.rule {
+            section.rule = current.id
+            html += "<h3 class=\"rule\">\(current.keyword.htmlEscaped): \(current.name.htmlEscaped)</h3>\n"
+            if !current.description.isEmpty { html += "<p class=\"description\">\(Self.trimmed(current.description).htmlEscaped)</p>\n" }
+        }
+        html += story(result, anchor: anchor, info: info)
+        section.stories.append(spill!.append(html))
+        if [.failed, .undefined, .pending].contains(result.status) {
+            section.attention.append(spill!.append(
+                "\n<li class=\"\(result.status.rawValue)\"><a href=\"#\(anchor)\"><span class=\"status\">\(result.status.rawValue)</span>\(result.story.name.htmlEscaped)</a>"
+                    + " <span class=\"why\">\(Self.reason(result).htmlEscaped)</span></li>"))
+        }
+        section.counts[result.status, default: 0] += 1
+        section.count += 1
+        files[index] = section
+    }
+
+    /// The start of one file's group of stories, with its own bar.
+    func header(of section: FileSection) -> String {
+        let file = section.file
+        let passed = section.counts[.passed, default: 0]
+        let name = section.count > 0 ? section.name : file
         let base = file.split(separator: "/").last.map(String.init) ?? file
         let heading = name == file ? Self.humanName(base) : name
-        var cache = StoryFileInfo.Cache()
-        let info = cache.info(file)
         var html = """
             <section class="file"><h2><span class="name">\(heading.htmlEscaped)</span>
-            <small>\(passed) of \(stories.count) pass &middot; <span class="path">\(SourceLocation.relativePath(file).htmlEscaped)</span></small></h2>
-            \(bar(counts, total: stories.count, label: "\(passed) of \(stories.count) pass"))
+            <small>\(passed) of \(section.count) pass &middot; <span class="path">\(SourceLocation.relativePath(file).htmlEscaped)</span></small></h2>
+            \(bar(section.counts, total: section.count, label: "\(passed) of \(section.count) pass"))
 
             """
-        if let description = info.feature?.description, !description.isEmpty {
+        if let description = section.description {
             html += "<p class=\"description\">\(Self.trimmed(description).htmlEscaped)</p>\n"
         }
-        var rule: Int?
-        for (storyIndex, result) in stories.enumerated() {
-            let place = info.place(of: result.story)
-            if let current = place?.rule, current.id != rule {
-                rule = current.id
-                html += "<h3 class=\"rule\">\(current.keyword.htmlEscaped): \(current.name.htmlEscaped)</h3>\n"
-                if !current.description.isEmpty { html += "<p class=\"description\">\(Self.trimmed(current.description).htmlEscaped)</p>\n" }
-            }
-            html += story(result, anchor: Self.anchor(index, storyIndex), info: info)
-        }
-        return html + "</section>\n"
+        return html
     }
 
     /// A file name as a heading: `failing-stories.stories` → `Failing stories`.

@@ -70,6 +70,26 @@ final class ReportFile {
         }
     }
 
+    /// Writes bytes at the end of the report.
+    /// - Throws: A ``Diagnostic`` (the report is then aborted).
+    func write(_ bytes: UnsafeRawBufferPointer) throws(Diagnostic) {
+        guard !bytes.isEmpty else { return }
+        if let result = writeAll(bytes) {
+            abort()
+            throw Self.failure(path, result)
+        }
+    }
+
+    /// Writes bytes at the end of the report.
+    /// - Throws: A ``Diagnostic`` (the report is then aborted).
+    func write(_ bytes: [UInt8]) throws(Diagnostic) {
+        guard !bytes.isEmpty else { return }
+        if let result = bytes.withUnsafeBytes({ writeAll($0) }) {
+            abort()
+            throw Self.failure(path, result)
+        }
+    }
+
     /// Writes all the bytes; returns the errno of a failure, or nil.
     private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard isOpen else { return EBADF }
