@@ -96,7 +96,8 @@ final class ReportSpill {
     }
 
     /// Hands the fragments, in the order given, to `body` in runs of
-    /// neighbouring fragments (at most a megabyte each).
+    /// neighbouring whole fragments (a megabyte or so each; a fragment is
+    /// never split).
     /// - Throws: A ``Diagnostic`` naming the report at `path` when the spill
     ///   cannot be read, or what `body` throws.
     func read(
@@ -104,24 +105,21 @@ final class ReportSpill {
     ) throws(Diagnostic) {
         flush()
         if let failure { throw ReportFile.failure(path, failure) }
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.flushSize, alignment: 1)
+        let largest = places.reduce(0) { max($0, $1.count) }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: max(Self.flushSize, largest), alignment: 1)
         defer { chunk.deallocate() }
         var index = 0
         while index < places.count {
             // The longest run of fragments that follow one another on disk.
-            var start = places[index].offset
+            let start = places[index].offset
             var end = start + places[index].count
             index += 1
-            while index < places.count, places[index].offset == end, end - start < Self.flushSize {
+            while index < places.count, places[index].offset == end, end - start + places[index].count <= chunk.count {
                 end += places[index].count
                 index += 1
             }
-            while start < end {
-                let length = min(end - start, chunk.count)
-                try read(at: start, count: length, into: chunk, for: path)
-                try body(UnsafeRawBufferPointer(rebasing: chunk[0..<length]))
-                start += length
-            }
+            try read(at: start, count: end - start, into: chunk, for: path)
+            try body(UnsafeRawBufferPointer(rebasing: chunk[0..<(end - start)]))
         }
     }
 
