@@ -265,6 +265,9 @@ public struct CucumberJSONReporter: Reporter {
 
     /// Each captured text with its offset in the step text (`val`, `offset`).
     static func arguments(_ texts: [String?], in stepText: String) -> [JSONValue] {
+        if stepText.utf8.allSatisfy({ $0 < 0x80 }), texts.allSatisfy({ $0?.utf8.allSatisfy { $0 < 0x80 } ?? true }) {
+            return asciiArguments(texts, in: Array(stepText.utf8))
+        }
         var searchFrom = stepText.startIndex
         return texts.map { text -> JSONValue in
             guard let text else { return .object([("val", .null), ("offset", .null)]) }
@@ -274,6 +277,30 @@ public struct CucumberJSONReporter: Reporter {
             searchFrom = range.upperBound
             let offset = stepText.unicodeScalars.distance(from: stepText.startIndex, to: range.lowerBound)
             return .object([("val", .string(text)), ("offset", .int(Int64(offset)))])
+        }
+    }
+
+    /// ``arguments(_:in:)`` for ASCII text, where an offset is a byte's:
+    /// the same answers without Foundation's search.
+    private static func asciiArguments(_ texts: [String?], in stepText: [UInt8]) -> [JSONValue] {
+        var searchFrom = 0
+        return texts.map { text -> JSONValue in
+            guard let text else { return .object([("val", .null), ("offset", .null)]) }
+            let needle = Array(text.utf8)
+            var found: Int?
+            if !needle.isEmpty, needle.count <= stepText.count {
+                var start = searchFrom
+                while start + needle.count <= stepText.count {
+                    if stepText[start] == needle[0], stepText[start..<(start + needle.count)].elementsEqual(needle) {
+                        found = start
+                        break
+                    }
+                    start += 1
+                }
+            }
+            guard let found else { return .object([("val", .string(text)), ("offset", .null)]) }
+            searchFrom = found + needle.count
+            return .object([("val", .string(text)), ("offset", .int(Int64(found)))])
         }
     }
 

@@ -166,6 +166,8 @@ public struct HTMLReporter: Reporter {
     static func anchor(_ file: Int, _ story: Int) -> String { "s\(file + 1)-\(story + 1)" }
 
     static func duration(_ nanoseconds: UInt64) -> String {
+        if nanoseconds < 1_000_000_000, let text = DecimalText.fixed(nanoseconds, unit: 1_000_000, digits: 0) { return text + " ms" }
+        if nanoseconds >= 1_000_000_000, let text = DecimalText.fixed(nanoseconds, unit: 1_000_000_000, digits: 2) { return text + " s" }
         let milliseconds = Double(nanoseconds) / 1_000_000
         return milliseconds < 1000 ? String(format: "%.0f ms", milliseconds) : String(format: "%.2f s", milliseconds / 1000)
     }

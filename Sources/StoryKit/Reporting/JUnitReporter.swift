@@ -160,7 +160,8 @@ public struct JUnitReporter: Reporter {
         var lines: [String] = note.map { [$0, ""] } ?? []
         for testStep in testSteps {
             if case .hook(let hook) = testStep, hook.status == .passed, hook.attachments.isEmpty { continue }
-            lines.append("\(testStep.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(testStep.title)")
+            let status = testStep.status.rawValue  // padded to 10 characters
+            lines.append(status + String(repeating: " ", count: max(0, 10 - status.count)) + " " + testStep.title)
             for attachment in testStep.attachments { lines.append(attachment.plainText(indent: "           ")) }
         }
         return "      <system-out>" + lines.joined(separator: "\n").xmlEscaped() + "</system-out>\n"
@@ -199,6 +200,6 @@ public struct JUnitReporter: Reporter {
 
     /// Nanoseconds as seconds with three decimals.
     static func seconds(_ nanoseconds: UInt64) -> String {
-        String(format: "%.3f", Double(nanoseconds) / 1_000_000_000)
+        DecimalText.fixed(nanoseconds, unit: 1_000_000_000, digits: 3) ?? String(format: "%.3f", Double(nanoseconds) / 1_000_000_000)
     }
 }
