@@ -18,8 +18,8 @@ public struct CucumberJSONReporter: Reporter {
     private var featureIndex: [String: Int] = [:]
     /// Each story's elements, written as it finishes.
     private var spill: ReportSpill?
-    /// The file the last story came from, read once for all its stories.
-    private var lastInfo: StoryFileInfo?
+    /// The story files, read once for all their stories (and all reports).
+    var fileInfos = StoryFileInfo.Recent()
 
     /// One story file's feature: its members up to its elements, and where
     /// its stories' elements are.
@@ -39,14 +39,7 @@ public struct CucumberJSONReporter: Reporter {
     public mutating func handle(_ event: RunEvent) {
         guard case .storyFinished(let result) = event else { return }
         let file = result.story.location.file
-        let info: StoryFileInfo
-        if let last = lastInfo, last.path == file {
-            info = last
-        } else {
-            var cache = StoryFileInfo.Cache()
-            info = cache.info(file)
-            lastInfo = info
-        }
+        let info = fileInfos.info(file)
         let index: Int
         if let known = featureIndex[file] {
             index = known

@@ -22,14 +22,7 @@ extension HTMLReporter {
     mutating func add(_ result: StoryResult) {
         let file = result.story.location.file
         if spill == nil { spill = ReportSpill(near: path) }
-        let info: StoryFileInfo
-        if let last = lastInfo, last.path == file {
-            info = last
-        } else {
-            var cache = StoryFileInfo.Cache()
-            info = cache.info(file)
-            lastInfo = info
-        }
+        let info = fileInfos.info(file)
         let index: Int
         if let known = fileIndex[file] {
             index = known

@@ -15,8 +15,8 @@ public struct HTMLReporter: Reporter {
     /// Each story's part of the page (and its line in "Needs attention"),
     /// written as it finishes.
     var spill: ReportSpill?
-    /// The file the last story came from, read once for all its stories.
-    var lastInfo: StoryFileInfo?
+    /// The story files, read once for all their stories (and all reports).
+    var fileInfos = StoryFileInfo.Recent()
     var diagnostics: [Diagnostic] = []
     var summary = RunSummary()
     var runHooks: [HookResult] = []

@@ -35,8 +35,8 @@ public struct MessagesReporter: Reporter {
     /// The story files in the order their first story finished.
     private var files: [SourceFile] = []
     private var fileIndex: [String: Int] = [:]
-    /// The file the last story came from, read once for all its stories.
-    private var lastInfo: StoryFileInfo?
+    /// The story files, read once for all their stories (and all reports).
+    var fileInfos = StoryFileInfo.Recent()
     /// Step definitions and hooks in the order they are written, each
     /// with its number in its series.
     private var definitions: [(key: MatchInfo.Key, number: Int)] = []
@@ -148,14 +148,7 @@ public struct MessagesReporter: Reporter {
         if spill == nil { spill = ReportSpill(near: path) }
         let spill = spill!
         let file = result.story.location.file
-        let info: StoryFileInfo
-        if let last = lastInfo, last.path == file {
-            info = last
-        } else {
-            var cache = StoryFileInfo.Cache()
-            info = cache.info(file)
-            lastInfo = info
-        }
+        let info = fileInfos.info(file)
         let index: Int
         if let known = fileIndex[file] {
             index = known

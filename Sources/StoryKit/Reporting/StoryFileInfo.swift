@@ -137,6 +137,21 @@ final class StoryFileInfo {
     }
 
     /// Each file's info, read once.
+    /// The files the reports of one run read last, shared by those
+    /// reports so each file is read and parsed once, not once per report;
+    /// stories finish file by file, so a few suffice.
+    final class Recent {
+        private var infos: [StoryFileInfo] = []
+
+        func info(_ path: String) -> StoryFileInfo {
+            if let known = infos.first(where: { $0.path == path }) { return known }
+            let info = StoryFileInfo(path: path)
+            infos.append(info)
+            if infos.count > 4 { infos.removeFirst() }
+            return info
+        }
+    }
+
     struct Cache {
         private var files: [String: StoryFileInfo] = [:]
 
