@@ -47,6 +47,7 @@ public struct MessagesReporter: Reporter {
     /// The ids of the run, from `testRunStarted`'s.
     private var runIDs: IDs
     private var clock: Clock
+    private let trees = TreeRegexCache()
     /// Before-run hooks and test cases, in the order they ran.
     private var run: [ReportSpill.Place] = []
 
@@ -61,7 +62,8 @@ public struct MessagesReporter: Reporter {
         var pickles: [ReportSpill.Place] = []
         /// The file's ids so far (all of a feature file's at once).
         var ids: IDs
-        var gherkin: GherkinFile?
+        /// Whether its pickles are the official ones of a feature file.
+        var isFeature: Bool
     }
 
     /// Creates a reporter that writes to a path when the run is over.
@@ -158,7 +160,9 @@ public struct MessagesReporter: Reporter {
             files.append(sourceFile(info, first: result, index: index))
         }
         var pickle: PickleIDs?
-        if let gherkin = files[index].gherkin {
+        if files[index].isFeature {
+            var gherkin = GherkinFile(info: info, uri: files[index].uri, base: 1)
+            gherkin.marker = (marker, index)
             // A feature file: its official pickle (none for a story the file no longer holds).
             pickle = info.place(of: result.story).map { Self.pickle($0.pickle, file: gherkin) }
         } else {
@@ -199,7 +203,7 @@ public struct MessagesReporter: Reporter {
             gherkin.marker = (marker, index)
             _ = ids.reserve(info.idCount)
             Self.line(Self.envelope("gherkinDocument", gherkin.document), into: &head)
-            return SourceFile(uri: uri, head: spill!.append(head), ids: ids, gherkin: gherkin)
+            return SourceFile(uri: uri, head: spill!.append(head), ids: ids, isFeature: true)
         }
         var document: [UInt8] = []
         Self.line(Self.envelope("gherkinDocument", Self.synthesizedDocument(uri: uri, group: first.story.groupName, children: [])), into: &document)
@@ -209,7 +213,8 @@ public struct MessagesReporter: Reporter {
         while split >= 0, !document[split..<(split + children.count)].elementsEqual(children) { split -= 1 }
         split += children.count
         return SourceFile(
-            uri: uri, head: spill!.append(head), synthesized: (Array(document[..<split]), Array(document[split...])), ids: ids)
+            uri: uri, head: spill!.append(head), synthesized: (Array(document[..<split]), Array(document[split...])), ids: ids,
+            isFeature: false)
     }
 
     /// The test case of a story, its suggestions, and each attempt's envelopes.
@@ -232,7 +237,7 @@ public struct MessagesReporter: Reporter {
                 testSteps.append(.object([
                     ("id", .string(id)), ("pickleStepId", .string(pickleStepID)),
                     ("stepDefinitionIds", .array(matches.compactMap { definitionNumbers[$0.key] }.map { .string(marker.text(.definition, $0)) })),
-                    ("stepMatchArgumentsLists", .array(matches.map { Self.matchArguments($0, definition: registered[$0.key], text: step.step.text) })),
+                    ("stepMatchArgumentsLists", .array(matches.map { Self.matchArguments($0, definition: registered[$0.key], text: step.step.text, trees: trees) })),
                 ]))
             }
         }
@@ -364,6 +369,19 @@ public struct MessagesReporter: Reporter {
         out.append(UInt8(ascii: "\n"))
     }
 
+    /// The group trees of regex patterns, compiled once per pattern.
+    final class TreeRegexCache {
+        private var trees: [String: TreeRegex?] = [:]
+
+        /// The tree of a pattern, searched case-insensitively as the matcher does.
+        func tree(_ source: String) -> TreeRegex? {
+            if let known = trees[source] { return known }
+            let tree = try? TreeRegex(source, compiling: "(?i)" + source)
+            trees[source] = tree
+            return tree
+        }
+    }
+
     /// A hook as a `hook` message knows it.
     struct HookKey: Hashable {
         var kind: String
@@ -406,14 +424,14 @@ public struct MessagesReporter: Reporter {
     /// The captured groups with where each starts in the step text: the
     /// definition's group tree when it is known (with each Cucumber
     /// Expression parameter's type), else the captured texts found in order.
-    private static func matchArguments(_ match: MatchInfo, definition: StepDefinition?, text: String) -> JSONValue {
-        if let definition, let arguments = groupArguments(definition, text: text) {
+    private static func matchArguments(_ match: MatchInfo, definition: StepDefinition?, text: String, trees: TreeRegexCache) -> JSONValue {
+        if let definition, let arguments = groupArguments(definition, text: text, trees: trees) {
             return .object([("stepMatchArguments", .array(arguments))])
         }
         return matchArguments(match, text: text)
     }
 
-    private static func groupArguments(_ definition: StepDefinition, text: String) -> [JSONValue]? {
+    private static func groupArguments(_ definition: StepDefinition, text: String, trees: TreeRegexCache) -> [JSONValue]? {
         switch definition.matcher {
         case .expression(let expression, _):
             guard let root = expression.groups(in: text), root.children.count == expression.parameterTypes.count else { return nil }
@@ -422,7 +440,7 @@ public struct MessagesReporter: Reporter {
             }
         case .regex(let pattern):
             // Regex patterns are searched case-insensitively, as the matcher does.
-            guard let tree = try? TreeRegex(pattern.source, compiling: "(?i)" + pattern.source),
+            guard let tree = trees.tree(pattern.source),
                 let root = tree.match(text), root.children.count == match(pattern, text)
             else { return nil }
             return root.children.map { .object([("group", groupJSON($0))]) }
