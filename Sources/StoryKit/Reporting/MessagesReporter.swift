@@ -425,13 +425,13 @@ public struct MessagesReporter: Reporter {
     /// definition's group tree when it is known (with each Cucumber
     /// Expression parameter's type), else the captured texts found in order.
     private static func matchArguments(_ match: MatchInfo, definition: StepDefinition?, text: String, trees: TreeRegexCache) -> JSONValue {
-        if let definition, let arguments = groupArguments(definition, text: text, trees: trees) {
+        if let definition, let arguments = groupArguments(definition, match: match, text: text, trees: trees) {
             return .object([("stepMatchArguments", .array(arguments))])
         }
         return matchArguments(match, text: text)
     }
 
-    private static func groupArguments(_ definition: StepDefinition, text: String, trees: TreeRegexCache) -> [JSONValue]? {
+    private static func groupArguments(_ definition: StepDefinition, match: MatchInfo, text: String, trees: TreeRegexCache) -> [JSONValue]? {
         switch definition.matcher {
         case .expression(let expression, _):
             guard let root = expression.groups(in: text), root.children.count == expression.parameterTypes.count else { return nil }
@@ -441,16 +441,11 @@ public struct MessagesReporter: Reporter {
         case .regex(let pattern):
             // Regex patterns are searched case-insensitively, as the matcher does.
             guard let tree = trees.tree(pattern.source),
-                let root = tree.match(text), root.children.count == match(pattern, text)
+                // The tree must agree with the groups the matcher captured.
+                let root = tree.match(text), root.children.count == match.arguments.count
             else { return nil }
             return root.children.map { .object([("group", groupJSON($0))]) }
         }
-    }
-
-    /// The number of groups the matcher itself captures in the text, to
-    /// check the tree agrees with it; -1 when it does not match the text.
-    private static func match(_ pattern: Pattern, _ text: String) -> Int {
-        pattern.captures(in: text)?.count ?? -1
     }
 
     /// A group as Messages write it: `start` and `value` when it took part,
