@@ -150,6 +150,12 @@ extension MessagesReporter {
             return marker.marker.text(marker.series, last, file: marker.file)
         }
 
+        /// The next id's number (from 1), for ids written as markers by number.
+        mutating func nextNumber() -> Int {
+            last += 1
+            return last
+        }
+
         /// Sets aside `count` ids and returns the number before the first.
         mutating func reserve(_ count: Int) -> Int {
             defer { last += count }

@@ -31,7 +31,7 @@ public struct MessagesReporter: Reporter {
 
     /// What is written as the run goes, with ids as markers.
     private var spill: ReportSpill?
-    private let marker = IDMarker()
+    let marker = IDMarker()
     /// The story files in the order their first story finished.
     private var files: [SourceFile] = []
     private var fileIndex: [String: Int] = [:]
@@ -40,14 +40,14 @@ public struct MessagesReporter: Reporter {
     /// Step definitions and hooks in the order they are written, each
     /// with its number in its series.
     private var definitions: [(key: MatchInfo.Key, number: Int)] = []
-    private var definitionNumbers: [MatchInfo.Key: Int] = [:]
+    var definitionNumbers: [MatchInfo.Key: Int] = [:]
     private var hooks: [(hook: HookResult, tags: String?, name: String?)] = []
     private var hookNumbers: [HookKey: Int] = [:]
-    private let registered: [MatchInfo.Key: StepDefinition]
+    let registered: [MatchInfo.Key: StepDefinition]
     /// The ids of the run, from `testRunStarted`'s.
-    private var runIDs: IDs
-    private var clock: Clock
-    private let trees = TreeRegexCache()
+    var runIDs: IDs
+    var clock: Clock
+    let trees = TreeRegexCache()
     /// Before-run hooks and test cases, in the order they ran.
     private var run: [ReportSpill.Place] = []
 
@@ -124,7 +124,7 @@ public struct MessagesReporter: Reporter {
         hookNumbers[key] = hooks.count
     }
 
-    private func hookID(_ hook: HookResult) -> String {
+    func hookID(_ hook: HookResult) -> String {
         hookNumbers[HookKey(kind: hook.kind, location: hook.location)].map { marker.text(.hook, $0) } ?? ""
     }
 
@@ -217,70 +217,6 @@ public struct MessagesReporter: Reporter {
             isFeature: false)
     }
 
-    /// The test case of a story, its suggestions, and each attempt's envelopes.
-    private mutating func testCase(_ result: StoryResult, pickle: PickleIDs, into out: inout [UInt8]) {
-        // The test case: the last attempt's test steps.
-        let caseID = runIDs.next()
-        var stepIDs: [String] = []
-        var testSteps: [JSONValue] = []
-        var stepIndex = 0
-        for testStep in result.testSteps {
-            let id = runIDs.next()
-            stepIDs.append(id)
-            switch testStep {
-            case .hook(let hook):
-                testSteps.append(.object([("id", .string(id)), ("hookId", .string(hookID(hook)))]))
-            case .step(let step):
-                let pickleStepID = stepIndex < pickle.stepIDs.count ? pickle.stepIDs[stepIndex] : ""
-                stepIndex += 1
-                let matches = ([step.match].compactMap { $0 } + step.alsoMatched)
-                testSteps.append(.object([
-                    ("id", .string(id)), ("pickleStepId", .string(pickleStepID)),
-                    ("stepDefinitionIds", .array(matches.compactMap { definitionNumbers[$0.key] }.map { .string(marker.text(.definition, $0)) })),
-                    ("stepMatchArgumentsLists", .array(matches.map { Self.matchArguments($0, definition: registered[$0.key], text: step.step.text, trees: trees) })),
-                ]))
-            }
-        }
-        Self.line(Self.envelope("testCase", .object([
-            ("id", .string(caseID)), ("pickleId", .string(pickle.id)),
-            ("testSteps", .array(testSteps)), ("testRunStartedId", .string(marker.text(.run, 1))),
-        ])), into: &out)
-        for (index, step) in result.steps.enumerated() where step.status == .undefined && index < pickle.stepIDs.count {
-            Self.line(Self.envelope("suggestion", .object([
-                ("id", .string(runIDs.next())), ("pickleStepId", .string(pickle.stepIDs[index])),
-                ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
-            ])), into: &out)
-        }
-        let attempts = result.allAttempts
-        for (number, attempt) in attempts.enumerated() {
-            let startedID = runIDs.next()
-            let caseStart = clock.nanoseconds
-            Self.line(Self.envelope("testCaseStarted", .object([
-                ("attempt", .int(Int64(number))), ("id", .string(startedID)),
-                ("testCaseId", .string(caseID)), ("timestamp", clock.timestamp),
-            ])), into: &out)
-            for (index, testStep) in attempt.testSteps.enumerated() {
-                // An earlier attempt's test steps are the test case's
-                // when they have the same shape; else they are matched in order.
-                guard let stepID = Self.testStepID(testStep, index: index, attempt: attempt.testSteps, last: result.testSteps, ids: stepIDs) else { continue }
-                let reference: [(String, JSONValue)] = [("testCaseStartedId", .string(startedID)), ("testStepId", .string(stepID))]
-                Self.line(Self.envelope("testStepStarted", .object(reference + [("timestamp", clock.timestamp)])), into: &out)
-                for attachment in testStep.attachments {
-                    Self.line(Self.envelope("attachment", Self.attachment(attachment, at: reference, clock: clock)), into: &out)
-                }
-                clock.nanoseconds &+= testStep.duration
-                Self.line(Self.envelope("testStepFinished", .object(reference + [
-                    ("testStepResult", Self.result(testStep)), ("timestamp", clock.timestamp),
-                ])), into: &out)
-            }
-            clock.nanoseconds = max(clock.nanoseconds, caseStart &+ attempt.duration)
-            Self.line(Self.envelope("testCaseFinished", .object([
-                ("testCaseStartedId", .string(startedID)), ("timestamp", clock.timestamp),
-                ("willBeRetried", .bool(number < attempts.count - 1)),
-            ])), into: &out)
-        }
-    }
-
     public mutating func finish() throws {
         for unused in summary.unusedDefinitions { define(unused.pattern, unused.location) }
         var end: [UInt8] = []
@@ -364,7 +300,7 @@ public struct MessagesReporter: Reporter {
     }
 
     /// An envelope as a line of the stream.
-    private static func line(_ envelope: JSONValue, into out: inout [UInt8]) {
+    static func line(_ envelope: JSONValue, into out: inout [UInt8]) {
         envelope.write(into: &out)
         out.append(UInt8(ascii: "\n"))
     }
@@ -389,7 +325,7 @@ public struct MessagesReporter: Reporter {
     }
 
     /// The id of the test case's step an attempt's test step ran as.
-    private static func testStepID(_ step: TestStepResult, index: Int, attempt: [TestStepResult], last: [TestStepResult], ids: [String]) -> String? {
+    static func testStepID(_ step: TestStepResult, index: Int, attempt: [TestStepResult], last: [TestStepResult], ids: [Int]) -> Int? {
         func key(_ step: TestStepResult) -> String {
             switch step {
             case .hook(let hook): "hook \(hook.kind) \(hook.location)"
@@ -424,7 +360,7 @@ public struct MessagesReporter: Reporter {
     /// The captured groups with where each starts in the step text: the
     /// definition's group tree when it is known (with each Cucumber
     /// Expression parameter's type), else the captured texts found in order.
-    private static func matchArguments(_ match: MatchInfo, definition: StepDefinition?, text: String, trees: TreeRegexCache) -> JSONValue {
+    static func matchArguments(_ match: MatchInfo, definition: StepDefinition?, text: String, trees: TreeRegexCache) -> JSONValue {
         if let definition, let arguments = groupArguments(definition, match: match, text: text, trees: trees) {
             return .object([("stepMatchArguments", .array(arguments))])
         }
@@ -471,7 +407,7 @@ public struct MessagesReporter: Reporter {
         return .object([("stepMatchArguments", .array(arguments))])
     }
 
-    private static func attachment(_ attachment: Attachment, at reference: [(String, JSONValue)], clock: Clock) -> JSONValue {
+    static func attachment(_ attachment: Attachment, at reference: [(String, JSONValue)], clock: Clock) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("body", .string(attachment.isOverLimit ? attachment.limitNote ?? "" : attachment.body)),
             ("contentEncoding", .string(attachment.isOverLimit ? "IDENTITY" : attachment.encoding.rawValue)),
@@ -481,11 +417,11 @@ public struct MessagesReporter: Reporter {
         return .object(members + reference + [("timestamp", clock.timestamp)])
     }
 
-    private static func envelope(_ name: String, _ message: JSONValue) -> JSONValue {
+    static func envelope(_ name: String, _ message: JSONValue) -> JSONValue {
         .object([(name, message)])
     }
 
-    private static func result(_ step: TestStepResult) -> JSONValue {
+    static func result(_ step: TestStepResult) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("duration", Clock.json(step.duration)),
             ("status", .string(step.status.rawValue.uppercased())),
