@@ -375,6 +375,15 @@ public struct MessagesReporter: Reporter {
                 .object([("group", groupJSON(group)), ("parameterTypeName", .string(type.name))])
             }
         case .regex(let pattern):
+            if let ranges = pattern.simpleCaptureRanges(in: text), ranges.count == match.arguments.count {
+                // The fast matcher's groups: never nested, always taking part.
+                let bytes = Array(text.utf8)
+                return ranges.map { range in
+                    .object([("group", .object([
+                        ("start", .int(Int64(range.lowerBound))), ("value", .string(String(decoding: bytes[range], as: UTF8.self))),
+                    ]))])
+                }
+            }
             // Regex patterns are searched case-insensitively, as the matcher does.
             guard let tree = trees.tree(pattern.source),
                 // The tree must agree with the groups the matcher captured.
