@@ -63,7 +63,10 @@ extension MessagesReporter {
         var index = 0
         let count = bytes.count
         while index < count {
-            guard bytes[index] == 0x5C, index + prefix.count < count,
+            // Only a backslash can start a marker: memchr finds the next one fast.
+            guard let found = memchr(bytes.baseAddress! + index, 0x5C, count - index) else { break }
+            index = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
+            guard index + prefix.count < count,
                   (0..<prefix.count).allSatisfy({ bytes[index + $0] == prefix[$0] }),
                   let series = IDMarker.Series(rawValue: bytes[index + prefix.count])
             else {
