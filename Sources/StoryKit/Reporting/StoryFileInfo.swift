@@ -93,7 +93,7 @@ final class StoryFileInfo {
 
     /// Whether the `index`th step of a story comes from a Background.
     func isBackgroundStep(_ index: Int, of story: Story) -> Bool {
-        guard let pickle = place(of: story)?.pickle, index < pickle.steps.count else { return false }
+        guard !backgroundStepIDs.isEmpty, let pickle = place(of: story)?.pickle, index < pickle.steps.count else { return false }
         return backgroundStepIDs.contains(pickle.steps[index].source.id)
     }
 
