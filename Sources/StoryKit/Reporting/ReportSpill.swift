@@ -92,8 +92,35 @@ final class ReportSpill {
     /// neighbouring fragments go in one read.
     /// - Throws: A ``Diagnostic`` naming the report when the spill cannot be read.
     func copy(_ places: [Place], to file: ReportFile) throws(Diagnostic) {
+        flush()
+        if descriptor >= 0, failure == nil, canCopyInKernel {
+            // Runs of neighbouring fragments on disk, copied by the kernel.
+            var index = 0
+            while index < places.count, places[index].offset + places[index].count <= written {
+                let runStart = index
+                let start = places[index].offset
+                var end = start + places[index].count
+                index += 1
+                while index < places.count, places[index].offset == end, end + places[index].count <= written {
+                    end += places[index].count
+                    index += 1
+                }
+                guard try file.copy(from: descriptor, offset: start, count: end - start) else {
+                    canCopyInKernel = false
+                    try read(Array(places[runStart...]), for: file.path) { bytes throws(Diagnostic) in try file.write(bytes) }
+                    return
+                }
+            }
+            if index < places.count {
+                try read(Array(places[index...]), for: file.path) { bytes throws(Diagnostic) in try file.write(bytes) }
+            }
+            return
+        }
         try read(places, for: file.path) { bytes throws(Diagnostic) in try file.write(bytes) }
     }
+
+    /// Whether the kernel copies from this spill to the reports (until it says it cannot).
+    private var canCopyInKernel = true
 
     /// Hands the fragments, in the order given, to `body` in runs of
     /// neighbouring whole fragments (a megabyte or so each; a fragment is
