@@ -97,13 +97,13 @@ extension HTMLReporter {
             html += "<p class=\"description\">\(Self.trimmed(description).htmlEscaped)</p>\n"
         }
         html += "<ol class=\"steps\">\n"
-        html += testSteps(result.testSteps, status: result.status, story: story, info: info)
+        testSteps(result.testSteps, status: result.status, story: story, info: info, into: &html)
         html += "</ol>\n"
         if !result.earlierAttempts.isEmpty {
             html += "<details class=\"attempts\"><summary>\(result.earlierAttempts.count) earlier attempt\(result.earlierAttempts.count == 1 ? "" : "s") failed</summary>\n"
             for (number, attempt) in result.earlierAttempts.enumerated() {
                 html += "<p class=\"attempt\">Attempt \(number + 1): \(attempt.status.rawValue)</p><ol class=\"steps\">\n"
-                html += testSteps(attempt.testSteps, status: attempt.status, story: story, info: info)
+                testSteps(attempt.testSteps, status: attempt.status, story: story, info: info, into: &html)
                 html += "</ol>\n"
             }
             html += "</details>\n"
@@ -116,7 +116,7 @@ extension HTMLReporter {
 
     /// The test steps of an attempt: every step, and the hooks that failed
     /// or attached something (passing hooks are plumbing a reader skips).
-    private func testSteps(_ testSteps: [TestStepResult], status: StoryStatus, story: Story, info: StoryFileInfo) -> String {
+    private func testSteps(_ testSteps: [TestStepResult], status: StoryStatus, story: Story, info: StoryFileInfo, into html: inout String) {
         let skipReason =
             switch status {
             case .undefined: "Skipped: a step of this story is not written yet."
@@ -126,25 +126,23 @@ extension HTMLReporter {
                     ? "Skipped: the story was skipped (the reason is above)." : "Skipped: a dry run matches steps without running them."
             case .passed, .failed: "Skipped: an earlier step or hook did not pass."
             }
-        var html = ""
         var stepIndex = 0
         for testStep in testSteps {
             switch testStep {
             case .step(let step):
-                html += self.step(step, skipReason: skipReason, isBackground: info.isBackgroundStep(stepIndex, of: story))
+                self.step(step, skipReason: skipReason, isBackground: info.isBackgroundStep(stepIndex, of: story), into: &html)
                 stepIndex += 1
             case .hook(let hook) where hook.status != .passed || !hook.attachments.isEmpty:
-                html += self.hook(hook)
+                self.hook(hook, into: &html)
             case .hook:
                 break
             }
         }
-        return html
     }
 
-    private func hook(_ hook: HookResult) -> String {
+    private func hook(_ hook: HookResult, into html: inout String) {
         let status = hook.status.rawValue
-        var html = "<li class=\"step hook \(status)\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(hook.status))</span>"
+        html += "<li class=\"step hook \(status)\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(hook.status))</span>"
         html += "<span class=\"text\"><span class=\"keyword\">\(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()) hook</span> <span class=\"hookplace\">\(hook.location.displayFileAndLine.htmlEscaped)</span></span>"
         html += "<span class=\"where tech\">\(Self.duration(hook.duration))</span>"
         if let error = hook.error, hook.status == .pending || hook.status == .skipped {
@@ -156,12 +154,12 @@ extension HTMLReporter {
             html += "</div>"
         }
         html += attachments(hook.attachments)
-        return html + "</li>\n"
+        html += "</li>\n"
     }
 
-    private func step(_ step: StepResult, skipReason: String, isBackground: Bool) -> String {
+    private func step(_ step: StepResult, skipReason: String, isBackground: Bool, into html: inout String) {
         let status = step.status.rawValue
-        var html = "<li class=\"step \(status)\(isBackground ? " background" : "")\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(step.status))</span>"
+        html += "<li class=\"step \(status)\(isBackground ? " background" : "")\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(step.status))</span>"
         html += "<span class=\"text\"><span class=\"keyword\">\(step.step.keyword.htmlEscaped)</span> \(step.step.text.htmlEscaped)</span>"
         if isBackground { html += " <span class=\"from\" title=\"a step of the Background, run before each story of its feature or rule\">background</span>" }
         html += "<span class=\"where tech\">line \(step.step.location.line) &middot; \(Self.duration(step.duration))</span>"
@@ -187,7 +185,7 @@ extension HTMLReporter {
             html += "<div class=\"note\">\(skipReason)</div>"
         }
         html += attachments(step.attachments)
-        return html + "</li>\n"
+        html += "</li>\n"
     }
 
     /// A data table as a table, a doc string as a preformatted block.
