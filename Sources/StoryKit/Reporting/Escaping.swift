@@ -2,9 +2,11 @@ extension String {
     /// The text with `&`, `<`, `>`, `"` and `'` escaped for HTML and XML, and
     /// control characters HTML forbids (all but tab and line ends) removed.
     public var htmlEscaped: String {
-        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) {
-            return self
+        var text = self
+        let isPlain = text.withUTF8 { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }
         }
+        if isPlain { return self }
         var out = ""
         out.reserveCapacity(utf8.count)
         for character in self {
@@ -34,11 +36,12 @@ extension String {
     /// - Parameter isAttribute: Whether the text goes in an attribute value.
     public func xmlEscaped(isAttribute: Bool = false) -> String {
         // Most text needs nothing: printable ASCII without markup.
-        if utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && ($0 != 0x22 || !isAttribute))
-            || ($0 == 0x0A && !isAttribute) })
-        {
-            return self
+        var text = self
+        let isPlain = text.withUTF8 { bytes in
+            bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && ($0 != 0x22 || !isAttribute))
+                || ($0 == 0x0A && !isAttribute) }
         }
+        if isPlain { return self }
         var out = ""
         out.reserveCapacity(utf8.count)
         for scalar in unicodeScalars {
