@@ -258,18 +258,27 @@ def floor(neutral, n):
 
 
 def memory():
+    """Peak RSS and wall at BENCH_BIG_N with no report files, JUnit and
+    HTML, and all five; then what the five file reports cost at BENCH_N:
+    alternating runs with and without them, median."""
     big_n = int(os.environ.get("BENCH_BIG_N", "100000"))
     big = os.path.join(OUT, f"neutral-{big_n}")
     corpus.write_neutral(big, big_n)
     reports = os.path.join(OUT, "reports")
     os.makedirs(reports, exist_ok=True)
+    junit_html = ["--junit", f"{reports}/r.xml", "--html", f"{reports}/r.html"]
+    all_five = junit_html + ["--json", f"{reports}/r.json", "--messages", f"{reports}/r.ndjson", "--rerun", f"{reports}/rerun.txt"]
     print(f"Memory: neutral corpus N={big_n}, D=1000 (peak RSS: the larger of parent and worker)")
-    for name, flags in (("no report files", []),
-                        ("--junit --html", ["--junit", f"{reports}/r.xml", "--html", f"{reports}/r.html"]),
-                        ("all five reports", ["--junit", f"{reports}/r.xml", "--html", f"{reports}/r.html", "--json", f"{reports}/r.json",
-                                              "--messages", f"{reports}/r.ndjson", "--rerun", f"{reports}/rerun.txt"])):
+    for name, flags in (("no report files", []), ("--junit --html", junit_html), ("all five reports", all_five)):
         wall, rss = measure([NEUTRAL] + flags + [big])
         print(f"  {name:<18} {wall:6.2f} s {rss:7.1f} MB (target <= 128 MB)")
+    n = int(os.environ.get("BENCH_N", "10000"))
+    small = os.path.join(OUT, f"neutral-{n}")
+    corpus.write_neutral(small, n)
+    results = alternate({"none": ([NEUTRAL, small], {}), "all five": ([NEUTRAL] + all_five + [small], {})}, rss=False)
+    ratio = results["all five"][0] / results["none"][0]
+    print(f"  N={n}: all five reports {results['all five'][0]:.3f} s / none {results['none'][0]:.3f} s: "
+          f"{ratio:.2f}x (target <= 2x; median of {ROUNDS} alternating)")
 
 
 def parallel():

@@ -259,6 +259,9 @@ public enum StoryRun {
             context.output = line.write
             liveLine = line
         }
+        // The reports of this run share the story files they read (a
+        // watch mode run reads them anew).
+        context.fileInfos = StoryFileInfo.Recent()
         var reporters: [any Reporter] = options.reports.map { request in
             var context = context
             context.path = request.path

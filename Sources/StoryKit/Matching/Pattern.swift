@@ -54,6 +54,18 @@ struct Pattern: @unchecked Sendable {
         return regexCaptures(in: text)
     }
 
+    /// Where each capture group is in an ASCII text (byte offsets, which
+    /// are UTF-16 offsets too), as the fast matcher finds them; nil when it
+    /// does not answer for this pattern or text, or the pattern is not found.
+    func simpleCaptureRanges(in text: String) -> [Range<Int>]? {
+        guard let simple else { return nil }
+        var text = text
+        return text.withUTF8 { bytes in
+            guard SimpleRegex.canMatch(bytes) else { return nil }
+            return simple.captureRanges(in: bytes)
+        }
+    }
+
     /// The captures NSRegularExpression finds; tests compare the fast
     /// matcher with it.
     func regexCaptures(in text: String) -> [String?]? {

@@ -133,6 +133,21 @@ struct SimpleRegex: Sendable {
         }
     }
 
+    /// Where each group of the first match in the UTF-8 bytes of a text
+    /// is (byte offsets), or nil; the groups of this matcher are never
+    /// nested and always take part.
+    func captureRanges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: groupCount) { ranges in
+            _ = ranges.initialize(from: repeatElement(0..<0, count: groupCount))
+            let lastStart = isAnchoredAtStart ? 0 : bytes.count
+            for start in 0...lastStart
+            where match(bytes, elementIndex: 0, position: start, groupIndex: 0, ranges: ranges) {
+                return Array(ranges)
+            }
+            return nil
+        }
+    }
+
     private func match(
         _ bytes: UnsafeBufferPointer<UInt8>, elementIndex: Int, position: Int, groupIndex: Int,
         ranges: UnsafeMutableBufferPointer<Range<Int>>

@@ -7,8 +7,14 @@ enum AtomicFile {
     /// - Throws: A ``Diagnostic`` naming the path, the reason and what to do,
     ///   when it cannot be written; no temporary file is left behind.
     static func write(_ text: String, to path: String) throws(Diagnostic) {
+        try write(to: path) { file throws(Diagnostic) in try file.write(text) }
+    }
+
+    /// Writes what `body` writes to the report file at the path, as
+    /// ``write(_:to:)`` does: for reports assembled from pieces.
+    static func write(to path: String, _ body: (ReportFile) throws(Diagnostic) -> Void) throws(Diagnostic) {
         let file = try ReportFile(path: path)
-        try file.write(text)
+        try body(file)
         if let batch = ReportBatch.current {
             try file.prepare()
             batch.add(file)

@@ -13,8 +13,23 @@ import Foundation
 /// text and `embeddings` for other attachments.
 public struct CucumberJSONReporter: Reporter {
     private let path: String
-    private var files: [String] = []
-    private var results: [String: [StoryResult]] = [:]
+    /// The story files in the order their first story finished.
+    private var features: [Feature] = []
+    private var featureIndex: [String: Int] = [:]
+    /// Each story's elements, written as it finishes.
+    private var spill: ReportSpill?
+    /// The story files, read once for all their stories (and all reports).
+    var fileInfos = StoryFileInfo.Recent()
+
+    /// One story file's feature: its members up to its elements, and where
+    /// its stories' elements are.
+    private struct Feature {
+        /// The feature's JSON up to and with `"elements":[`.
+        var head: [UInt8]
+        var featureID: String
+        var tagLines: [Int: Int]
+        var elements: [ReportSpill.Place] = []
+    }
 
     /// Creates a reporter that writes to a path when the run is over.
     public init(path: String) {
@@ -24,23 +39,48 @@ public struct CucumberJSONReporter: Reporter {
     public mutating func handle(_ event: RunEvent) {
         guard case .storyFinished(let result) = event else { return }
         let file = result.story.location.file
-        if results[file] == nil { files.append(file) }
-        results[file, default: []].append(result)
+        let info = fileInfos.info(file)
+        let index: Int
+        if let known = featureIndex[file] {
+            index = known
+        } else {
+            index = features.count
+            featureIndex[file] = index
+            features.append(feature(file: file, info: info, first: result))
+        }
+        if spill == nil { spill = ReportSpill(near: path) }
+        var bytes: [UInt8] = features[index].elements.isEmpty ? [] : [UInt8(ascii: ",")]
+        let elements = elements(result, info: info, featureID: features[index].featureID, tagLines: features[index].tagLines)
+        for (number, element) in elements.enumerated() {
+            if number > 0 { bytes.append(UInt8(ascii: ",")) }
+            element.write(into: &bytes)
+        }
+        features[index].elements.append(spill!.append(bytes))
     }
 
     public mutating func finish() throws {
-        try AtomicFile.write(document.text + "\n", to: path)
+        let spill = spill ?? ReportSpill(near: path)
+        try AtomicFile.write(to: path) { file throws(Diagnostic) in
+            try write({ bytes throws(Diagnostic) in try file.write(bytes) }, copy: { places throws(Diagnostic) in try spill.copy(places, to: file) })
+        }
     }
 
-    /// The report as a JSON value.
-    var document: JSONValue {
-        var cache = StoryFileInfo.Cache()
-        return .array(files.map { file in feature(file: file, info: cache.info(file), results: results[file] ?? []) })
+    /// Writes the report: `[`, each feature with its elements copied from the spill, `]`.
+    private func write(
+        _ write: ([UInt8]) throws(Diagnostic) -> Void, copy: ([ReportSpill.Place]) throws(Diagnostic) -> Void
+    ) throws(Diagnostic) {
+        try write([UInt8(ascii: "[")])
+        for (index, feature) in features.enumerated() {
+            try write((index > 0 ? [UInt8(ascii: ",")] : []) + feature.head)
+            try copy(feature.elements)
+            try write(Array("]}".utf8))
+        }
+        try write(Array("]\n".utf8))
     }
 
-    private func feature(file: String, info: StoryFileInfo, results: [StoryResult]) -> JSONValue {
+    private func feature(file: String, info: StoryFileInfo, first: StoryResult) -> Feature {
         let feature = info.feature
-        let name = feature?.name ?? results.first?.story.groupName ?? file
+        let name = feature?.name ?? first.story.groupName
         let featureID = Self.slug(name)
         var members: [(String, JSONValue)] = [
             ("uri", .string(file)),
@@ -53,9 +93,11 @@ public struct CucumberJSONReporter: Reporter {
         if let tags = feature?.tags, !tags.isEmpty {
             members.append(("tags", .array(tags.map { .object([("name", .string($0.name)), ("line", .int(Int64($0.location.line)))]) })))
         }
-        let tagLines = Self.tagLines(feature)
-        members.append(("elements", .array(results.flatMap { elements($0, info: info, featureID: featureID, tagLines: tagLines) })))
-        return .object(members)
+        members.append(("elements", .array([])))
+        var head: [UInt8] = []
+        JSONValue.object(members).write(into: &head)
+        head.removeLast(2)  // `]}`: the elements follow
+        return Feature(head: head, featureID: featureID, tagLines: Self.tagLines(feature), elements: [])
     }
 
     /// The line of every tag in the file, by its id.
@@ -216,6 +258,9 @@ public struct CucumberJSONReporter: Reporter {
 
     /// Each captured text with its offset in the step text (`val`, `offset`).
     static func arguments(_ texts: [String?], in stepText: String) -> [JSONValue] {
+        if stepText.utf8.allSatisfy({ $0 < 0x80 }), texts.allSatisfy({ $0?.utf8.allSatisfy { $0 < 0x80 } ?? true }) {
+            return asciiArguments(texts, in: Array(stepText.utf8))
+        }
         var searchFrom = stepText.startIndex
         return texts.map { text -> JSONValue in
             guard let text else { return .object([("val", .null), ("offset", .null)]) }
@@ -225,6 +270,30 @@ public struct CucumberJSONReporter: Reporter {
             searchFrom = range.upperBound
             let offset = stepText.unicodeScalars.distance(from: stepText.startIndex, to: range.lowerBound)
             return .object([("val", .string(text)), ("offset", .int(Int64(offset)))])
+        }
+    }
+
+    /// ``arguments(_:in:)`` for ASCII text, where an offset is a byte's:
+    /// the same answers without Foundation's search.
+    private static func asciiArguments(_ texts: [String?], in stepText: [UInt8]) -> [JSONValue] {
+        var searchFrom = 0
+        return texts.map { text -> JSONValue in
+            guard let text else { return .object([("val", .null), ("offset", .null)]) }
+            let needle = Array(text.utf8)
+            var found: Int?
+            if !needle.isEmpty, needle.count <= stepText.count {
+                var start = searchFrom
+                while start + needle.count <= stepText.count {
+                    if stepText[start] == needle[0], stepText[start..<(start + needle.count)].elementsEqual(needle) {
+                        found = start
+                        break
+                    }
+                    start += 1
+                }
+            }
+            guard let found else { return .object([("val", .string(text)), ("offset", .null)]) }
+            searchFrom = found + needle.count
+            return .object([("val", .string(text)), ("offset", .int(Int64(found)))])
         }
     }
 

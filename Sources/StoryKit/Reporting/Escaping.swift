@@ -2,6 +2,11 @@ extension String {
     /// The text with `&`, `<`, `>`, `"` and `'` escaped for HTML and XML, and
     /// control characters HTML forbids (all but tab and line ends) removed.
     public var htmlEscaped: String {
+        var text = self
+        let isPlain = text.withUTF8 { bytes in
+            bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }
+        }
+        if isPlain { return self }
         var out = ""
         out.reserveCapacity(utf8.count)
         for character in self {
@@ -30,6 +35,13 @@ extension String {
     /// parser keeps them instead of normalising them to blanks.
     /// - Parameter isAttribute: Whether the text goes in an attribute value.
     public func xmlEscaped(isAttribute: Bool = false) -> String {
+        // Most text needs nothing: printable ASCII without markup.
+        var text = self
+        let isPlain = text.withUTF8 { bytes in
+            bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && ($0 != 0x22 || !isAttribute))
+                || ($0 == 0x0A && !isAttribute) }
+        }
+        if isPlain { return self }
         var out = ""
         out.reserveCapacity(utf8.count)
         for scalar in unicodeScalars {

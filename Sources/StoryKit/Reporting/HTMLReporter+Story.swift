@@ -1,37 +1,75 @@
 import Foundation
 
 extension HTMLReporter {
-    /// The group of one file's stories, with its own bar.
-    func section(_ file: String, index: Int) -> String {
-        let stories = results[file] ?? []
+    /// One file's group of stories on the page: what its heading needs,
+    /// and where its stories' parts are.
+    struct FileSection {
+        var file: String
+        /// The group name of its first story.
+        var name: String
+        /// The Feature's description, when the file has one.
+        var description: String?
         var counts: [StoryStatus: Int] = [:]
-        for story in stories { counts[story.status, default: 0] += 1 }
-        let passed = counts[.passed, default: 0]
-        let name = stories.first?.story.groupName ?? file
+        var count = 0
+        /// The rule of the last story, whose heading is already written.
+        var rule: Int?
+        var stories: [ReportSpill.Place] = []
+        /// Its lines in "Needs attention", each starting with a line end.
+        var attention: [ReportSpill.Place] = []
+    }
+
+    /// Renders a story that finished into the spill, under its file.
+    mutating func add(_ result: StoryResult) {
+        let file = result.story.location.file
+        if spill == nil { spill = ReportSpill(near: path) }
+        let info = fileInfos.info(file)
+        let index: Int
+        if let known = fileIndex[file] {
+            index = known
+        } else {
+            index = files.count
+            fileIndex[file] = index
+            let description = info.feature?.description
+            files.append(FileSection(file: file, name: result.story.groupName, description: description?.isEmpty == false ? description : nil))
+        }
+        var section = files[index]
+        let storyIndex = section.count
+        let anchor = Self.anchor(index, storyIndex)
+        var html = ""
+        if let current = info.place(of: result.story)?.rule, current.id != section.rule {
+            section.rule = current.id
+            html += "<h3 class=\"rule\">\(current.keyword.htmlEscaped): \(current.name.htmlEscaped)</h3>\n"
+            if !current.description.isEmpty { html += "<p class=\"description\">\(Self.trimmed(current.description).htmlEscaped)</p>\n" }
+        }
+        html += story(result, anchor: anchor, info: info)
+        section.stories.append(spill!.append(html))
+        if [.failed, .undefined, .pending].contains(result.status) {
+            section.attention.append(spill!.append(
+                "\n<li class=\"\(result.status.rawValue)\"><a href=\"#\(anchor)\"><span class=\"status\">\(result.status.rawValue)</span>\(result.story.name.htmlEscaped)</a>"
+                    + " <span class=\"why\">\(Self.reason(result).htmlEscaped)</span></li>"))
+        }
+        section.counts[result.status, default: 0] += 1
+        section.count += 1
+        files[index] = section
+    }
+
+    /// The start of one file's group of stories, with its own bar.
+    func header(of section: FileSection) -> String {
+        let file = section.file
+        let passed = section.counts[.passed, default: 0]
+        let name = section.count > 0 ? section.name : file
         let base = file.split(separator: "/").last.map(String.init) ?? file
         let heading = name == file ? Self.humanName(base) : name
-        var cache = StoryFileInfo.Cache()
-        let info = cache.info(file)
         var html = """
             <section class="file"><h2><span class="name">\(heading.htmlEscaped)</span>
-            <small>\(passed) of \(stories.count) pass &middot; <span class="path">\(SourceLocation.relativePath(file).htmlEscaped)</span></small></h2>
-            \(bar(counts, total: stories.count, label: "\(passed) of \(stories.count) pass"))
+            <small>\(passed) of \(section.count) pass &middot; <span class="path">\(SourceLocation.relativePath(file).htmlEscaped)</span></small></h2>
+            \(bar(section.counts, total: section.count, label: "\(passed) of \(section.count) pass"))
 
             """
-        if let description = info.feature?.description, !description.isEmpty {
+        if let description = section.description {
             html += "<p class=\"description\">\(Self.trimmed(description).htmlEscaped)</p>\n"
         }
-        var rule: Int?
-        for (storyIndex, result) in stories.enumerated() {
-            let place = info.place(of: result.story)
-            if let current = place?.rule, current.id != rule {
-                rule = current.id
-                html += "<h3 class=\"rule\">\(current.keyword.htmlEscaped): \(current.name.htmlEscaped)</h3>\n"
-                if !current.description.isEmpty { html += "<p class=\"description\">\(Self.trimmed(current.description).htmlEscaped)</p>\n" }
-            }
-            html += story(result, anchor: Self.anchor(index, storyIndex), info: info)
-        }
-        return html + "</section>\n"
+        return html
     }
 
     /// A file name as a heading: `failing-stories.stories` → `Failing stories`.
@@ -59,13 +97,13 @@ extension HTMLReporter {
             html += "<p class=\"description\">\(Self.trimmed(description).htmlEscaped)</p>\n"
         }
         html += "<ol class=\"steps\">\n"
-        html += testSteps(result.testSteps, status: result.status, story: story, info: info)
+        testSteps(result.testSteps, status: result.status, story: story, info: info, into: &html)
         html += "</ol>\n"
         if !result.earlierAttempts.isEmpty {
             html += "<details class=\"attempts\"><summary>\(result.earlierAttempts.count) earlier attempt\(result.earlierAttempts.count == 1 ? "" : "s") failed</summary>\n"
             for (number, attempt) in result.earlierAttempts.enumerated() {
                 html += "<p class=\"attempt\">Attempt \(number + 1): \(attempt.status.rawValue)</p><ol class=\"steps\">\n"
-                html += testSteps(attempt.testSteps, status: attempt.status, story: story, info: info)
+                testSteps(attempt.testSteps, status: attempt.status, story: story, info: info, into: &html)
                 html += "</ol>\n"
             }
             html += "</details>\n"
@@ -78,7 +116,7 @@ extension HTMLReporter {
 
     /// The test steps of an attempt: every step, and the hooks that failed
     /// or attached something (passing hooks are plumbing a reader skips).
-    private func testSteps(_ testSteps: [TestStepResult], status: StoryStatus, story: Story, info: StoryFileInfo) -> String {
+    private func testSteps(_ testSteps: [TestStepResult], status: StoryStatus, story: Story, info: StoryFileInfo, into html: inout String) {
         let skipReason =
             switch status {
             case .undefined: "Skipped: a step of this story is not written yet."
@@ -88,25 +126,23 @@ extension HTMLReporter {
                     ? "Skipped: the story was skipped (the reason is above)." : "Skipped: a dry run matches steps without running them."
             case .passed, .failed: "Skipped: an earlier step or hook did not pass."
             }
-        var html = ""
         var stepIndex = 0
         for testStep in testSteps {
             switch testStep {
             case .step(let step):
-                html += self.step(step, skipReason: skipReason, isBackground: info.isBackgroundStep(stepIndex, of: story))
+                self.step(step, skipReason: skipReason, isBackground: info.isBackgroundStep(stepIndex, of: story), into: &html)
                 stepIndex += 1
             case .hook(let hook) where hook.status != .passed || !hook.attachments.isEmpty:
-                html += self.hook(hook)
+                self.hook(hook, into: &html)
             case .hook:
                 break
             }
         }
-        return html
     }
 
-    private func hook(_ hook: HookResult) -> String {
+    private func hook(_ hook: HookResult, into html: inout String) {
         let status = hook.status.rawValue
-        var html = "<li class=\"step hook \(status)\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(hook.status))</span>"
+        html += "<li class=\"step hook \(status)\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(hook.status))</span>"
         html += "<span class=\"text\"><span class=\"keyword\">\(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()) hook</span> <span class=\"hookplace\">\(hook.location.displayFileAndLine.htmlEscaped)</span></span>"
         html += "<span class=\"where tech\">\(Self.duration(hook.duration))</span>"
         if let error = hook.error, hook.status == .pending || hook.status == .skipped {
@@ -118,12 +154,12 @@ extension HTMLReporter {
             html += "</div>"
         }
         html += attachments(hook.attachments)
-        return html + "</li>\n"
+        html += "</li>\n"
     }
 
-    private func step(_ step: StepResult, skipReason: String, isBackground: Bool) -> String {
+    private func step(_ step: StepResult, skipReason: String, isBackground: Bool, into html: inout String) {
         let status = step.status.rawValue
-        var html = "<li class=\"step \(status)\(isBackground ? " background" : "")\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(step.status))</span>"
+        html += "<li class=\"step \(status)\(isBackground ? " background" : "")\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(step.status))</span>"
         html += "<span class=\"text\"><span class=\"keyword\">\(step.step.keyword.htmlEscaped)</span> \(step.step.text.htmlEscaped)</span>"
         if isBackground { html += " <span class=\"from\" title=\"a step of the Background, run before each story of its feature or rule\">background</span>" }
         html += "<span class=\"where tech\">line \(step.step.location.line) &middot; \(Self.duration(step.duration))</span>"
@@ -149,7 +185,7 @@ extension HTMLReporter {
             html += "<div class=\"note\">\(skipReason)</div>"
         }
         html += attachments(step.attachments)
-        return html + "</li>\n"
+        html += "</li>\n"
     }
 
     /// A data table as a table, a doc string as a preformatted block.

@@ -7,10 +7,16 @@
 /// and on paper. Patterns, Swift places and snippets are technical details,
 /// hidden until asked for.
 public struct HTMLReporter: Reporter {
-    private let path: String
+    let path: String
     let title: String
-    var files: [String] = []
-    var results: [String: [StoryResult]] = [:]
+    /// The story files in the order their first story finished.
+    var files: [FileSection] = []
+    var fileIndex: [String: Int] = [:]
+    /// Each story's part of the page (and its line in "Needs attention"),
+    /// written as it finishes.
+    var spill: ReportSpill?
+    /// The story files, read once for all their stories (and all reports).
+    var fileInfos = StoryFileInfo.Recent()
     var diagnostics: [Diagnostic] = []
     var summary = RunSummary()
     var runHooks: [HookResult] = []
@@ -24,9 +30,7 @@ public struct HTMLReporter: Reporter {
     public mutating func handle(_ event: RunEvent) {
         switch event {
         case .storyFinished(let result):
-            let file = result.story.location.file
-            if results[file] == nil { files.append(file) }
-            results[file, default: []].append(result)
+            add(result)
         case .diagnostic(let diagnostic):
             diagnostics.append(diagnostic)
         case .runFinished(let summary):
@@ -39,12 +43,28 @@ public struct HTMLReporter: Reporter {
     }
 
     public mutating func finish() throws {
-        try AtomicFile.write(page, to: path)
+        let spill = spill ?? ReportSpill(near: path)
+        try AtomicFile.write(to: path) { file throws(Diagnostic) in
+            try writePage({ text throws(Diagnostic) in try file.write(text) }, copy: { places throws(Diagnostic) in try spill.copy(places, to: file) })
+        }
     }
 
     /// The whole page.
     var page: String {
-        var html = """
+        var bytes: [UInt8] = []
+        let spill = spill
+        try? writePage({ bytes.append(contentsOf: $0.utf8) }, copy: { places throws(Diagnostic) in
+            try spill?.read(places, for: path) { bytes.append(contentsOf: $0) }
+        })
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes the page: its text through `write`, the stories' parts
+    /// (from the spill) through `copy`.
+    private func writePage(
+        _ write: (String) throws(Diagnostic) -> Void, copy: ([ReportSpill.Place]) throws(Diagnostic) -> Void
+    ) throws(Diagnostic) {
+        try write("""
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -64,14 +84,28 @@ public struct HTMLReporter: Reporter {
             <span class="shown" aria-live="polite"></span>
             </nav><main>
 
-            """
-        html += attention
-        for (index, file) in files.enumerated() { html += section(file, index: index) }
-        html += problems
-        html += "<p class=\"empty hidden\">No story matches.</p></main>\n"
-        html += "<footer>Written by storyrun \(StoryRun.version)</footer>\n"
-        html += "<script>\(HTMLReporter.script)</script></body></html>\n"
-        return html
+            """)
+        // Links to the stories that failed, are undefined or pending, first on the page.
+        let hooks = runHooks.map { hook in
+            "<li class=\"failed\"><span class=\"status\">failed</span><b>\(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()) hook</b> \(hook.location.displayFileAndLine.htmlEscaped)"
+                + " <span class=\"why\">\((hook.error?.message ?? "failed").htmlEscaped)\(hook.error?.location.map { " — at " + $0.displayFileAndLine.htmlEscaped } ?? "")</span></li>"
+        }
+        let attention = files.flatMap(\.attention)
+        if !attention.isEmpty || !hooks.isEmpty {
+            // Each item is written with the line end before it.
+            try write("<section class=\"attention\"><h2>Needs attention</h2><ul>" + hooks.map { "\n" + $0 }.joined())
+            try copy(attention)
+            try write("\n</ul></section>\n")
+        }
+        for section in files {
+            try write(header(of: section))
+            try copy(section.stories)
+            try write("</section>\n")
+        }
+        try write(problems)
+        try write("<p class=\"empty hidden\">No story matches.</p></main>\n"
+            + "<footer>Written by storyrun \(StoryRun.version)</footer>\n"
+            + "<script>\(HTMLReporter.script)</script></body></html>\n")
     }
 
     var storyCount: Int { summary.stories.values.reduce(0, +) }
@@ -114,23 +148,6 @@ public struct HTMLReporter: Reporter {
         return "<div class=\"bar\" role=\"img\" aria-label=\"\(label.htmlEscaped)\">\(segments)</div>"
     }
 
-    /// Links to the stories that failed, are undefined or pending, first on the page.
-    private var attention: String {
-        let items = files.enumerated().flatMap { fileIndex, file in
-            (results[file] ?? []).enumerated().filter { [.failed, .undefined, .pending].contains($0.element.status) }
-                .map { storyIndex, result in
-                    "<li class=\"\(result.status.rawValue)\"><a href=\"#\(Self.anchor(fileIndex, storyIndex))\"><span class=\"status\">\(result.status.rawValue)</span>\(result.story.name.htmlEscaped)</a>"
-                        + " <span class=\"why\">\(Self.reason(result).htmlEscaped)</span></li>"
-                }
-        }
-        let hooks = runHooks.map { hook in
-            "<li class=\"failed\"><span class=\"status\">failed</span><b>\(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()) hook</b> \(hook.location.displayFileAndLine.htmlEscaped)"
-                + " <span class=\"why\">\((hook.error?.message ?? "failed").htmlEscaped)\(hook.error?.location.map { " — at " + $0.displayFileAndLine.htmlEscaped } ?? "")</span></li>"
-        }
-        guard !items.isEmpty || !hooks.isEmpty else { return "" }
-        return "<section class=\"attention\"><h2>Needs attention</h2><ul>\n" + (hooks + items).joined(separator: "\n") + "\n</ul></section>\n"
-    }
-
     /// Why a story did not pass, in one line.
     static func reason(_ result: StoryResult) -> String {
         result.reason
@@ -149,6 +166,8 @@ public struct HTMLReporter: Reporter {
     static func anchor(_ file: Int, _ story: Int) -> String { "s\(file + 1)-\(story + 1)" }
 
     static func duration(_ nanoseconds: UInt64) -> String {
+        if nanoseconds < 1_000_000_000, let text = DecimalText.fixed(nanoseconds, unit: 1_000_000, digits: 0) { return text + " ms" }
+        if nanoseconds >= 1_000_000_000, let text = DecimalText.fixed(nanoseconds, unit: 1_000_000_000, digits: 2) { return text + " s" }
         let milliseconds = Double(nanoseconds) / 1_000_000
         return milliseconds < 1000 ? String(format: "%.0f ms", milliseconds) : String(format: "%.2f s", milliseconds / 1000)
     }

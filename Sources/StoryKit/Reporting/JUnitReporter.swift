@@ -10,11 +10,35 @@ import Foundation
 /// it). The output validates against that schema.
 public struct JUnitReporter: Reporter {
     private let path: String
-    private var files: [String] = []
-    private var results: [String: [StoryResult]] = [:]
+    /// The story files in the order their first story finished.
+    private var suites: [Suite] = []
+    private var suiteIndex: [String: Int] = [:]
+    /// Each story's `<testcase>`, written as it finishes.
+    private var spill: ReportSpill?
     private var summary = RunSummary()
     private var runHooks: [HookResult] = []
     private let isStrict: Bool
+
+    /// One story file's `<testsuite>`: its test cases and their totals.
+    private struct Suite {
+        var file: String
+        var testCases: [ReportSpill.Place] = []
+        var tally = Tally()
+        var time: UInt64 = 0
+    }
+
+    /// The counts in a `<testsuite>`'s or `<testsuites>`' attributes.
+    private struct Tally {
+        var tests = 0
+        var failures = 0
+        var errors = 0
+        var skipped = 0
+
+        static func + (lhs: Tally, rhs: Tally) -> Tally {
+            Tally(tests: lhs.tests + rhs.tests, failures: lhs.failures + rhs.failures,
+                  errors: lhs.errors + rhs.errors, skipped: lhs.skipped + rhs.skipped)
+        }
+    }
 
     /// Creates a reporter that writes to a path when the run is over.
     /// - Parameters:
@@ -30,8 +54,18 @@ public struct JUnitReporter: Reporter {
         switch event {
         case .storyFinished(let result):
             let file = result.story.location.displayPath
-            if results[file] == nil { files.append(file) }
-            results[file, default: []].append(result)
+            let index: Int
+            if let known = suiteIndex[file] {
+                index = known
+            } else {
+                index = suites.count
+                suiteIndex[file] = index
+                suites.append(Suite(file: file))
+            }
+            if spill == nil { spill = ReportSpill(near: path) }
+            suites[index].testCases.append(spill!.append(testCase(result, file: file)))
+            suites[index].tally = suites[index].tally + tally(result)
+            suites[index].time = suites[index].time &+ result.duration
         case .runFinished(let summary):
             self.summary = summary
         case .runHookFinished(let hook):
@@ -42,36 +76,36 @@ public struct JUnitReporter: Reporter {
     }
 
     public mutating func finish() throws {
-        try AtomicFile.write(document, to: path)
+        let spill = spill ?? ReportSpill(near: path)
+        try AtomicFile.write(to: path) { file throws(Diagnostic) in
+            let all = suites.reduce(Tally()) { $0 + $1.tally }
+            let hookFailures = runHooks.count
+            let total = Tally(tests: all.tests + hookFailures, failures: all.failures + hookFailures, errors: all.errors, skipped: 0)
+            try file.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<testsuites name=\"storyrun\" \(counts(total, withSkipped: false)) time=\"\(Self.seconds(summary.duration))\">\n")
+            for suite in suites {
+                try file.write("  <testsuite name=\(Self.attribute(suite.file)) \(counts(suite.tally, withSkipped: true)) time=\"\(Self.seconds(suite.time))\">\n")
+                try spill.copy(suite.testCases, to: file)
+                try file.write("  </testsuite>\n")
+            }
+            try file.write(runHookSuite + "</testsuites>\n")
+        }
     }
 
-    /// The whole XML document.
-    var document: String {
-        let all = files.flatMap { results[$0] ?? [] }
+    /// A failed before-run or after-run hook fails the run: a test case of its own.
+    private var runHookSuite: String {
+        guard !runHooks.isEmpty else { return "" }
         let hookFailures = runHooks.count
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"storyrun\" \(counts(all, withSkipped: false, hookFailures: hookFailures)) time=\"\(Self.seconds(summary.duration))\">\n"
-        for file in files {
-            let stories = results[file] ?? []
-            let time = stories.reduce(0) { $0 &+ $1.duration }
-            xml += "  <testsuite name=\(Self.attribute(file)) \(counts(stories, withSkipped: true)) time=\"\(Self.seconds(time))\">\n"
-            for result in stories { xml += testCase(result, file: file) }
-            xml += "  </testsuite>\n"
+        let time = runHooks.reduce(0) { $0 &+ $1.duration }
+        var xml = "  <testsuite name=\"run hooks\" tests=\"\(hookFailures)\" failures=\"\(hookFailures)\" errors=\"0\" skipped=\"0\" time=\"\(Self.seconds(time))\">\n"
+        for hook in runHooks {
+            let step = TestStepResult.hook(hook)
+            xml += "    <testcase classname=\"run hooks\" name=\(Self.attribute(step.title)) time=\"\(Self.seconds(hook.duration))\">\n"
+            xml += "      <failure message=\(Self.attribute(step.shortReason)) type=\"failed\">" + step.failureText.xmlEscaped() + "</failure>\n"
+            xml += Self.systemOut([step], note: nil)
+            xml += "    </testcase>\n"
         }
-        if !runHooks.isEmpty {
-            // A failed before-run or after-run hook fails the run: a test case of its own.
-            let time = runHooks.reduce(0) { $0 &+ $1.duration }
-            xml += "  <testsuite name=\"run hooks\" tests=\"\(hookFailures)\" failures=\"\(hookFailures)\" errors=\"0\" skipped=\"0\" time=\"\(Self.seconds(time))\">\n"
-            for hook in runHooks {
-                let step = TestStepResult.hook(hook)
-                xml += "    <testcase classname=\"run hooks\" name=\(Self.attribute(step.title)) time=\"\(Self.seconds(hook.duration))\">\n"
-                xml += "      <failure message=\(Self.attribute(step.shortReason)) type=\"failed\">" + step.failureText.xmlEscaped() + "</failure>\n"
-                xml += Self.systemOut([step], note: nil)
-                xml += "    </testcase>\n"
-            }
-            xml += "  </testsuite>\n"
-        }
-        return xml + "</testsuites>\n"
+        return xml + "  </testsuite>\n"
     }
 
     private func testCase(_ result: StoryResult, file: String) -> String {
@@ -126,7 +160,8 @@ public struct JUnitReporter: Reporter {
         var lines: [String] = note.map { [$0, ""] } ?? []
         for testStep in testSteps {
             if case .hook(let hook) = testStep, hook.status == .passed, hook.attachments.isEmpty { continue }
-            lines.append("\(testStep.status.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(testStep.title)")
+            let status = testStep.status.rawValue  // padded to 10 characters
+            lines.append(status + String(repeating: " ", count: max(0, 10 - status.count)) + " " + testStep.title)
             for attachment in testStep.attachments { lines.append(attachment.plainText(indent: "           ")) }
         }
         return "      <system-out>" + lines.joined(separator: "\n").xmlEscaped() + "</system-out>\n"
@@ -137,14 +172,26 @@ public struct JUnitReporter: Reporter {
         TestStepResult.step(step).failureText
     }
 
+    /// What one story adds to its suite's counts.
+    private func tally(_ story: StoryResult) -> Tally {
+        var tally = Tally(tests: 1)
+        switch story.status {
+        case .failed:
+            if story.firstFailure?.status == .ambiguous { tally.errors = 1 } else { tally.failures = 1 }
+        case .undefined, .pending:
+            if isStrict { tally.failures = 1 } else { tally.skipped = 1 }
+        case .skipped:
+            tally.skipped = 1
+        case .passed:
+            break
+        }
+        return tally
+    }
+
     /// `tests="…" failures="…" errors="…"` and, for a suite, `skipped="…"`.
-    private func counts(_ stories: [StoryResult], withSkipped: Bool, hookFailures: Int = 0) -> String {
-        let errors = stories.filter { $0.status == .failed && $0.firstFailure?.status == .ambiguous }.count
-        let undefinedFailures = isStrict ? stories.filter { $0.status == .undefined || $0.status == .pending }.count : 0
-        let failures = stories.filter { $0.status == .failed }.count - errors + undefinedFailures + hookFailures
-        let skipped = stories.filter { $0.status == .skipped || (($0.status == .undefined || $0.status == .pending) && !isStrict) }.count
-        return "tests=\"\(stories.count + hookFailures)\" failures=\"\(failures)\" errors=\"\(errors)\""
-            + (withSkipped ? " skipped=\"\(skipped)\"" : "")
+    private func counts(_ tally: Tally, withSkipped: Bool) -> String {
+        "tests=\"\(tally.tests)\" failures=\"\(tally.failures)\" errors=\"\(tally.errors)\""
+            + (withSkipped ? " skipped=\"\(tally.skipped)\"" : "")
     }
 
     private static func attribute(_ text: String) -> String {
@@ -153,6 +200,6 @@ public struct JUnitReporter: Reporter {
 
     /// Nanoseconds as seconds with three decimals.
     static func seconds(_ nanoseconds: UInt64) -> String {
-        String(format: "%.3f", Double(nanoseconds) / 1_000_000_000)
+        DecimalText.fixed(nanoseconds, unit: 1_000_000_000, digits: 3) ?? String(format: "%.3f", Double(nanoseconds) / 1_000_000_000)
     }
 }

@@ -6,8 +6,13 @@ extension MessagesReporter {
         let uri: String
         let base: Int
 
-        /// An id of the file's tree or pickles as the stream writes it.
-        func id(_ local: Int) -> String { String(base + local) }
+        /// Markers in place of numbers (``IDMarker``), for the file at this index.
+        var marker: (marker: IDMarker, file: Int)? = nil
+
+        func id(_ local: Int) -> String {
+            guard let marker else { return String(base + local) }
+            return marker.marker.text(.file, local + 1, file: marker.file)
+        }
 
         /// The `gherkinDocument` message.
         var document: JSONValue {

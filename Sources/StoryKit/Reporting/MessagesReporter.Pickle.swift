@@ -46,69 +46,68 @@ extension MessagesReporter {
         return nil
     }
 
-    /// A `.stories` file (or a feature file that can no longer be read) as
-    /// a Gherkin document: a feature named after the file with each story
-    /// a scenario; and the stories' pickles.
-    static func synthesized(_ results: [StoryResult], uri: String, ids: inout IDs) -> (document: JSONValue, pickles: [PickleIDs]) {
-        var scenarios: [JSONValue] = []
-        var pickles: [PickleIDs] = []
-        let origin: JSONValue = .object([("line", .int(1)), ("column", .int(1))])
-        for result in results {
-            let story = result.story
-            let stepIDs = story.steps.map { _ in ids.next() }
-            let tagIDs = story.tags.map { _ in ids.next() }
-            let scenarioID = ids.next()
-            let location: JSONValue = .object([("line", .int(Int64(story.location.line))), ("column", .int(Int64(max(1, story.location.column))))])
-            var previous = "Context"
-            let steps: [JSONValue] = zip(stepIDs, story.steps).map { id, step in
-                var members: [(String, JSONValue)] = [
-                    ("id", .string(id)),
-                    ("location", .object([("line", .int(Int64(step.location.line))), ("column", .int(Int64(max(1, step.location.column))))])),
-                    ("keyword", .string(step.keyword + " ")), ("keywordType", .string(keywordType(step, previous: &previous))),
-                    ("text", .string(step.text)),
-                ]
-                if case .docString(let doc) = step.attachment {
-                    members.append(("docString", .object([
-                        ("location", .object([("line", .int(Int64(doc.location.line))), ("column", .int(Int64(max(1, doc.location.column))))])),
-                        ("content", .string(doc.content)), ("delimiter", .string(doc.delimiter)),
-                    ])))
-                }
-                return .object(members)
+    /// A story of a `.stories` file (or of a feature file that can no
+    /// longer be read) as a scenario of its file's synthesized document,
+    /// and its pickle.
+    static func synthesized(_ story: Story, uri: String, ids: inout IDs) -> (scenario: JSONValue, pickle: PickleIDs) {
+        let stepIDs = story.steps.map { _ in ids.next() }
+        let tagIDs = story.tags.map { _ in ids.next() }
+        let scenarioID = ids.next()
+        let location: JSONValue = .object([("line", .int(Int64(story.location.line))), ("column", .int(Int64(max(1, story.location.column))))])
+        var previous = "Context"
+        let steps: [JSONValue] = zip(stepIDs, story.steps).map { id, step in
+            var members: [(String, JSONValue)] = [
+                ("id", .string(id)),
+                ("location", .object([("line", .int(Int64(step.location.line))), ("column", .int(Int64(max(1, step.location.column))))])),
+                ("keyword", .string(step.keyword + " ")), ("keywordType", .string(keywordType(step, previous: &previous))),
+                ("text", .string(step.text)),
+            ]
+            if case .docString(let doc) = step.attachment {
+                members.append(("docString", .object([
+                    ("location", .object([("line", .int(Int64(doc.location.line))), ("column", .int(Int64(max(1, doc.location.column))))])),
+                    ("content", .string(doc.content)), ("delimiter", .string(doc.delimiter)),
+                ])))
             }
-            let tags: [JSONValue] = zip(tagIDs, story.tags).map { id, tag in
-                .object([("location", .object([("line", .int(Int64(max(1, story.location.line - 1)))), ("column", .int(1))])), ("name", .string(tag)), ("id", .string(id))])
-            }
-            scenarios.append(.object([("scenario", .object([
-                ("id", .string(scenarioID)), ("location", location), ("tags", .array(tags)),
-                ("keyword", .string(uri.hasSuffix(".feature") ? "Scenario" : "Story")), ("name", .string(story.name)),
-                ("description", .string("")), ("steps", .array(steps)), ("examples", .array([])),
-            ]))]))
-            let pickleStepIDs = story.steps.map { _ in ids.next() }
-            let pickleID = ids.next()
-            let pickleSteps: [JSONValue] = zip(pickleStepIDs, zip(stepIDs, story.steps)).map { id, pair in
-                var members: [(String, JSONValue)] = [
-                    ("id", .string(id)), ("text", .string(pair.1.text)),
-                    ("type", .string(type(pair.1.kind))), ("astNodeIds", .array([.string(pair.0)])),
-                ]
-                var doc: (String, String?)?
-                var table: [[String]]?
-                switch pair.1.attachment {
-                case .docString(let value): doc = (value.content, value.mediaType)
-                case .dataTable(let value): table = value.rows
-                case nil: break
-                }
-                if let argument = argument(docString: doc, dataTable: table) { members.append(("argument", argument)) }
-                return .object(members)
-            }
-            pickles.append(PickleIDs(id: pickleID, stepIDs: pickleStepIDs, json: .object([
-                ("id", .string(pickleID)), ("uri", .string(uri)), ("location", location),
-                ("astNodeIds", .array([.string(scenarioID)])),
-                ("tags", .array(zip(tagIDs, story.tags).map { .object([("name", .string($1)), ("astNodeId", .string($0))]) })),
-                ("name", .string(story.name)), ("language", .string("en")), ("steps", .array(pickleSteps)),
-            ])))
+            return .object(members)
         }
-        let group = results.first?.story.groupName ?? uri
-        let document: JSONValue = .object([
+        let tags: [JSONValue] = zip(tagIDs, story.tags).map { id, tag in
+            .object([("location", .object([("line", .int(Int64(max(1, story.location.line - 1)))), ("column", .int(1))])), ("name", .string(tag)), ("id", .string(id))])
+        }
+        let scenario: JSONValue = .object([("scenario", .object([
+            ("id", .string(scenarioID)), ("location", location), ("tags", .array(tags)),
+            ("keyword", .string(uri.hasSuffix(".feature") ? "Scenario" : "Story")), ("name", .string(story.name)),
+            ("description", .string("")), ("steps", .array(steps)), ("examples", .array([])),
+        ]))])
+        let pickleStepIDs = story.steps.map { _ in ids.next() }
+        let pickleID = ids.next()
+        let pickleSteps: [JSONValue] = zip(pickleStepIDs, zip(stepIDs, story.steps)).map { id, pair in
+            var members: [(String, JSONValue)] = [
+                ("id", .string(id)), ("text", .string(pair.1.text)),
+                ("type", .string(type(pair.1.kind))), ("astNodeIds", .array([.string(pair.0)])),
+            ]
+            var doc: (String, String?)?
+            var table: [[String]]?
+            switch pair.1.attachment {
+            case .docString(let value): doc = (value.content, value.mediaType)
+            case .dataTable(let value): table = value.rows
+            case nil: break
+            }
+            if let argument = argument(docString: doc, dataTable: table) { members.append(("argument", argument)) }
+            return .object(members)
+        }
+        return (scenario, PickleIDs(id: pickleID, stepIDs: pickleStepIDs, json: .object([
+            ("id", .string(pickleID)), ("uri", .string(uri)), ("location", location),
+            ("astNodeIds", .array([.string(scenarioID)])),
+            ("tags", .array(zip(tagIDs, story.tags).map { .object([("name", .string($1)), ("astNodeId", .string($0))]) })),
+            ("name", .string(story.name)), ("language", .string("en")), ("steps", .array(pickleSteps)),
+        ])))
+    }
+
+    /// The synthesized document of a `.stories` file: a feature named
+    /// after its group, with its stories' scenarios as children.
+    static func synthesizedDocument(uri: String, group: String, children scenarios: [JSONValue]) -> JSONValue {
+        let origin: JSONValue = .object([("line", .int(1)), ("column", .int(1))])
+        return .object([
             ("uri", .string(uri)),
             ("feature", .object([
                 ("location", origin), ("tags", .array([])), ("language", .string("en")),
@@ -117,7 +116,6 @@ extension MessagesReporter {
             ])),
             ("comments", .array([])),
         ])
-        return (document, pickles)
     }
 
     private static func keywordType(_ step: Step, previous: inout String) -> String {
@@ -142,10 +140,20 @@ extension MessagesReporter {
     /// IDs that count up from 1, so the stream is the same on every run.
     struct IDs {
         private(set) var last = 0
+        /// Markers in place of numbers, numbered when the stream is
+        /// assembled (``IDMarker``); nil for numbers.
+        var marker: (marker: IDMarker, series: IDMarker.Series, file: Int)?
 
         mutating func next() -> String {
             last += 1
-            return String(last)
+            guard let marker else { return String(last) }
+            return marker.marker.text(marker.series, last, file: marker.file)
+        }
+
+        /// The next id's number (from 1), for ids written as markers by number.
+        mutating func nextNumber() -> Int {
+            last += 1
+            return last
         }
 
         /// Sets aside `count` ids and returns the number before the first.

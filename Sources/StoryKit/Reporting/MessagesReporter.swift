@@ -13,22 +13,66 @@ import Foundation
 /// `testCaseFinished`, and finally `testRunFinished`. Timestamps are the
 /// start time plus the durations the events carry, so they are stable when
 /// the clock is injected. IDs count up from 1.
+///
+/// The stream is written as the run goes: each story's pickle and test case
+/// go to a spill file (``ReportSpill``) when it finishes, with their ids as
+/// markers (``IDMarker``), and the file is assembled in the order above
+/// when the run is over, the markers numbered. Memory holds the places of
+/// those fragments, the definitions and hooks, and nothing per step. (A
+/// story that runs twice, its file given twice, has a pickle per run and
+/// each test case names its own.)
 public struct MessagesReporter: Reporter {
     /// The version of the Cucumber Messages protocol written.
     static let protocolVersion = "27.0.0"
 
     private let path: String
     private let startTime: Date
-    private var results: [StoryResult] = []
     private var summary = RunSummary()
-    /// Before-run hooks (those that finished before any story) and after-run hooks.
-    private var runHooks: (before: [HookResult], after: [HookResult]) = ([], [])
+    /// After-run hooks, written last.
+    private var afterRunHooks: [HookResult] = []
     /// The run's definitions, hooks and parameter types; nil in `merge`,
     /// which knows only what the results name.
     private let registry: StepRegistry?
     /// Whether `--strict` is on: then undefined and ambiguous steps make
     /// the run unsuccessful, as they do Cucumber's.
     private let isStrict: Bool
+
+    /// What is written as the run goes, with ids as markers.
+    private var spill: ReportSpill?
+    let marker = IDMarker()
+    /// The story files in the order their first story finished.
+    private var files: [SourceFile] = []
+    private var fileIndex: [String: Int] = [:]
+    /// The story files, read once for all their stories (and all reports).
+    var fileInfos = StoryFileInfo.Recent()
+    /// Step definitions and hooks in the order they are written, each
+    /// with its number in its series.
+    private var definitions: [(key: MatchInfo.Key, number: Int)] = []
+    var definitionNumbers: [MatchInfo.Key: Int] = [:]
+    private var hooks: [(hook: HookResult, tags: String?, name: String?)] = []
+    private var hookNumbers: [HookKey: Int] = [:]
+    let registered: [MatchInfo.Key: StepDefinition]
+    /// The ids of the run, from `testRunStarted`'s.
+    var runIDs: IDs
+    var clock: Clock
+    let trees = TreeRegexCache()
+    /// Before-run hooks and test cases, in the order they ran.
+    private var run: [ReportSpill.Place] = []
+
+    /// One story file's part of the stream: its source, syntax tree and pickles.
+    private struct SourceFile {
+        var uri: String
+        /// `source`, and for a feature file `gherkinDocument`, envelopes.
+        var head: ReportSpill.Place
+        /// A `.stories` file's document, around its scenarios: nil for a feature file.
+        var synthesized: (prefix: [UInt8], suffix: [UInt8])?
+        var scenarios: [ReportSpill.Place] = []
+        var pickles: [ReportSpill.Place] = []
+        /// The file's ids so far (all of a feature file's at once).
+        var ids: IDs
+        /// Whether its pickles are the official ones of a feature file.
+        var isFeature: Bool
+    }
 
     /// Creates a reporter that writes to a path when the run is over.
     /// - Parameters:
@@ -43,210 +87,230 @@ public struct MessagesReporter: Reporter {
         self.startTime = startTime
         self.registry = registry
         self.isStrict = isStrict
+        registered = Dictionary((registry?.definitions ?? []).map { (MatchInfo.Key(pattern: $0.pattern, location: $0.location), $0) }) { first, _ in first }
+        runIDs = IDs()
+        clock = Clock(start: startTime)
+        runIDs.marker = (marker, .run, 0)
+        _ = runIDs.next()  // testRunStarted's
+        // Every step definition: all of the registry's in registration
+        // order; without a registry, those that matched, then those no story used.
+        for definition in registry?.definitions ?? [] { define(definition.pattern, definition.location) }
+        for hook in registry?.hooks ?? [] {
+            defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags, name: hook.name)
+        }
     }
 
     public mutating func handle(_ event: RunEvent) {
         switch event {
-        case .storyFinished(let result): results.append(result)
+        case .storyFinished(let result): add(result)
         case .runFinished(let summary): self.summary = summary
         case .runHookFinished(let hook):
-            if hook.kind.hasPrefix("before") { runHooks.before.append(hook) } else { runHooks.after.append(hook) }
+            defineHook(hook)
+            if hook.kind.hasPrefix("before") {
+                if spill == nil { spill = ReportSpill(near: path) }
+                var bytes: [UInt8] = []
+                runHook(hook, into: &bytes)
+                run.append(spill!.append(bytes))
+            } else {
+                afterRunHooks.append(hook)
+            }
         case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic: break
         }
     }
 
-    public mutating func finish() throws {
-        try AtomicFile.write(lines.map { $0.text + "\n" }.joined(), to: path)
+    private mutating func define(_ pattern: String, _ location: SourceLocation) {
+        let key = MatchInfo.Key(pattern: pattern, location: location)
+        guard definitionNumbers[key] == nil else { return }
+        definitions.append((key, definitions.count + 1))
+        definitionNumbers[key] = definitions.count
     }
 
-    /// The envelopes, in the order they are written: `meta`; per file its
-    /// `source`, `gherkinDocument` and `pickle`s; the `stepDefinition`s and
-    /// `hook`s; then the run, attempt by attempt.
-    var lines: [JSONValue] {
-        var ids = IDs()
-        var out: [JSONValue] = [Self.envelope("meta", Self.meta)]
-        var files: [String] = []
-        var byFile: [String: [StoryResult]] = [:]
-        for result in results {
-            let file = result.story.location.file
-            if byFile[file] == nil { files.append(file) }
-            byFile[file, default: []].append(result)
-        }
-        var cache = StoryFileInfo.Cache()
-        var pickles: [String: PickleIDs] = [:]  // by story id
-        for file in files {
-            let info = cache.info(file)
-            let uri = SourceLocation.relativePath(file)
-            let stories = byFile[file] ?? []
-            out.append(Self.envelope("source", .object([
-                ("uri", .string(uri)), ("data", .string(info.text)),
-                ("mediaType", .string("text/x.cucumber.gherkin+plain")),
-            ])))
-            if info.feature != nil, stories.allSatisfy({ info.place(of: $0.story) != nil }) {
-                let gherkin = GherkinFile(info: info, uri: uri, base: ids.reserve(info.idCount))
-                out.append(Self.envelope("gherkinDocument", gherkin.document))
-                for result in stories {
-                    let pickle = Self.pickle(info.place(of: result.story)!.pickle, file: gherkin)
-                    pickles[result.story.id] = pickle
-                    out.append(Self.envelope("pickle", pickle.json))
-                }
-            } else {
-                let (document, filePickles) = Self.synthesized(stories, uri: uri, ids: &ids)
-                out.append(Self.envelope("gherkinDocument", document))
-                for (result, pickle) in zip(stories, filePickles) {
-                    pickles[result.story.id] = pickle
-                    out.append(Self.envelope("pickle", pickle.json))
-                }
-            }
-        }
+    private mutating func defineHook(_ hook: HookResult, tags: String? = nil, name: String? = nil) {
+        let key = HookKey(kind: hook.kind, location: hook.location)
+        guard hookNumbers[key] == nil else { return }
+        hooks.append((hook, tags, name))
+        hookNumbers[key] = hooks.count
+    }
 
-        // The parameter types the step classes defined.
+    func hookID(_ hook: HookResult) -> String {
+        hookNumbers[HookKey(kind: hook.kind, location: hook.location)].map { marker.text(.hook, $0) } ?? ""
+    }
+
+    /// A before-run or after-run hook's envelopes.
+    private mutating func runHook(_ hook: HookResult, into out: inout [UInt8]) {
+        let startedID = runIDs.next()
+        let runID = marker.text(.run, 1)
+        Self.line(Self.envelope("testRunHookStarted", .object([
+            ("id", .string(startedID)), ("testRunStartedId", .string(runID)),
+            ("hookId", .string(hookID(hook))), ("timestamp", clock.timestamp),
+        ])), into: &out)
+        for attachment in hook.attachments {
+            Self.line(Self.envelope("attachment", Self.attachment(attachment, at: [("testRunHookStartedId", .string(startedID))], clock: clock)), into: &out)
+        }
+        clock.nanoseconds &+= hook.duration
+        Self.line(Self.envelope("testRunHookFinished", .object([
+            ("testRunHookStartedId", .string(startedID)), ("result", Self.result(.hook(hook))), ("timestamp", clock.timestamp),
+        ])), into: &out)
+    }
+
+    /// Writes a story's pickle under its file, and its test case and attempts to the run.
+    private mutating func add(_ result: StoryResult) {
+        if spill == nil { spill = ReportSpill(near: path) }
+        let spill = spill!
+        let file = result.story.location.file
+        let info = fileInfos.info(file)
+        let index: Int
+        if let known = fileIndex[file] {
+            index = known
+        } else {
+            index = files.count
+            fileIndex[file] = index
+            files.append(sourceFile(info, first: result, index: index))
+        }
+        var pickle: PickleIDs?
+        if files[index].isFeature {
+            var gherkin = GherkinFile(info: info, uri: files[index].uri, base: 1)
+            gherkin.marker = (marker, index)
+            // A feature file: its official pickle (none for a story the file no longer holds).
+            pickle = info.place(of: result.story).map { Self.pickle($0.pickle, file: gherkin) }
+        } else {
+            let (scenario, synthesized) = Self.synthesized(result.story, uri: files[index].uri, ids: &files[index].ids)
+            var bytes: [UInt8] = files[index].scenarios.isEmpty ? [] : [UInt8(ascii: ",")]
+            scenario.write(into: &bytes)
+            files[index].scenarios.append(spill.append(bytes))
+            pickle = synthesized
+        }
+        for attempt in result.allAttempts {
+            for step in attempt.testSteps.compactMap(\.stepResult) {
+                for match in [step.match].compactMap({ $0 }) + step.alsoMatched { define(match.pattern, match.location) }
+            }
+            for hook in attempt.testSteps.compactMap(\.hookResult) { defineHook(hook) }
+        }
+        guard let pickle else { return }
+        var bytes: [UInt8] = []
+        Self.line(Self.envelope("pickle", pickle.json), into: &bytes)
+        files[index].pickles.append(spill.append(bytes))
+        bytes.removeAll(keepingCapacity: true)
+        testCase(result, pickle: pickle, into: &bytes)
+        run.append(spill.append(bytes))
+    }
+
+    /// A story file's `source` and, for a feature file, `gherkinDocument`
+    /// envelopes, and how its pickles are made.
+    private func sourceFile(_ info: StoryFileInfo, first: StoryResult, index: Int) -> SourceFile {
+        let uri = SourceLocation.relativePath(info.path)
+        var head: [UInt8] = []
+        Self.line(Self.envelope("source", .object([
+            ("uri", .string(uri)), ("data", .string(info.text)),
+            ("mediaType", .string("text/x.cucumber.gherkin+plain")),
+        ])), into: &head)
+        var ids = IDs()
+        ids.marker = (marker, .file, index)
+        if info.feature != nil, info.place(of: first.story) != nil {
+            var gherkin = GherkinFile(info: info, uri: uri, base: 1)
+            gherkin.marker = (marker, index)
+            _ = ids.reserve(info.idCount)
+            Self.line(Self.envelope("gherkinDocument", gherkin.document), into: &head)
+            return SourceFile(uri: uri, head: spill!.append(head), ids: ids, isFeature: true)
+        }
+        var document: [UInt8] = []
+        Self.line(Self.envelope("gherkinDocument", Self.synthesizedDocument(uri: uri, group: first.story.groupName, children: [])), into: &document)
+        // Split around the empty children: the last `"children":[]` is the feature's.
+        let children = Array(#""children":["#.utf8)
+        var split = document.count - children.count
+        while split >= 0, !document[split..<(split + children.count)].elementsEqual(children) { split -= 1 }
+        split += children.count
+        return SourceFile(
+            uri: uri, head: spill!.append(head), synthesized: (Array(document[..<split]), Array(document[split...])), ids: ids,
+            isFeature: false)
+    }
+
+    public mutating func finish() throws {
+        for unused in summary.unusedDefinitions { define(unused.pattern, unused.location) }
+        var end: [UInt8] = []
+        for hook in afterRunHooks { runHook(hook, into: &end) }
+        clock.nanoseconds = max(clock.nanoseconds, summary.duration)
+        Self.line(Self.envelope("testRunFinished", .object([
+            ("success", .bool(!summary.hasFailures(strict: isStrict))), ("timestamp", clock.timestamp),
+            ("testRunStartedId", .string(marker.text(.run, 1))),
+        ])), into: &end)
+
+        // Every part is counted now: number the ids.
+        var next = 1
+        var fileBases: [Int] = []
+        for file in files {
+            fileBases.append(next)
+            next += file.ids.last
+        }
+        var prelude: [UInt8] = []
         for type in registry?.parameterTypes ?? [] {
             var members: [(String, JSONValue)] = [
-                ("id", .string(ids.next())), ("name", .string(type.name)),
+                ("id", .string(String(next))), ("name", .string(type.name)),
                 ("regularExpressions", .array(type.regexps.map(JSONValue.string))),
                 ("preferForRegularExpressionMatch", .bool(type.preferForRegexpMatch)),
                 ("useForSnippets", .bool(type.useForSnippets)),
             ]
+            next += 1
             if let location = type.location { members.append(("sourceReference", Self.reference(location))) }
-            out.append(Self.envelope("parameterType", .object(members)))
+            Self.line(Self.envelope("parameterType", .object(members)), into: &prelude)
         }
-
-        // Every step definition: all of the registry's in registration
-        // order; without a registry, those that matched, then those no story used.
-        var definitions: [MatchInfo.Key: String] = [:]
-        let registered = Dictionary((registry?.definitions ?? []).map { (MatchInfo.Key(pattern: $0.pattern, location: $0.location), $0) }) { first, _ in first }
-        func define(_ pattern: String, _ location: SourceLocation) {
-            let key = MatchInfo.Key(pattern: pattern, location: location)
-            guard definitions[key] == nil else { return }
-            let id = ids.next()
-            definitions[key] = id
+        let bases = IDBases(files: fileBases, definition: next, hook: next + definitions.count, run: next + definitions.count + hooks.count)
+        for (key, number) in definitions {
             let type = registered[key]?.syntax == .expression ? "CUCUMBER_EXPRESSION" : "REGULAR_EXPRESSION"
-            out.append(Self.envelope("stepDefinition", .object([
-                ("id", .string(id)),
-                ("pattern", .object([("source", .string(pattern)), ("type", .string(type))])),
-                ("sourceReference", Self.reference(location)),
-            ])))
+            Self.line(Self.envelope("stepDefinition", .object([
+                ("id", .string(String(bases.definition + number - 1))),
+                ("pattern", .object([("source", .string(key.pattern)), ("type", .string(type))])),
+                ("sourceReference", Self.reference(key.location)),
+            ])), into: &prelude)
         }
-        for definition in registry?.definitions ?? [] { define(definition.pattern, definition.location) }
-        for result in results {
-            for attempt in result.allAttempts {
-                for step in attempt.testSteps.compactMap(\.stepResult) {
-                    for match in [step.match].compactMap({ $0 }) + step.alsoMatched { define(match.pattern, match.location) }
-                }
-            }
-        }
-        for unused in summary.unusedDefinitions { define(unused.pattern, unused.location) }
-
-        var hooks: [HookKey: String] = [:]
-        func defineHook(_ hook: HookResult, tags: String? = nil, name: String? = nil) {
-            let key = HookKey(kind: hook.kind, location: hook.location)
-            guard hooks[key] == nil else { return }
-            let id = ids.next()
-            hooks[key] = id
+        for (number, (hook, tags, name)) in hooks.enumerated() {
             var members: [(String, JSONValue)] = [
-                ("id", .string(id)), ("type", .string(Self.hookType(hook.kind))), ("sourceReference", Self.reference(hook.location)),
+                ("id", .string(String(bases.hook + number))), ("type", .string(Self.hookType(hook.kind))), ("sourceReference", Self.reference(hook.location)),
             ]
             if let tags { members.append(("tagExpression", .string(tags))) }
             if let name { members.append(("name", .string(name))) }
-            out.append(Self.envelope("hook", .object(members)))
+            Self.line(Self.envelope("hook", .object(members)), into: &prelude)
         }
-        for hook in registry?.hooks ?? [] {
-            defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags, name: hook.name)
-        }
-        for hook in runHooks.before { defineHook(hook) }
-        for result in results { for attempt in result.allAttempts { for hook in attempt.testSteps.compactMap(\.hookResult) { defineHook(hook) } } }
-        for hook in runHooks.after { defineHook(hook) }
+        Self.line(Self.envelope("testRunStarted", .object([("timestamp", Clock(start: startTime).timestamp), ("id", .string(String(bases.run)))])), into: &prelude)
 
-        let runID = ids.next()
-        var clock = Clock(start: startTime)
-        out.append(Self.envelope("testRunStarted", .object([("timestamp", clock.timestamp), ("id", .string(runID))])))
-        func runHook(_ hook: HookResult) {
-            let startedID = ids.next()
-            out.append(Self.envelope("testRunHookStarted", .object([
-                ("id", .string(startedID)), ("testRunStartedId", .string(runID)),
-                ("hookId", .string(hooks[HookKey(kind: hook.kind, location: hook.location)] ?? "")), ("timestamp", clock.timestamp),
-            ])))
-            for attachment in hook.attachments {
-                out.append(Self.envelope("attachment", Self.attachment(attachment, at: [("testRunHookStartedId", .string(startedID))], clock: clock)))
-            }
-            clock.nanoseconds &+= hook.duration
-            out.append(Self.envelope("testRunHookFinished", .object([
-                ("testRunHookStartedId", .string(startedID)), ("result", Self.result(.hook(hook))), ("timestamp", clock.timestamp),
-            ])))
-        }
-        for hook in runHooks.before { runHook(hook) }
-
-        for result in results {
-            guard let pickle = pickles[result.story.id] else { continue }
-            // The test case: the last attempt's test steps.
-            let caseID = ids.next()
-            var stepIDs: [String] = []
-            var testSteps: [JSONValue] = []
-            var stepIndex = 0
-            for testStep in result.testSteps {
-                let id = ids.next()
-                stepIDs.append(id)
-                switch testStep {
-                case .hook(let hook):
-                    testSteps.append(.object([("id", .string(id)), ("hookId", .string(hooks[HookKey(kind: hook.kind, location: hook.location)] ?? ""))]))
-                case .step(let step):
-                    let pickleStepID = stepIndex < pickle.stepIDs.count ? pickle.stepIDs[stepIndex] : ""
-                    stepIndex += 1
-                    let matches = ([step.match].compactMap { $0 } + step.alsoMatched)
-                    testSteps.append(.object([
-                        ("id", .string(id)), ("pickleStepId", .string(pickleStepID)),
-                        ("stepDefinitionIds", .array(matches.compactMap { definitions[$0.key] }.map(JSONValue.string))),
-                        ("stepMatchArgumentsLists", .array(matches.map { Self.matchArguments($0, definition: registered[$0.key], text: step.step.text) })),
-                    ]))
+        let spill = spill ?? ReportSpill(near: path)
+        let marker = marker
+        try AtomicFile.write(to: path) { file throws(Diagnostic) in
+            var out: [UInt8] = []
+            func copy(_ places: [ReportSpill.Place]) throws(Diagnostic) {
+                try spill.read(places, for: path) { bytes throws(Diagnostic) in
+                    out.removeAll(keepingCapacity: true)
+                    Self.resolving(bytes, marker: marker, bases: bases, into: &out)
+                    try file.write(out)
                 }
             }
-            out.append(Self.envelope("testCase", .object([
-                ("id", .string(caseID)), ("pickleId", .string(pickle.id)),
-                ("testSteps", .array(testSteps)), ("testRunStartedId", .string(runID)),
-            ])))
-            for (index, step) in result.steps.enumerated() where step.status == .undefined && index < pickle.stepIDs.count {
-                out.append(Self.envelope("suggestion", .object([
-                    ("id", .string(ids.next())), ("pickleStepId", .string(pickle.stepIDs[index])),
-                    ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
-                ])))
+            func write(_ bytes: [UInt8]) throws(Diagnostic) {
+                out.removeAll(keepingCapacity: true)
+                bytes.withUnsafeBytes { Self.resolving($0, marker: marker, bases: bases, into: &out) }
+                try file.write(out)
             }
-            let attempts = result.allAttempts
-            for (number, attempt) in attempts.enumerated() {
-                let startedID = ids.next()
-                let caseStart = clock.nanoseconds
-                out.append(Self.envelope("testCaseStarted", .object([
-                    ("attempt", .int(Int64(number))), ("id", .string(startedID)),
-                    ("testCaseId", .string(caseID)), ("timestamp", clock.timestamp),
-                ])))
-                for (index, testStep) in attempt.testSteps.enumerated() {
-                    // An earlier attempt's test steps are the test case's
-                    // when they have the same shape; else they are matched in order.
-                    guard let stepID = Self.testStepID(testStep, index: index, attempt: attempt.testSteps, last: result.testSteps, ids: stepIDs) else { continue }
-                    let reference: [(String, JSONValue)] = [("testCaseStartedId", .string(startedID)), ("testStepId", .string(stepID))]
-                    out.append(Self.envelope("testStepStarted", .object(reference + [("timestamp", clock.timestamp)])))
-                    for attachment in testStep.attachments {
-                        out.append(Self.envelope("attachment", Self.attachment(attachment, at: reference, clock: clock)))
-                    }
-                    clock.nanoseconds &+= testStep.duration
-                    out.append(Self.envelope("testStepFinished", .object(reference + [
-                        ("testStepResult", Self.result(testStep)), ("timestamp", clock.timestamp),
-                    ])))
+            var meta: [UInt8] = []
+            Self.line(Self.envelope("meta", Self.meta), into: &meta)
+            try file.write(meta)
+            for source in files {
+                try copy([source.head])
+                if let synthesized = source.synthesized {
+                    try write(synthesized.prefix)
+                    try copy(source.scenarios)
+                    try write(synthesized.suffix)
                 }
-                clock.nanoseconds = max(clock.nanoseconds, caseStart &+ attempt.duration)
-                out.append(Self.envelope("testCaseFinished", .object([
-                    ("testCaseStartedId", .string(startedID)), ("timestamp", clock.timestamp),
-                    ("willBeRetried", .bool(number < attempts.count - 1)),
-                ])))
+                try copy(source.pickles)
             }
+            try file.write(prelude)
+            try copy(run)
+            try write(end)
         }
-        for hook in runHooks.after { runHook(hook) }
-        clock.nanoseconds = max(clock.nanoseconds, summary.duration)
-        out.append(Self.envelope("testRunFinished", .object([
-            ("success", .bool(!summary.hasFailures(strict: isStrict))), ("timestamp", clock.timestamp),
-            ("testRunStartedId", .string(runID)),
-        ])))
-        return out
+    }
+
+    /// An envelope as a line of the stream.
+    static func line(_ envelope: JSONValue, into out: inout [UInt8]) {
+        envelope.write(into: &out)
+        out.append(UInt8(ascii: "\n"))
     }
 
     /// A hook as a `hook` message knows it.
@@ -256,7 +320,7 @@ public struct MessagesReporter: Reporter {
     }
 
     /// The id of the test case's step an attempt's test step ran as.
-    private static func testStepID(_ step: TestStepResult, index: Int, attempt: [TestStepResult], last: [TestStepResult], ids: [String]) -> String? {
+    static func testStepID(_ step: TestStepResult, index: Int, attempt: [TestStepResult], last: [TestStepResult], ids: [Int]) -> Int? {
         func key(_ step: TestStepResult) -> String {
             switch step {
             case .hook(let hook): "hook \(hook.kind) \(hook.location)"
@@ -288,62 +352,7 @@ public struct MessagesReporter: Reporter {
         ])
     }
 
-    /// The captured groups with where each starts in the step text: the
-    /// definition's group tree when it is known (with each Cucumber
-    /// Expression parameter's type), else the captured texts found in order.
-    private static func matchArguments(_ match: MatchInfo, definition: StepDefinition?, text: String) -> JSONValue {
-        if let definition, let arguments = groupArguments(definition, text: text) {
-            return .object([("stepMatchArguments", .array(arguments))])
-        }
-        return matchArguments(match, text: text)
-    }
-
-    private static func groupArguments(_ definition: StepDefinition, text: String) -> [JSONValue]? {
-        switch definition.matcher {
-        case .expression(let expression, _):
-            guard let root = expression.groups(in: text), root.children.count == expression.parameterTypes.count else { return nil }
-            return zip(root.children, expression.parameterTypes).map { group, type in
-                .object([("group", groupJSON(group)), ("parameterTypeName", .string(type.name))])
-            }
-        case .regex(let pattern):
-            // Regex patterns are searched case-insensitively, as the matcher does.
-            guard let tree = try? TreeRegex(pattern.source, compiling: "(?i)" + pattern.source),
-                let root = tree.match(text), root.children.count == match(pattern, text)
-            else { return nil }
-            return root.children.map { .object([("group", groupJSON($0))]) }
-        }
-    }
-
-    /// The number of groups the matcher itself captures in the text, to
-    /// check the tree agrees with it; -1 when it does not match the text.
-    private static func match(_ pattern: Pattern, _ text: String) -> Int {
-        pattern.captures(in: text)?.count ?? -1
-    }
-
-    /// A group as Messages write it: `start` and `value` when it took part,
-    /// `children` when it has nested groups.
-    private static func groupJSON(_ group: RegexGroup) -> JSONValue {
-        var members: [(String, JSONValue)] = []
-        if let start = group.start { members.append(("start", .int(Int64(start)))) }
-        if let value = group.value { members.append(("value", .string(value))) }
-        if !group.children.isEmpty { members.append(("children", .array(group.children.map(groupJSON)))) }
-        return .object(members)
-    }
-
-    private static func matchArguments(_ match: MatchInfo, text: String) -> JSONValue {
-        let arguments = CucumberJSONReporter.arguments(match.arguments, in: text).map { argument -> JSONValue in
-            guard case .object(let members) = argument else { return argument }
-            var group: [(String, JSONValue)] = []
-            for (key, value) in members {
-                if key == "val", case .string = value { group.append(("value", value)) }
-                if key == "offset", case .int = value { group.append(("start", value)) }
-            }
-            return .object([("group", .object(group))])
-        }
-        return .object([("stepMatchArguments", .array(arguments))])
-    }
-
-    private static func attachment(_ attachment: Attachment, at reference: [(String, JSONValue)], clock: Clock) -> JSONValue {
+    static func attachment(_ attachment: Attachment, at reference: [(String, JSONValue)], clock: Clock) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("body", .string(attachment.isOverLimit ? attachment.limitNote ?? "" : attachment.body)),
             ("contentEncoding", .string(attachment.isOverLimit ? "IDENTITY" : attachment.encoding.rawValue)),
@@ -353,11 +362,11 @@ public struct MessagesReporter: Reporter {
         return .object(members + reference + [("timestamp", clock.timestamp)])
     }
 
-    private static func envelope(_ name: String, _ message: JSONValue) -> JSONValue {
+    static func envelope(_ name: String, _ message: JSONValue) -> JSONValue {
         .object([(name, message)])
     }
 
-    private static func result(_ step: TestStepResult) -> JSONValue {
+    static func result(_ step: TestStepResult) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("duration", Clock.json(step.duration)),
             ("status", .string(step.status.rawValue.uppercased())),

@@ -70,6 +70,64 @@ final class ReportFile {
         }
     }
 
+    /// Writes bytes at the end of the report.
+    /// - Throws: A ``Diagnostic`` (the report is then aborted).
+    func write(_ bytes: UnsafeRawBufferPointer) throws(Diagnostic) {
+        guard !bytes.isEmpty else { return }
+        if let result = writeAll(bytes) {
+            abort()
+            throw Self.failure(path, result)
+        }
+    }
+
+    /// Writes bytes at the end of the report.
+    /// - Throws: A ``Diagnostic`` (the report is then aborted).
+    func write(_ bytes: [UInt8]) throws(Diagnostic) {
+        guard !bytes.isEmpty else { return }
+        if let result = bytes.withUnsafeBytes({ writeAll($0) }) {
+            abort()
+            throw Self.failure(path, result)
+        }
+    }
+
+    /// Copies bytes of another file to the end of the report inside the
+    /// kernel (`copy_file_range`), without reading them into memory.
+    /// - Returns: False, with nothing written, when the kernel cannot copy
+    ///   between these files (the report is a device, a pipe…): the caller
+    ///   then writes the bytes itself.
+    /// - Throws: A ``Diagnostic`` (the report is then aborted).
+    func copy(from source: Int32, offset: Int, count: Int) throws(Diagnostic) -> Bool {
+        guard isOpen else { throw Self.failure(path, EBADF) }
+        guard let copyFileRange = Self.copyFileRange else { return false }
+        var from = off_t(offset)
+        var copied = 0
+        while copied < count {
+            let result = copyFileRange(source, &from, descriptor, nil, count - copied, 0)
+            if result < 0 {
+                let code = errno
+                if code == EINTR { continue }
+                if copied == 0, [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EBADF, EPERM].contains(code) { return false }
+                abort()
+                throw Self.failure(path, code)
+            }
+            if result == 0 {
+                abort()
+                throw Self.failure(path, EIO)
+            }
+            copied += result
+        }
+        return true
+    }
+
+    /// glibc's `copy_file_range`, which the Glibc module does not export.
+    private static let copyFileRange:
+        (@convention(c) (Int32, UnsafeMutablePointer<off_t>?, Int32, UnsafeMutablePointer<off_t>?, Int, UInt32) -> Int)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "copy_file_range") else { return nil }
+            return unsafeBitCast(
+                symbol,
+                to: (@convention(c) (Int32, UnsafeMutablePointer<off_t>?, Int32, UnsafeMutablePointer<off_t>?, Int, UInt32) -> Int).self)
+        }()
+
     /// Writes all the bytes; returns the errno of a failure, or nil.
     private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard isOpen else { return EBADF }

@@ -52,19 +52,29 @@ enum ReportFormat: String, CaseIterable, Sendable {
     func makeReporter(_ context: ReporterContext) -> any Reporter {
         switch self {
         case .summary:
-            TextReporter(style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun, write: context.output)
-        case .progress: ProgressReporter(style: context.style, write: context.output, writePartial: context.partialOutput)
+            return TextReporter(style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun, write: context.output)
+        case .progress: return ProgressReporter(style: context.style, write: context.output, writePartial: context.partialOutput)
         case .pretty:
-            PrettyReporter(style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun, write: context.output)
-        case .github: GitHubReporter(write: context.output)
+            return PrettyReporter(style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun, write: context.output)
+        case .github: return GitHubReporter(write: context.output)
         case .usage:
-            UsageReporter(
+            return UsageReporter(
                 style: context.style, definitions: context.definitions.map { ($0.pattern, $0.location) }, write: context.output)
-        case .html: HTMLReporter(path: context.path ?? "report.html")
-        case .json: CucumberJSONReporter(path: context.path ?? "report.json")
-        case .junit: JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
-        case .messages: MessagesReporter(path: context.path ?? "report.ndjson", startTime: context.startTime, registry: context.registry, isStrict: context.isStrict)
-        case .rerun: RerunReporter(path: context.path ?? "rerun.txt")
+        case .html:
+            var reporter = HTMLReporter(path: context.path ?? "report.html")
+            reporter.fileInfos = context.fileInfos
+            return reporter
+        case .json:
+            var reporter = CucumberJSONReporter(path: context.path ?? "report.json")
+            reporter.fileInfos = context.fileInfos
+            return reporter
+        case .junit: return JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
+        case .messages:
+            var reporter = MessagesReporter(
+                path: context.path ?? "report.ndjson", startTime: context.startTime, registry: context.registry, isStrict: context.isStrict)
+            reporter.fileInfos = context.fileInfos
+            return reporter
+        case .rerun: return RerunReporter(path: context.path ?? "rerun.txt")
         }
     }
 }
@@ -91,6 +101,9 @@ struct ReporterContext {
     var registry: StepRegistry? = nil
     /// Every step definition of the run, for reports that list unused ones.
     var definitions: [StepDefinition] = []
+    /// The story files the reports read, shared by the reports of one
+    /// run (make a new one for each run: files change between runs).
+    var fileInfos = StoryFileInfo.Recent()
     /// Whether the run chose every story under its paths (no `PATH:LINE`,
     /// `--tags`, `--name` or `--shard`): only then is a list of unused
     /// step definitions news rather than noise.

@@ -93,7 +93,7 @@ final class StoryFileInfo {
 
     /// Whether the `index`th step of a story comes from a Background.
     func isBackgroundStep(_ index: Int, of story: Story) -> Bool {
-        guard let pickle = place(of: story)?.pickle, index < pickle.steps.count else { return false }
+        guard !backgroundStepIDs.isEmpty, let pickle = place(of: story)?.pickle, index < pickle.steps.count else { return false }
         return backgroundStepIDs.contains(pickle.steps[index].source.id)
     }
 
@@ -137,6 +137,21 @@ final class StoryFileInfo {
     }
 
     /// Each file's info, read once.
+    /// The files the reports of one run read last, shared by those
+    /// reports so each file is read and parsed once, not once per report;
+    /// stories finish file by file, so a few suffice.
+    final class Recent {
+        private var infos: [StoryFileInfo] = []
+
+        func info(_ path: String) -> StoryFileInfo {
+            if let known = infos.first(where: { $0.path == path }) { return known }
+            let info = StoryFileInfo(path: path)
+            infos.append(info)
+            if infos.count > 4 { infos.removeFirst() }
+            return info
+        }
+    }
+
     struct Cache {
         private var files: [String: StoryFileInfo] = [:]
 

@@ -51,4 +51,22 @@ import Testing
             }
         }
     }
+
+    @Test("The fast matcher's group places are the group tree's that Messages write")
+    func rangesMatchTheTree() throws {
+        for source in Self.patterns {
+            let pattern = try Pattern(regex: source)
+            let tree = try TreeRegex(source, compiling: "(?i)" + source)
+            for text in Self.texts {
+                let ranges = pattern.simpleCaptureRanges(in: text)
+                let root = tree.match(text)
+                #expect((ranges == nil) == (root == nil), "\(source) in \(text)")
+                guard let ranges, let root else { continue }
+                let bytes = Array(text.utf8)
+                #expect(root.children.map(\.start) == ranges.map(\.lowerBound), "\(source) in \(text)")
+                #expect(root.children.map(\.value) == ranges.map { String(decoding: bytes[$0], as: UTF8.self) }, "\(source) in \(text)")
+                #expect(root.children.allSatisfy { $0.children.isEmpty })
+            }
+        }
+    }
 }

@@ -1,0 +1,75 @@
+import Foundation
+
+extension MessagesReporter {
+    /// The group trees of regex patterns, compiled once per pattern.
+    final class TreeRegexCache {
+        private var trees: [String: TreeRegex?] = [:]
+
+        /// The tree of a pattern, searched case-insensitively as the matcher does.
+        func tree(_ source: String) -> TreeRegex? {
+            if let known = trees[source] { return known }
+            let tree = try? TreeRegex(source, compiling: "(?i)" + source)
+            trees[source] = tree
+            return tree
+        }
+    }
+
+    /// The captured groups with where each starts in the step text: the
+    /// definition's group tree when it is known (with each Cucumber
+    /// Expression parameter's type), else the captured texts found in order.
+    static func matchArguments(_ match: MatchInfo, definition: StepDefinition?, text: String, trees: TreeRegexCache) -> JSONValue {
+        if let definition, let arguments = groupArguments(definition, match: match, text: text, trees: trees) {
+            return .object([("stepMatchArguments", .array(arguments))])
+        }
+        return matchArguments(match, text: text)
+    }
+
+    private static func groupArguments(_ definition: StepDefinition, match: MatchInfo, text: String, trees: TreeRegexCache) -> [JSONValue]? {
+        switch definition.matcher {
+        case .expression(let expression, _):
+            guard let root = expression.groups(in: text), root.children.count == expression.parameterTypes.count else { return nil }
+            return zip(root.children, expression.parameterTypes).map { group, type in
+                .object([("group", groupJSON(group)), ("parameterTypeName", .string(type.name))])
+            }
+        case .regex(let pattern):
+            if let ranges = pattern.simpleCaptureRanges(in: text), ranges.count == match.arguments.count {
+                // The fast matcher's groups: never nested, always taking part.
+                let bytes = Array(text.utf8)
+                return ranges.map { range in
+                    .object([("group", .object([
+                        ("start", .int(Int64(range.lowerBound))), ("value", .string(String(decoding: bytes[range], as: UTF8.self))),
+                    ]))])
+                }
+            }
+            // Regex patterns are searched case-insensitively, as the matcher does.
+            guard let tree = trees.tree(pattern.source),
+                // The tree must agree with the groups the matcher captured.
+                let root = tree.match(text), root.children.count == match.arguments.count
+            else { return nil }
+            return root.children.map { .object([("group", groupJSON($0))]) }
+        }
+    }
+
+    /// A group as Messages write it: `start` and `value` when it took part,
+    /// `children` when it has nested groups.
+    private static func groupJSON(_ group: RegexGroup) -> JSONValue {
+        var members: [(String, JSONValue)] = []
+        if let start = group.start { members.append(("start", .int(Int64(start)))) }
+        if let value = group.value { members.append(("value", .string(value))) }
+        if !group.children.isEmpty { members.append(("children", .array(group.children.map(groupJSON)))) }
+        return .object(members)
+    }
+
+    private static func matchArguments(_ match: MatchInfo, text: String) -> JSONValue {
+        let arguments = CucumberJSONReporter.arguments(match.arguments, in: text).map { argument -> JSONValue in
+            guard case .object(let members) = argument else { return argument }
+            var group: [(String, JSONValue)] = []
+            for (key, value) in members {
+                if key == "val", case .string = value { group.append(("value", value)) }
+                if key == "offset", case .int = value { group.append(("start", value)) }
+            }
+            return .object([("group", .object(group))])
+        }
+        return .object([("stepMatchArguments", .array(arguments))])
+    }
+}

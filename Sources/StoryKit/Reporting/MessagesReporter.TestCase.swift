@@ -1,0 +1,184 @@
+import Foundation
+
+extension MessagesReporter {
+    /// Writes the test case of a story, its suggestions, and each attempt's
+    /// envelopes: the bulk of the stream, so the envelopes of every step
+    /// are written straight as bytes (the same text ``JSONValue`` makes);
+    /// the rare ones (attachments, errors, arguments) go through it.
+    mutating func testCase(_ result: StoryResult, pickle: PickleIDs, into out: inout [UInt8]) {
+        // The test case: the last attempt's test steps.
+        let caseID = runIDs.nextNumber()
+        var stepIDs: [Int] = []
+        stepIDs.reserveCapacity(result.testSteps.count)
+        out.literal(#"{"testCase":{"id":""#)
+        marker.write(.run, caseID, into: &out)
+        out.literal(#"","pickleId":"#)
+        JSONValue.writeString(pickle.id, into: &out)
+        out.literal(#","testSteps":["#)
+        var stepIndex = 0
+        for (index, testStep) in result.testSteps.enumerated() {
+            let id = runIDs.nextNumber()
+            stepIDs.append(id)
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.literal(#"{"id":""#)
+            marker.write(.run, id, into: &out)
+            switch testStep {
+            case .hook(let hook):
+                out.literal(#"","hookId":"#)
+                JSONValue.writeString(hookID(hook), into: &out)
+                out.literal("}")
+            case .step(let step):
+                let pickleStepID = stepIndex < pickle.stepIDs.count ? pickle.stepIDs[stepIndex] : ""
+                stepIndex += 1
+                out.literal(#"","pickleStepId":"#)
+                JSONValue.writeString(pickleStepID, into: &out)
+                out.literal(#","stepDefinitionIds":["#)
+                var matches: [MatchInfo] = step.match.map { [$0] } ?? []
+                matches += step.alsoMatched
+                var isFirst = true
+                for match in matches {
+                    guard let number = definitionNumbers[match.key] else { continue }
+                    if !isFirst { out.append(UInt8(ascii: ",")) }
+                    isFirst = false
+                    out.append(UInt8(ascii: "\""))
+                    marker.write(.definition, number, into: &out)
+                    out.append(UInt8(ascii: "\""))
+                }
+                out.literal(#"],"stepMatchArgumentsLists":["#)
+                for (number, match) in matches.enumerated() {
+                    if number > 0 { out.append(UInt8(ascii: ",")) }
+                    Self.matchArguments(match, definition: registered[match.key], text: step.step.text, trees: trees).write(into: &out)
+                }
+                out.literal("]}")
+            }
+        }
+        out.literal(#"],"testRunStartedId":""#)
+        marker.write(.run, 1, into: &out)
+        out.literal("\"}}\n")
+        for (index, step) in result.steps.enumerated() where step.status == .undefined && index < pickle.stepIDs.count {
+            Self.line(Self.envelope("suggestion", .object([
+                ("id", .string(marker.text(.run, runIDs.nextNumber()))), ("pickleStepId", .string(pickle.stepIDs[index])),
+                ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
+            ])), into: &out)
+        }
+        let attempts = result.allAttempts
+        for (number, attempt) in attempts.enumerated() {
+            let startedID = runIDs.nextNumber()
+            let caseStart = clock.nanoseconds
+            out.literal(#"{"testCaseStarted":{"attempt":"#)
+            JSONValue.writeInteger(Int64(number), into: &out)
+            out.literal(#","id":""#)
+            marker.write(.run, startedID, into: &out)
+            out.literal(#"","testCaseId":""#)
+            marker.write(.run, caseID, into: &out)
+            out.literal(#"","timestamp":"#)
+            clock.writeTimestamp(into: &out)
+            out.literal("}}\n")
+            for (index, testStep) in attempt.testSteps.enumerated() {
+                // An earlier attempt's test steps are the test case's
+                // when they have the same shape; else they are matched in order.
+                guard let stepID = Self.testStepID(testStep, index: index, attempt: attempt.testSteps, last: result.testSteps, ids: stepIDs) else { continue }
+                // `"testCaseStartedId":"…","testStepId":"…"`
+                var reference: [UInt8] = Array(#""testCaseStartedId":""#.utf8)
+                marker.write(.run, startedID, into: &reference)
+                reference.literal(#"","testStepId":""#)
+                marker.write(.run, stepID, into: &reference)
+                reference.append(UInt8(ascii: "\""))
+                out.literal(#"{"testStepStarted":{"#)
+                out += reference
+                out.literal(#","timestamp":"#)
+                clock.writeTimestamp(into: &out)
+                out.literal("}}\n")
+                if !testStep.attachments.isEmpty {
+                    let references: [(String, JSONValue)] = [
+                        ("testCaseStartedId", .string(marker.text(.run, startedID))), ("testStepId", .string(marker.text(.run, stepID))),
+                    ]
+                    for attachment in testStep.attachments {
+                        Self.line(Self.envelope("attachment", Self.attachment(attachment, at: references, clock: clock)), into: &out)
+                    }
+                }
+                clock.nanoseconds &+= testStep.duration
+                out.literal(#"{"testStepFinished":{"#)
+                out += reference
+                out.literal(#","testStepResult":"#)
+                if testStep.error == nil {
+                    out.literal(#"{"duration":"#)
+                    Clock.writeDuration(testStep.duration, into: &out)
+                    out.literal(#","status":""#)
+                    out.literal(testStep.status.messagesName)
+                    out.literal("\"}")
+                } else {
+                    Self.result(testStep).write(into: &out)
+                }
+                out.literal(#","timestamp":"#)
+                clock.writeTimestamp(into: &out)
+                out.literal("}}\n")
+            }
+            clock.nanoseconds = max(clock.nanoseconds, caseStart &+ attempt.duration)
+            out.literal(#"{"testCaseFinished":{"testCaseStartedId":""#)
+            marker.write(.run, startedID, into: &out)
+            out.literal(#"","timestamp":"#)
+            clock.writeTimestamp(into: &out)
+            out.literal(number < attempts.count - 1 ? #","willBeRetried":true}}"# : #","willBeRetried":false}}"#)
+            out.append(UInt8(ascii: "\n"))
+        }
+    }
+}
+
+extension MessagesReporter.IDMarker {
+    /// Appends the marker of an id as the JSON writer escapes it, without
+    /// its quotes: what ``MessagesReporter/resolving(_:marker:bases:into:)`` finds.
+    func write(_ series: Series, _ number: Int, file: Int = 0, into out: inout [UInt8]) {
+        out.literal("\\u0001#")
+        out.append(contentsOf: nonce.utf8)
+        out.append(series.rawValue)
+        if series == .file {
+            JSONValue.writeInteger(Int64(file), into: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        JSONValue.writeInteger(Int64(number), into: &out)
+    }
+}
+
+extension MessagesReporter.Clock {
+    /// ``timestamp`` as JSON text.
+    func writeTimestamp(into out: inout [UInt8]) {
+        let startNanos = Int64((start.timeIntervalSince1970 * 1_000_000_000).rounded())
+        let total = startNanos &+ Int64(clamping: nanoseconds)
+        out.literal(#"{"seconds":"#)
+        JSONValue.writeInteger(total / 1_000_000_000, into: &out)
+        out.literal(#","nanos":"#)
+        JSONValue.writeInteger(total % 1_000_000_000, into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// ``json(_:)`` as JSON text.
+    static func writeDuration(_ duration: UInt64, into out: inout [UInt8]) {
+        out.literal(#"{"seconds":"#)
+        JSONValue.writeInteger(Int64(duration / 1_000_000_000), into: &out)
+        out.literal(#","nanos":"#)
+        JSONValue.writeInteger(Int64(duration % 1_000_000_000), into: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+}
+
+extension StepStatus {
+    /// The status as Messages name it: `PASSED`, `UNDEFINED`…
+    var messagesName: StaticString {
+        switch self {
+        case .passed: "PASSED"
+        case .failed: "FAILED"
+        case .undefined: "UNDEFINED"
+        case .skipped: "SKIPPED"
+        case .ambiguous: "AMBIGUOUS"
+        case .pending: "PENDING"
+        }
+    }
+}
+
+extension [UInt8] {
+    /// Appends text known when storyrun was built.
+    mutating func literal(_ text: StaticString) {
+        text.withUTF8Buffer { append(contentsOf: $0) }
+    }
+}

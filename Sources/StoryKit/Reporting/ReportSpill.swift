@@ -1,0 +1,196 @@
+import Foundation
+
+/// The fragments of a report written as the run goes, so a report holds
+/// only their places in memory, not the stories they came from.
+///
+/// A story's part of a report is rendered when the story finishes and
+/// appended here; at the end the report is assembled in its own order by
+/// copying fragments (``copy(_:to:)``). The bytes live in a temporary file
+/// that is unlinked as soon as it is created (or made with `O_TMPFILE`), so
+/// even a killed run leaves nothing behind. When no such file can be made
+/// the fragments stay in memory: the report is still written.
+///
+/// ```swift
+/// let spill = ReportSpill(near: "report.xml")
+/// let place = spill.append("<testcase/>")
+/// try spill.copy([place], to: file)
+/// ```
+final class ReportSpill {
+    /// Where a fragment is: its first byte and its length.
+    struct Place {
+        var offset: Int
+        var count: Int
+    }
+
+    /// The unlinked file, or -1 when the fragments stay in ``pending``.
+    private var descriptor: Int32
+    /// Appended bytes not yet written to the file.
+    private var pending: [UInt8] = []
+    /// Bytes written to the file so far.
+    private var written = 0
+    /// The first write error; later copies fail with it.
+    private var failure: Int32?
+    private static let flushSize = 1 << 20
+
+    /// Creates a spill beside a report's path (same disk as the report),
+    /// else in the temporary folder.
+    init(near path: String) {
+        var folders: [String] = []
+        if case .replacing(let target)? = try? ReportDestination(path: path) {
+            folders.append(ReportDestination.folder(of: target))
+        }
+        folders.append(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
+        descriptor = -1
+        for folder in folders {
+            descriptor = Self.openUnlinked(in: folder)
+            if descriptor >= 0 { break }
+        }
+        pending.reserveCapacity(Self.flushSize + (64 << 10))
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// The bytes appended so far.
+    var count: Int { written + pending.count }
+
+    /// Appends a fragment; returns where it is.
+    @discardableResult
+    func append(_ bytes: [UInt8]) -> Place {
+        let place = Place(offset: count, count: bytes.count)
+        pending.append(contentsOf: bytes)
+        flushIfFull()
+        return place
+    }
+
+    /// Appends a fragment of text; returns where it is.
+    @discardableResult
+    func append(_ text: String) -> Place {
+        let place = Place(offset: count, count: text.utf8.count)
+        pending.append(contentsOf: text.utf8)
+        flushIfFull()
+        return place
+    }
+
+    private func flushIfFull() {
+        if pending.count >= Self.flushSize { flush() }
+    }
+
+    private func flush() {
+        guard descriptor >= 0, !pending.isEmpty, failure == nil else { return }
+        let code: Int32? = pending.withUnsafeBytes { Self.writeAll(descriptor, $0) }
+        if let code {
+            failure = code
+            return
+        }
+        written += pending.count
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Copies fragments, in the order given, to the end of a report file;
+    /// neighbouring fragments go in one read.
+    /// - Throws: A ``Diagnostic`` naming the report when the spill cannot be read.
+    func copy(_ places: [Place], to file: ReportFile) throws(Diagnostic) {
+        flush()
+        if descriptor >= 0, failure == nil, canCopyInKernel {
+            // Runs of neighbouring fragments on disk, copied by the kernel.
+            var index = 0
+            while index < places.count, places[index].offset + places[index].count <= written {
+                let runStart = index
+                let start = places[index].offset
+                var end = start + places[index].count
+                index += 1
+                while index < places.count, places[index].offset == end, end + places[index].count <= written {
+                    end += places[index].count
+                    index += 1
+                }
+                guard try file.copy(from: descriptor, offset: start, count: end - start) else {
+                    canCopyInKernel = false
+                    try read(Array(places[runStart...]), for: file.path) { bytes throws(Diagnostic) in try file.write(bytes) }
+                    return
+                }
+            }
+            if index < places.count {
+                try read(Array(places[index...]), for: file.path) { bytes throws(Diagnostic) in try file.write(bytes) }
+            }
+            return
+        }
+        try read(places, for: file.path) { bytes throws(Diagnostic) in try file.write(bytes) }
+    }
+
+    /// Whether the kernel copies from this spill to the reports (until it says it cannot).
+    private var canCopyInKernel = true
+
+    /// Hands the fragments, in the order given, to `body` in runs of
+    /// neighbouring whole fragments (a megabyte or so each; a fragment is
+    /// never split).
+    /// - Throws: A ``Diagnostic`` naming the report at `path` when the spill
+    ///   cannot be read, or what `body` throws.
+    func read(
+        _ places: [Place], for path: String, _ body: (UnsafeRawBufferPointer) throws(Diagnostic) -> Void
+    ) throws(Diagnostic) {
+        flush()
+        if let failure { throw ReportFile.failure(path, failure) }
+        let largest = places.reduce(0) { max($0, $1.count) }
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: max(Self.flushSize, largest), alignment: 1)
+        defer { chunk.deallocate() }
+        var index = 0
+        while index < places.count {
+            // The longest run of fragments that follow one another on disk.
+            let start = places[index].offset
+            var end = start + places[index].count
+            index += 1
+            while index < places.count, places[index].offset == end, end - start + places[index].count <= chunk.count {
+                end += places[index].count
+                index += 1
+            }
+            try read(at: start, count: end - start, into: chunk, for: path)
+            try body(UnsafeRawBufferPointer(rebasing: chunk[0..<(end - start)]))
+        }
+    }
+
+    private func read(at offset: Int, count: Int, into chunk: UnsafeMutableRawBufferPointer, for path: String) throws(Diagnostic) {
+        if offset >= written {
+            // Still in memory (or the spill never had a file).
+            let from = offset - written
+            pending.withUnsafeBytes { source in
+                chunk.baseAddress!.copyMemory(from: source.baseAddress! + from, byteCount: count)
+            }
+            return
+        }
+        var done = 0
+        while done < count {
+            let got = pread(descriptor, chunk.baseAddress! + done, count - done, off_t(offset + done))
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw ReportFile.failure(path, got < 0 ? errno : EIO) }
+            done += got
+        }
+    }
+
+    /// A file nobody else can open: created with an unpredictable name and
+    /// unlinked at once.
+    private static func openUnlinked(in folder: String) -> Int32 {
+        var template = Array((folder + "/.storyrun-spill-XXXXXX").utf8CString)
+        let created = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard created >= 0 else { return -1 }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        _ = fcntl(created, F_SETFD, FD_CLOEXEC)
+        return created
+    }
+
+    /// Writes all the bytes; returns the errno of a failure, or nil.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let result = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if result < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            if result == 0 { return EIO }
+            offset += result
+        }
+        return nil
+    }
+}
