@@ -22,7 +22,7 @@ enum RequiredWords {
     static func hashes(ofRegex pattern: String) -> [(hash: UInt64, length: Int)] {
         var hashes: [(hash: UInt64, length: Int)] = []
         forEachWord(inRegex: pattern) { word in
-            hashes.append((word.reduce(fnvOffset) { ($0 ^ UInt64(SimpleRegex.lowered($1))) &* fnvPrime }, word.count))
+            hashes.append((fnv(word.lazy.map(SimpleRegex.lowered)), word.count))
         }
         return hashes
     }
@@ -225,7 +225,12 @@ enum RequiredWords {
     /// The hash of a lowercase ASCII word, as ``forEachWordHash(of:_:)``
     /// computes it (FNV-1a).
     static func hash(_ word: String) -> UInt64 {
-        word.utf8.reduce(fnvOffset) { ($0 ^ UInt64($1)) &* fnvPrime }
+        fnv(word.utf8)
+    }
+
+    /// FNV-1a of the bytes.
+    private static func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 {
+        bytes.reduce(fnvOffset) { ($0 ^ UInt64($1)) &* fnvPrime }
     }
 
     private static let fnvOffset: UInt64 = 0xCBF2_9CE4_8422_2325
