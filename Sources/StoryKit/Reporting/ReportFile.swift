@@ -131,6 +131,13 @@ final class ReportFile {
     /// Writes all the bytes; returns the errno of a failure, or nil.
     private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard isOpen else { return EBADF }
+        return Self.writeAll(descriptor, bytes)
+    }
+
+    /// Writes all the bytes to a descriptor, through interrupted and short
+    /// writes (one that would block waits until it can take more); returns
+    /// the errno of a failure, or nil.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)

@@ -35,16 +35,11 @@ final class ReportSpill {
     /// Creates a spill beside a report's path (same disk as the report),
     /// else in the temporary folder.
     init(near path: String) {
-        var folders: [String] = []
+        var made: Int32?
         if case .replacing(let target)? = try? ReportDestination(path: path) {
-            folders.append(ReportDestination.folder(of: target))
+            made = Descriptors.temporaryFile("spill", in: ReportDestination.folder(of: target))
         }
-        folders.append(ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp")
-        descriptor = -1
-        for folder in folders {
-            descriptor = Self.openUnlinked(in: folder)
-            if descriptor >= 0 { break }
-        }
+        descriptor = made ?? Descriptors.temporaryFile("spill") ?? -1
         pending.reserveCapacity(Self.flushSize + (64 << 10))
     }
 
@@ -79,7 +74,7 @@ final class ReportSpill {
 
     private func flush() {
         guard descriptor >= 0, !pending.isEmpty, failure == nil else { return }
-        let code: Int32? = pending.withUnsafeBytes { Self.writeAll(descriptor, $0) }
+        let code: Int32? = pending.withUnsafeBytes { ReportFile.writeAll(descriptor, $0) }
         if let code {
             failure = code
             return
@@ -166,31 +161,5 @@ final class ReportSpill {
             guard got > 0 else { throw ReportFile.failure(path, got < 0 ? errno : EIO) }
             done += got
         }
-    }
-
-    /// A file nobody else can open: created with an unpredictable name and
-    /// unlinked at once.
-    private static func openUnlinked(in folder: String) -> Int32 {
-        var template = Array((folder + "/.storyrun-spill-XXXXXX").utf8CString)
-        let created = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard created >= 0 else { return -1 }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        _ = fcntl(created, F_SETFD, FD_CLOEXEC)
-        return created
-    }
-
-    /// Writes all the bytes; returns the errno of a failure, or nil.
-    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
-        var offset = 0
-        while offset < bytes.count {
-            let result = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if result < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            if result == 0 { return EIO }
-            offset += result
-        }
-        return nil
     }
 }

@@ -168,10 +168,10 @@ enum Descriptors {
     }
 
     /// An unlinked temporary file opened for reading and appending, closed
-    /// on exec.
-    static func temporaryFile(_ purpose: String) -> Int32? {
-        let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(folder)/storyrun-\(purpose)-XXXXXX".utf8CString)
+    /// on exec, made in `folder` (the temporary folder when nil).
+    static func temporaryFile(_ purpose: String, in folder: String? = nil) -> Int32? {
+        let folder = folder ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(folder)/.storyrun-\(purpose)-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
         closeOnExec(descriptor)

@@ -81,19 +81,33 @@ enum WorkerWire {
     {
         guard line.count >= 2, line[0] == UInt8(ascii: "S"), line[1] == 0x20 else { return nil }
         var index = 2
+        /// A number that fits an Int, and the blank after it.
         func number() -> UInt64? {
-            var value: UInt64 = 0
-            let start = index
-            while index < line.count, line[index] >= 0x30, line[index] <= 0x39, index - start < 18 {
-                value = value * 10 + UInt64(line[index] - 0x30)
-                index += 1
-            }
-            guard index > start, index < line.count, line[index] == 0x20 else { return nil }
+            guard let value = Self.number(in: line, at: &index), value <= UInt64(Int.max),
+                index < line.count, line[index] == 0x20
+            else { return nil }
             index += 1
             return value
         }
         guard let sequence = number(), let number1 = number(), let attemptsUsed = number() else { return nil }
         return (sequence, Int(number1), Int(attemptsUsed), UnsafeBufferPointer(rebasing: line[index...]))
+    }
+
+    /// The decimal number at `index`, which moves past its digits; nil
+    /// when there are none or it does not fit.
+    private static func number(in bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> UInt64? {
+        var value: UInt64 = 0
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte >= 0x30 && byte <= 0x39 else { break }
+            let (product, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = product.addingReportingOverflow(UInt64(byte - 0x30))
+            guard !overflow1 && !overflow2 else { return nil }
+            value = sum
+            index += 1
+        }
+        return index > start ? value : nil
     }
 
     /// A request's path from its bytes, percent-decoded.
@@ -161,21 +175,7 @@ enum WorkerWire {
     private static func parsePassed(_ bytes: UnsafeBufferPointer<UInt8>) -> Message? {
         var index = 0
         let end = bytes.count
-        func number() -> UInt64? {
-            var value: UInt64 = 0
-            var digits = 0
-            while index < end {
-                let byte = bytes[index]
-                guard byte >= 0x30 && byte <= 0x39 else { break }
-                let (product, overflow1) = value.multipliedReportingOverflow(by: 10)
-                let (sum, overflow2) = product.addingReportingOverflow(UInt64(byte - 0x30))
-                guard !overflow1 && !overflow2 else { return nil }
-                value = sum
-                digits += 1
-                index += 1
-            }
-            return digits > 0 ? value : nil
-        }
+        func number() -> UInt64? { Self.number(in: bytes, at: &index) }
         func skip(_ byte: UInt8) -> Bool {
             guard index < end, bytes[index] == byte else { return false }
             index += 1

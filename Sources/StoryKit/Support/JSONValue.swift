@@ -29,9 +29,8 @@ public enum JSONValue: Sendable, Equatable {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .int(let value): Self.writeInteger(value, into: &out)
-        case .double:
-            var text = ""
-            write(to: &text)
+        case .double(let value):
+            let text = value.isFinite ? (value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)) : "null"
             out.append(contentsOf: text.utf8)
         case .string(let value): Self.writeString(value, into: &out)
         case .array(let values):
@@ -107,57 +106,11 @@ public enum JSONValue: Sendable, Equatable {
         out.append(UInt8(ascii: "\""))
     }
 
-    private func write(to out: inout String) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
-        case .double(let value):
-            out += value.isFinite ? (value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)) : "null"
-        case .string(let value): Self.writeString(value, to: &out)
-        case .array(let values):
-            out += "["
-            for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
-                value.write(to: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (index, (key, value)) in members.enumerated() {
-                if index > 0 { out += "," }
-                Self.writeString(key, to: &out)
-                out += ":"
-                value.write(to: &out)
-            }
-            out += "}"
-        }
-    }
-
     /// A string as a quoted, escaped JSON string.
     public static func quoted(_ string: String) -> String {
-        var out = ""
-        writeString(string, to: &out)
-        return out
-    }
-
-    private static func writeString(_ string: String, to out: inout String) {
-        out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case let s where s.value < 0x20:
-                out += String(format: "\\u%04x", s.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        var out: [UInt8] = []
+        writeString(string, into: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
