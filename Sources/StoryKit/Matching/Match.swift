@@ -19,6 +19,13 @@ public struct Match: Sendable {
         }
         capturedTexts = texts
     }
+
+    /// A match whose captured texts are known already (a regex's captures).
+    init(definition: StepDefinition, inputs: [StepArgumentInput], capturedTexts: [String?]) {
+        self.definition = definition
+        self.inputs = inputs
+        self.capturedTexts = capturedTexts
+    }
 }
 
 /// Every step definition that matches one step, in registration order.

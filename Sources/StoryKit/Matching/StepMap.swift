@@ -106,8 +106,7 @@ public final class StepMap<Steps: StepDefinitions> {
         ) { context, inputs, site in
             var cursor = ArgumentCursor(inputs: inputs, site: site)
             let instance: Steps = context.instance(of: Steps.self)
-            let arguments = (repeat try cursor.next((each Arg).self))
-            try await body(instance, repeat each arguments)
+            try await body(instance, repeat try cursor.next((each Arg).self))
         }
     }
 

@@ -11,21 +11,29 @@ enum StepMatcher: Sendable {
 
     /// The inputs for the closure when the step matches, or nil.
     func inputs(line: String, text: String, attachment: StepAttachment?) -> [StepArgumentInput]? {
+        match(line: line, text: text, attachment: attachment)?.inputs
+    }
+
+    /// The inputs for the closure's parameters and the captured texts (for
+    /// reports), when the step matches; a regex's captures serve as its
+    /// texts as they are, not copied.
+    func match(line: String, text: String, attachment: StepAttachment?) -> (inputs: [StepArgumentInput], texts: [String?])? {
         switch self {
         case .regex(let pattern):
             guard let captures = pattern.captures(in: line) ?? pattern.captures(in: text) else { return nil }
-            return Self.inputs(captures, attachment: attachment)
+            return (Self.inputs(captures, attachment: attachment), captures)
         case .expression(let expression, let fallback):
             do {
                 guard let arguments = try expression.match(text) else { return nil }
-                return arguments.map { argument in
+                let inputs: [StepArgumentInput] = arguments.map { argument in
                     argument.value.map { .value($0, text: argument.text) } ?? .text(argument.text)
                 } + [.attachment(attachment)]
+                return (inputs, arguments.map(\.text))
             } catch {
                 // A value that does not convert (300 for {byte}): the step
                 // matches, and its conversion error names the argument.
                 guard let captures = fallback.captures(in: text) else { return nil }
-                return Self.inputs(captures, attachment: attachment)
+                return (Self.inputs(captures, attachment: attachment), captures)
             }
         }
     }

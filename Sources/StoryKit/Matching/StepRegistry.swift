@@ -53,8 +53,8 @@ public struct StepRegistry: Sendable {
     }
 
     private func match(_ definition: StepDefinition, line: String, text: String, attachment: StepAttachment?) -> Match? {
-        definition.matcher.inputs(line: line, text: text, attachment: attachment)
-            .map { Match(definition: definition, inputs: $0) }
+        definition.matcher.match(line: line, text: text, attachment: attachment)
+            .map { Match(definition: definition, inputs: $0.inputs, capturedTexts: $0.texts) }
     }
 }
 

@@ -41,7 +41,17 @@ public struct TextReporter: Reporter {
     private mutating func report(_ result: StoryResult) {
         let label = style.paint(result.status.label, TextStyle.color(for: result.status))
         let flaky = result.isFlaky ? "  " + style.paint("(flaky: passed on attempt \(result.attempts))", .yellow) : ""
-        write("\(label)  \(result.story.name)  \(style.paint(result.story.location.displayFileAndLine, .gray))\(flaky)")
+        let place = style.paint(result.story.location.displayFileAndLine, .gray)
+        // Made in one buffer of the right size: a line per story.
+        var line = ""
+        line.reserveCapacity(label.utf8.count + result.story.name.utf8.count + place.utf8.count + flaky.utf8.count + 4)
+        line += label
+        line += "  "
+        line += result.story.name
+        line += "  "
+        line += place
+        line += flaky
+        write(line)
         // Failed hooks and steps in the order they ran, so the first
         // failure listed is the story's first, as in every other report.
         for testStep in result.testSteps {

@@ -196,6 +196,14 @@ enum WorkerWire {
             else { return nil }
             var arguments: [String?] = []
             var start = index
+            // One array of the right size: its texts end at a blank or the line's end.
+            var commas = 0
+            while start < end && bytes[start] != 0x20 {
+                if bytes[start] == 0x2C { commas += 1 }
+                start += 1
+            }
+            if start > index { arguments.reserveCapacity(commas + 1) }
+            start = index
             var hasArgument = false
             while true {
                 let atEnd = index == end || bytes[index] == 0x20

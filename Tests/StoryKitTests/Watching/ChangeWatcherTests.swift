@@ -62,11 +62,15 @@ import Testing
         for make in Self.watchers(tree) {
             let watcher = make()
             let name = watcher.method.hasPrefix("inotify") ? "i" : "p"
-            WatchTestFolder.later(120) { _ = try? folder.write("stories/new-\(name)/b.stories") }
+            let written = WatchTestFolder.later(120) { _ = try? folder.write("stories/new-\(name)/b.stories") }
             let changes = watcher.nextChanges(isStopped: WatchTestFolder.deadline(5))
             #expect(changes == [folder.path + "/stories/new-\(name)/b.stories"], "\(watcher.method)")
-            WatchTestFolder.later(120) { _ = try? folder.write("Sources/App/Steps.swift", "// \(name)\n") }
+            written.wait()
+            let rewritten = WatchTestFolder.later(120) { _ = try? folder.write("Sources/App/Steps.swift", "// \(name)\n") }
             #expect(watcher.nextChanges(isStopped: WatchTestFolder.deadline(5)) == [source], "\(watcher.method)")
+            // The next watcher starts after this write has ended: a poll can
+            // see it begin (the file emptied) and return before it ends.
+            rewritten.wait()
         }
     }
 

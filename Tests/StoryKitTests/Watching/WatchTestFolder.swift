@@ -21,11 +21,15 @@ final class WatchTestFolder: Sendable {
     }
 
     /// Runs `change` on another thread after `milliseconds`.
-    static func later(_ milliseconds: Int, _ change: @escaping @Sendable () -> Void) {
+    @discardableResult
+    static func later(_ milliseconds: Int, _ change: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+        let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             usleep(UInt32(milliseconds) * 1000)
             change()
+            done.signal()
         }
+        return done
     }
 
     /// A stop condition that holds after `seconds`, so no wait is unbounded.
