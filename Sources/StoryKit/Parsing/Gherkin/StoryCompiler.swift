@@ -15,19 +15,14 @@ struct StoryCompiler {
     /// Step keywords as written, each with its form trimmed of blanks; a
     /// file uses a handful, so a list is quicker than hashing each one.
     private var keywords: [(written: String, trimmed: String)] = []
-    /// The steps of the last background compiled, which every scenario
-    /// under the same feature or rule shares.
-    private var background: CompiledBackground?
-
-    /// Background steps compiled once, and the step type they end on.
-    private struct CompiledBackground {
-        /// The number of background steps and the id of the last: enough to
-        /// tell backgrounds apart, since a list is the feature's steps
-        /// followed by at most one rule's.
-        var key: (count: Int, lastID: Int)
-        var steps: [Step]
-        var last: GherkinStep.KeywordType
-    }
+    /// The background compiled last, which every scenario under the same
+    /// feature or rule shares: its steps, the step type they end on, and
+    /// its key, the number of steps and the id of the last: enough to tell
+    /// backgrounds apart, since a list is the feature's steps followed by
+    /// at most one rule's.
+    private var backgroundSteps: [Step] = []
+    private var backgroundLast = GherkinStep.KeywordType.unknown
+    private var backgroundKey: (count: Int, lastID: Int)?
 
     private init(path: String, groupName: String) {
         self.path = path
@@ -39,10 +34,32 @@ struct StoryCompiler {
     static func compile(_ document: GherkinDocument, path: String) -> [Story] {
         guard let feature = document.feature else { return [] }
         var compiler = StoryCompiler(path: path, groupName: feature.name)
+        compiler.stories.reserveCapacity(storyCount(feature.children))
         feature.forEachScenario { scenario, tags, background in
             compiler.compile(scenario, inheritedTags: tags, background: background)
         }
         return compiler.stories
+    }
+
+    /// The number of stories that `children` compile to: one a scenario,
+    /// or one an examples row.
+    private static func storyCount(_ children: [GherkinFeature.Child]) -> Int {
+        var count = 0
+        for child in children {
+            switch child {
+            case .background:
+                break
+            case .scenario(let scenario):
+                if scenario.examples.isEmpty {
+                    count += 1
+                } else {
+                    for examples in scenario.examples where examples.tableHeader != nil { count += examples.tableBody.count }
+                }
+            case .rule(let rule):
+                count += storyCount(rule.children)
+            }
+        }
+        return count
     }
 
     private mutating func compile(_ scenario: GherkinScenario, inheritedTags: [GherkinTag], background: [GherkinStep]) {
@@ -88,30 +105,31 @@ struct StoryCompiler {
         of scenario: GherkinScenario, background: [GherkinStep], names: [String], values: [String]
     ) -> [Step] {
         guard !scenario.steps.isEmpty else { return [] }
-        let compiled = compiledBackground(background)
+        compileBackground(background)
         var steps: [Step] = []
-        steps.reserveCapacity(compiled.steps.count + scenario.steps.count)
-        steps += compiled.steps
-        var last = compiled.last
-        for step in scenario.steps {
-            steps.append(self.step(step, last: &last, names: names, values: values))
+        steps.reserveCapacity(backgroundSteps.count + scenario.steps.count)
+        if !backgroundSteps.isEmpty { steps += backgroundSteps }
+        var last = backgroundLast
+        // By index, so that no step of the syntax tree is copied.
+        for index in scenario.steps.indices {
+            steps.append(step(scenario.steps[index], last: &last, names: names, values: values))
         }
         return steps
     }
 
-    /// The background's steps, compiled once for all the scenarios that share it.
-    private mutating func compiledBackground(_ steps: [GherkinStep]) -> CompiledBackground {
-        let key = (count: steps.count, lastID: steps.last?.id ?? -1)
-        if let background, background.key == key { return background }
+    /// Compiles the background's steps, once for all the scenarios that share it.
+    private mutating func compileBackground(_ steps: [GherkinStep]) {
+        let key = (count: steps.count, lastID: steps.isEmpty ? -1 : steps[steps.count - 1].id)
+        if let backgroundKey, backgroundKey == key { return }
         var last = GherkinStep.KeywordType.unknown
         var compiled: [Step] = []
         compiled.reserveCapacity(steps.count)
-        for step in steps {
-            compiled.append(self.step(step, last: &last, names: [], values: []))
+        for index in steps.indices {
+            compiled.append(step(steps[index], last: &last, names: [], values: []))
         }
-        let background = CompiledBackground(key: key, steps: compiled, last: last)
-        self.background = background
-        return background
+        backgroundSteps = compiled
+        backgroundLast = last
+        backgroundKey = key
     }
 
     /// Makes a step; `last` is the type of the step before, and becomes this one's.
