@@ -64,7 +64,7 @@ struct StoryCompiler {
 
     private mutating func compile(_ scenario: GherkinScenario, inheritedTags: [GherkinTag], background: [GherkinStep]) {
         guard !scenario.examples.isEmpty else {
-            let steps = steps(of: scenario, background: background, names: [], values: [])
+            let steps = steps(of: scenario, background: background, placeholders: [], values: [])
             addStory(
                 name: scenario.name, location: scenario.location,
                 tags: Self.tagNames(inheritedTags, scenario.tags, []), steps: steps)
@@ -72,12 +72,13 @@ struct StoryCompiler {
         }
         for examples in scenario.examples {
             guard let header = examples.tableHeader else { continue }
-            let names = header.cells
+            // Each `<name>` made once for all the rows.
+            let placeholders = header.cells.map { "<" + $0 + ">" }
             let tags = Self.tagNames(inheritedTags, scenario.tags, examples.tags)
             for row in examples.tableBody {
-                let steps = steps(of: scenario, background: background, names: names, values: row.cells)
+                let steps = steps(of: scenario, background: background, placeholders: placeholders, values: row.cells)
                 addStory(
-                    name: PickleCompiler.interpolate(scenario.name, names, row.cells), location: row.location,
+                    name: Self.fill(scenario.name, placeholders, row.cells), location: row.location,
                     tags: tags, steps: steps)
             }
         }
@@ -99,10 +100,10 @@ struct StoryCompiler {
         return names
     }
 
-    /// A scenario's steps after the background's, placeholders filled in
-    /// from `names` and `values`; none at all when the scenario has none.
+    /// A scenario's steps after the background's, `placeholders` (`<name>`)
+    /// filled in from `values`; none at all when the scenario has none.
     private mutating func steps(
-        of scenario: GherkinScenario, background: [GherkinStep], names: [String], values: [String]
+        of scenario: GherkinScenario, background: [GherkinStep], placeholders: [String], values: [String]
     ) -> [Step] {
         guard !scenario.steps.isEmpty else { return [] }
         compileBackground(background)
@@ -112,7 +113,7 @@ struct StoryCompiler {
         var last = backgroundLast
         // By index, so that no step of the syntax tree is copied.
         for index in scenario.steps.indices {
-            steps.append(step(scenario.steps[index], last: &last, names: names, values: values))
+            steps.append(step(scenario.steps[index], last: &last, placeholders: placeholders, values: values))
         }
         return steps
     }
@@ -125,7 +126,7 @@ struct StoryCompiler {
         var compiled: [Step] = []
         compiled.reserveCapacity(steps.count)
         for index in steps.indices {
-            compiled.append(step(steps[index], last: &last, names: [], values: []))
+            compiled.append(step(steps[index], last: &last, placeholders: [], values: []))
         }
         backgroundSteps = compiled
         backgroundLast = last
@@ -134,7 +135,7 @@ struct StoryCompiler {
 
     /// Makes a step; `last` is the type of the step before, and becomes this one's.
     private mutating func step(
-        _ step: GherkinStep, last: inout GherkinStep.KeywordType, names: [String], values: [String]
+        _ step: GherkinStep, last: inout GherkinStep.KeywordType, placeholders: [String], values: [String]
     ) -> Step {
         last = step.keywordType.resolved(after: last)
         let kind: Step.Kind =
@@ -146,23 +147,35 @@ struct StoryCompiler {
             }
         return Step(
             keyword: trimmedKeyword(step.keyword), kind: kind,
-            text: PickleCompiler.interpolate(step.text, names, values), location: sourceLocation(step.location),
-            attachment: attachment(of: step, names: names, values: values))
+            text: Self.fill(step.text, placeholders, values), location: sourceLocation(step.location),
+            attachment: attachment(of: step, placeholders: placeholders, values: values))
     }
 
     /// The step's doc string or data table; with both, the one written first.
-    private func attachment(of step: GherkinStep, names: [String], values: [String]) -> StepAttachment? {
+    private func attachment(of step: GherkinStep, placeholders: [String], values: [String]) -> StepAttachment? {
         if let docString = step.docString, step.dataTable.map({ docString.location.line < $0.location.line }) ?? true {
             return .docString(DocString(
-                content: PickleCompiler.interpolate(docString.content, names, values),
-                mediaType: docString.mediaType.map { PickleCompiler.interpolate($0, names, values) },
+                content: Self.fill(docString.content, placeholders, values),
+                mediaType: docString.mediaType.map { Self.fill($0, placeholders, values) },
                 delimiter: docString.delimiter, location: sourceLocation(docString.location)))
         }
         guard let table = step.dataTable else { return nil }
         // Without an examples row there is nothing to fill in: the story
         // shares the syntax tree's rows.
-        let rows = names.isEmpty ? table.rows : table.rows.map { $0.map { PickleCompiler.interpolate($0, names, values) } }
+        let rows = placeholders.isEmpty ? table.rows : table.rows.map { $0.map { Self.fill($0, placeholders, values) } }
         return .dataTable(DataTable(rows: rows, location: sourceLocation(table.location)))
+    }
+
+    /// Replaces each placeholder (`<name>`) with the row's value, one
+    /// column after another, as ``PickleCompiler/interpolate(_:_:_:)`` does
+    /// with the names.
+    private static func fill(_ text: String, _ placeholders: [String], _ values: [String]) -> String {
+        guard !placeholders.isEmpty, text.utf8.contains(UInt8(ascii: "<")) else { return text }
+        var result = text
+        for (placeholder, value) in zip(placeholders, values) {
+            result = result.replacingAll(placeholder, with: value)
+        }
+        return result
     }
 
     private func sourceLocation(_ location: GherkinLocation) -> SourceLocation {
