@@ -37,6 +37,10 @@ let package = Package(
         .executableTarget(
             name: "storyrun-bench-neutral", dependencies: ["StoryKit"], path: "Benchmarks/Sources/storyrun-bench-neutral",
             swiftSettings: settings),
+        // Times parsing and compiling story files in process (parse speed work).
+        .executableTarget(
+            name: "storyrun-parse-bench", dependencies: ["StoryKit"], path: "Benchmarks/Sources/storyrun-parse-bench",
+            swiftSettings: settings),
         .testTarget(
             name: "StoryKitTests", dependencies: ["StoryKit", "StoryKitTesting", "StoryrunSteps"],
             swiftSettings: settings),

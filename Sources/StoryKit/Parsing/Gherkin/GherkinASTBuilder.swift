@@ -28,22 +28,44 @@ struct GherkinASTBuilder {
         let items: [GherkinLine.Item]
     }
 
-    /// An open rule and what has been gathered for it so far.
-    private struct Frame {
-        let rule: Rule
+    /// What an open block (feature, rule, background, scenario or examples)
+    /// has gathered so far: its header rule and its definition rule share it.
+    private struct Block {
         var keywordLine: KeywordLine?
         var tagLines: [TagLine] = []
-        var text = ""
-        var lineCount = 0
-        var pendingBlankLines: [String] = []
-        /// An examples table's rows; an examples block's, once its table closed.
-        var rows: [GherkinTableRow] = []
-        var steps: [GherkinStep] = []
-        var children: [GherkinFeature.Child] = []
-        var examples: [GherkinExamples] = []
+        var description = ""
     }
 
-    private var stack: [Frame] = [Frame(rule: .document)]
+    /// The open rules, innermost last. Each rule is open at most once at a
+    /// time, so what it gathers is kept in a field of its own below rather
+    /// than in a frame that is made and taken apart line by line.
+    private var stack: [Rule] = [.document]
+    /// The feature, rule, background, scenario and examples being built, by
+    /// ``blockIndex(_:)``.
+    private var blocks = [Block](repeating: Block(), count: 5)
+    /// The children of the open feature, and of the open rule.
+    private var featureChildren: [GherkinFeature.Child] = []
+    private var ruleChildren: [GherkinFeature.Child] = []
+    /// The steps of the open background, and of the open scenario.
+    private var backgroundSteps: [GherkinStep] = []
+    private var scenarioSteps: [GherkinStep] = []
+    /// The examples of the open scenario.
+    private var scenarioExamples: [GherkinExamples] = []
+    /// The rows of the open examples table, then of its examples block.
+    private var examplesRows: [GherkinTableRow] = []
+    /// The open step's line.
+    private var stepLine: KeywordLine?
+    /// The open doc string's fence, its text so far and its line count.
+    private var docStringFence: KeywordLine?
+    private var docStringText = ""
+    private var docStringLineCount = 0
+    /// The tag lines of the open tags rule.
+    private var tagLines: [TagLine] = []
+    /// The open description's text, line count and blank lines not yet
+    /// followed by text.
+    private var descriptionText = ""
+    private var descriptionLineCount = 0
+    private var pendingBlankLines: [String] = []
     /// The rows of the open data table (tables don't nest, so one is enough):
     /// kept as plain cells, which the table and then its stories share.
     private var dataTableRows: [[String]] = []
@@ -81,42 +103,94 @@ struct GherkinASTBuilder {
         comments.append(.init(location: token.location, text: token.text))
     }
 
-    /// Opens a rule inside the current one.
+    /// The index in ``blocks`` of what `rule` gathers into, or `nil` for a
+    /// rule that is not part of a block's header or definition.
+    private static func blockIndex(_ rule: Rule) -> Int? {
+        switch rule {
+        case .feature, .featureHeader: 0
+        case .rule, .ruleHeader: 1
+        case .background: 2
+        case .scenarioDefinition, .scenario: 3
+        case .examplesDefinition, .examples: 4
+        default: nil
+        }
+    }
+
+    /// Opens a rule inside the current one, with nothing gathered for it yet.
     mutating func open(_ rule: Rule) {
-        if rule == .step {
+        switch rule {
+        case .feature:
+            blocks[0] = Block()
+            featureChildren = []
+        case .rule:
+            blocks[1] = Block()
+            ruleChildren = []
+        case .background:
+            blocks[2] = Block()
+            backgroundSteps = []
+        case .scenarioDefinition:
+            blocks[3] = Block()
+            scenarioSteps = []
+            scenarioExamples = []
+        case .examplesDefinition:
+            blocks[4] = Block()
+            examplesRows = []
+        case .examplesTable:
+            examplesRows = []
+        case .step:
+            stepLine = nil
             stepDataTable = nil
             stepDocString = nil
+        case .docString:
+            docStringFence = nil
+            docStringText = ""
+            docStringLineCount = 0
+        case .tags:
+            tagLines = []
+        case .description:
+            descriptionText = ""
+            descriptionLineCount = 0
+            pendingBlankLines = []
+        case .document, .featureHeader, .ruleHeader, .scenario, .examples, .dataTable:
+            // A header shares its definition's block, opened just before it.
+            break
         }
-        stack.append(Frame(rule: rule))
+        stack.append(rule)
     }
 
     /// Sets the keyword line (or opening fence) of the current rule.
     mutating func setKeywordLine(_ token: consuming GherkinToken) {
-        stack[stack.count - 1].keywordLine = KeywordLine(
+        let line = KeywordLine(
             location: token.location, keyword: token.keyword, keywordType: token.keywordType, text: token.text)
+        let top = stack[stack.count - 1]
+        switch top {
+        case .step: stepLine = line
+        case .docString: docStringFence = line
+        default:
+            if let index = Self.blockIndex(top) { blocks[index].keywordLine = line }
+        }
     }
 
     /// Adds a line (row, tag line, description or doc string line) to the current rule.
     mutating func add(_ token: consuming GherkinToken) {
-        let top = stack.count - 1
-        switch stack[top].rule {
+        switch stack[stack.count - 1] {
         case .docString:
-            if stack[top].lineCount > 0 { stack[top].text += "\n" }
-            stack[top].text += token.text
-            stack[top].lineCount += 1
+            if docStringLineCount > 0 { docStringText += "\n" }
+            docStringText += token.text
+            docStringLineCount += 1
         case .description:
             // Blank lines (blanks only, kept as written) count only once a
             // later line follows them, as the official builder trims them.
             if token.text.allSatisfy(\.isWhitespace) {
-                stack[top].pendingBlankLines.append(token.text)
+                pendingBlankLines.append(token.text)
                 return
             }
-            for line in stack[top].pendingBlankLines + [token.text] {
-                if stack[top].lineCount > 0 { stack[top].text += "\n" }
-                stack[top].text += line
-                stack[top].lineCount += 1
+            for line in pendingBlankLines + [token.text] {
+                if descriptionLineCount > 0 { descriptionText += "\n" }
+                descriptionText += line
+                descriptionLineCount += 1
             }
-            stack[top].pendingBlankLines = []
+            pendingBlankLines = []
         case .dataTable:
             // No other id is handed out while a table is open, so ids given
             // now are the ones the official parser gives when it closes.
@@ -131,16 +205,16 @@ struct GherkinASTBuilder {
             }
             dataTableRows.append(token.cells)
         case .examplesTable:
-            if stack[top].rows.isEmpty { stack[top].rows.reserveCapacity(4) }
-            stack[top].rows.append(GherkinTableRow(id: makeID(), location: token.location, cells: token.cells))
+            if examplesRows.isEmpty { examplesRows.reserveCapacity(4) }
+            examplesRows.append(GherkinTableRow(id: makeID(), location: token.location, cells: token.cells))
         default:
-            stack[top].tagLines.append(TagLine(line: token.line, items: token.items))
+            tagLines.append(TagLine(line: token.line, items: token.items))
         }
     }
 
     /// Closes rules until the current one is one of `rules` (or the document).
     mutating func close(until rule: Rule, or other: Rule? = nil) {
-        while let top = stack.last?.rule, top != .document, top != rule, top != other { close() }
+        while let top = stack.last, top != .document, top != rule, top != other { close() }
     }
 
     /// Closes every open rule and returns the document.
@@ -181,17 +255,24 @@ struct GherkinASTBuilder {
             message: "inconsistent cell count within the table", reason: .inconsistentCellCount))
     }
 
+    /// Adds a background, scenario or rule to the feature or rule it is in.
+    private mutating func addChild(_ child: GherkinFeature.Child) {
+        if stack.last == .rule { ruleChildren.append(child) } else { featureChildren.append(child) }
+    }
+
     /// Closes the current rule and hands what it built to its parent.
     private mutating func close() {
-        let frame = stack.removeLast()
-        let parent = stack.count - 1
-        switch frame.rule {
+        let rule = stack.removeLast()
+        switch rule {
         case .document:
-            stack.append(frame)
+            stack.append(rule)
         case .tags:
-            stack[parent].tagLines = frame.tagLines
+            if let index = stack.last.flatMap(Self.blockIndex) { blocks[index].tagLines = tagLines }
+            tagLines = []
         case .description:
-            stack[parent].text = frame.text
+            if let index = stack.last.flatMap(Self.blockIndex) { blocks[index].description = descriptionText }
+            descriptionText = ""
+            pendingBlankLines = []
         case .dataTable:
             if let bad = inconsistentRow {
                 recordInconsistentCellCount(at: bad)
@@ -201,57 +282,72 @@ struct GherkinASTBuilder {
             dataTableRows = []
             inconsistentRow = nil
         case .docString:
-            guard let fence = frame.keywordLine else { return }
+            guard let fence = docStringFence else { return }
             stepDocString = GherkinStep.DocString(
-                location: fence.location, content: frame.text,
+                location: fence.location, content: docStringText,
                 delimiter: fence.keyword, mediaType: fence.text.isEmpty ? nil : fence.text)
+            docStringText = ""
         case .step:
-            guard let line = frame.keywordLine else { return }
-            // Room for a few steps at once: one allocation for most scenarios.
-            if stack[parent].steps.isEmpty { stack[parent].steps.reserveCapacity(4) }
-            stack[parent].steps.append(GherkinStep(
+            guard let line = stepLine else { return }
+            let step = GherkinStep(
                 id: makeID(), location: line.location, keyword: line.keyword, keywordType: line.keywordType,
-                text: line.text, dataTable: stepDataTable, docString: stepDocString))
+                text: line.text, dataTable: stepDataTable, docString: stepDocString)
+            // Room for several steps at once: one allocation for most scenarios.
+            if stack.last == .background {
+                if backgroundSteps.isEmpty { backgroundSteps.reserveCapacity(8) }
+                backgroundSteps.append(step)
+            } else {
+                if scenarioSteps.isEmpty { scenarioSteps.reserveCapacity(8) }
+                scenarioSteps.append(step)
+            }
+            stepLine = nil
             stepDataTable = nil
             stepDocString = nil
         case .background:
-            guard let line = frame.keywordLine else { return }
-            stack[parent].children.append(.background(GherkinBackground(
+            guard let line = blocks[2].keywordLine else { return }
+            let steps = backgroundSteps
+            backgroundSteps = []
+            addChild(.background(GherkinBackground(
                 id: makeID(), location: line.location, keyword: line.keyword, name: line.text,
-                description: frame.text, steps: frame.steps)))
+                description: blocks[2].description, steps: steps)))
         case .examplesTable:
-            stack[parent].rows = checkRows(frame.rows) ?? []
+            examplesRows = checkRows(examplesRows) ?? []
         case .examples, .scenario, .featureHeader, .ruleHeader:
-            stack[parent].keywordLine = frame.keywordLine
-            stack[parent].text = frame.text
-            stack[parent].rows = frame.rows
-            stack[parent].steps = frame.steps
-            stack[parent].examples = frame.examples
-            if frame.rule == .featureHeader || frame.rule == .ruleHeader { stack[parent].tagLines = frame.tagLines }
+            // The header shares its definition's block: nothing to hand on.
+            break
         case .examplesDefinition:
-            guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.tagLines)
-            let rows = frame.rows
-            stack[parent].examples.append(GherkinExamples(
+            guard let line = blocks[4].keywordLine else { return }
+            let tags = makeTags(blocks[4].tagLines)
+            let rows = examplesRows
+            examplesRows = []
+            scenarioExamples.append(GherkinExamples(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
-                description: frame.text, tableHeader: rows.first, tableBody: Array(rows.dropFirst())))
+                description: blocks[4].description, tableHeader: rows.first, tableBody: Array(rows.dropFirst())))
         case .scenarioDefinition:
-            guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.tagLines)
-            stack[parent].children.append(.scenario(GherkinScenario(
+            guard let line = blocks[3].keywordLine else { return }
+            let tags = makeTags(blocks[3].tagLines)
+            let steps = scenarioSteps
+            let examples = scenarioExamples
+            scenarioSteps = []
+            scenarioExamples = []
+            addChild(.scenario(GherkinScenario(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
-                description: frame.text, steps: frame.steps, examples: frame.examples)))
+                description: blocks[3].description, steps: steps, examples: examples)))
         case .rule:
-            guard let line = frame.keywordLine else { return }
-            let tags = makeTags(frame.tagLines)
-            stack[parent].children.append(.rule(GherkinRule(
+            guard let line = blocks[1].keywordLine else { return }
+            let tags = makeTags(blocks[1].tagLines)
+            let children = ruleChildren
+            ruleChildren = []
+            featureChildren.append(.rule(GherkinRule(
                 id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
-                description: frame.text, children: frame.children)))
+                description: blocks[1].description, children: children)))
         case .feature:
-            guard let line = frame.keywordLine else { return }
+            guard let line = blocks[0].keywordLine else { return }
+            let children = featureChildren
+            featureChildren = []
             feature = GherkinFeature(
-                tags: makeTags(frame.tagLines), location: line.location, language: language,
-                keyword: line.keyword, name: line.text, description: frame.text, children: frame.children)
+                tags: makeTags(blocks[0].tagLines), location: line.location, language: language,
+                keyword: line.keyword, name: line.text, description: blocks[0].description, children: children)
         }
     }
 }

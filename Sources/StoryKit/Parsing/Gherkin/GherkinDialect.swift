@@ -12,6 +12,17 @@ struct GherkinDialect: Sendable {
         let bytes: [UInt8]
         /// The keyword's type; `.unknown` when it is listed under several types.
         let type: GherkinStep.KeywordType
+        /// The keyword's first byte (0 for an empty keyword), compared
+        /// before the rest so that most keywords are passed over at once.
+        var first: UInt8 { firstByte }
+        private let firstByte: UInt8
+
+        init(keyword: String, bytes: [UInt8], type: GherkinStep.KeywordType) {
+            self.keyword = keyword
+            self.bytes = bytes
+            self.type = type
+            firstByte = bytes.first ?? 0
+        }
     }
 
     /// A title keyword (`Feature`, `Scenario`, …) with its colon, as UTF-8.
@@ -20,6 +31,8 @@ struct GherkinDialect: Sendable {
         let keyword: String
         /// The keyword's UTF-8 bytes followed by `:`.
         let bytesWithColon: [UInt8]
+        /// The first of those bytes, compared before the rest.
+        var first: UInt8 { bytesWithColon[0] }
     }
 
     /// The language code (`en`, `fr`, `zh-CN`).

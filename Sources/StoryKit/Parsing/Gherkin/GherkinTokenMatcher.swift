@@ -52,10 +52,14 @@ struct GherkinTokenMatcher {
         case .examplesLine:
             return title(.examplesLine, line, dialect.examplesKeywords)
         case .stepLine:
-            for keyword in dialect.stepKeywords where line.starts(with: keyword.bytes) {
+            guard line.textStart < line.end else { return nil }
+            let first = line.bytes[line.textStart]
+            // By index, and first bytes first: no keyword is copied.
+            let keywords = dialect.stepKeywords
+            for index in keywords.indices where keywords[index].first == first && line.starts(with: keywords[index].bytes) {
                 return GherkinToken(
-                    kind: .stepLine, line: line.number, column: column, keyword: keyword.keyword,
-                    keywordType: keyword.type, text: line.restTrimmed(after: keyword.bytes.count))
+                    kind: .stepLine, line: line.number, column: column, keyword: keywords[index].keyword,
+                    keywordType: keywords[index].type, text: line.restTrimmed(after: keywords[index].bytes.count))
             }
             return nil
         case .docStringSeparator:
@@ -124,10 +128,11 @@ struct GherkinTokenMatcher {
         _ kind: GherkinToken.Kind, _ line: GherkinLine, _ keywords: [GherkinDialect.TitleKeyword]
     ) -> GherkinToken? {
         guard line.textStart < line.end, dialect.titleStarts.contains(line.bytes[line.textStart]) else { return nil }
-        for keyword in keywords where line.starts(with: keyword.bytesWithColon) {
+        let first = line.bytes[line.textStart]
+        for index in keywords.indices where keywords[index].first == first && line.starts(with: keywords[index].bytesWithColon) {
             return GherkinToken(
-                kind: kind, line: line.number, column: line.indent + 1, keyword: keyword.keyword,
-                text: line.restTrimmed(after: keyword.bytesWithColon.count))
+                kind: kind, line: line.number, column: line.indent + 1, keyword: keywords[index].keyword,
+                text: line.restTrimmed(after: keywords[index].bytesWithColon.count))
         }
         return nil
     }

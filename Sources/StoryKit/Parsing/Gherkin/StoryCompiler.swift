@@ -15,19 +15,14 @@ struct StoryCompiler {
     /// Step keywords as written, each with its form trimmed of blanks; a
     /// file uses a handful, so a list is quicker than hashing each one.
     private var keywords: [(written: String, trimmed: String)] = []
-    /// The steps of the last background compiled, which every scenario
-    /// under the same feature or rule shares.
-    private var background: CompiledBackground?
-
-    /// Background steps compiled once, and the step type they end on.
-    private struct CompiledBackground {
-        /// The number of background steps and the id of the last: enough to
-        /// tell backgrounds apart, since a list is the feature's steps
-        /// followed by at most one rule's.
-        var key: (count: Int, lastID: Int)
-        var steps: [Step]
-        var last: GherkinStep.KeywordType
-    }
+    /// The background compiled last, which every scenario under the same
+    /// feature or rule shares: its steps, the step type they end on, and
+    /// its key, the number of steps and the id of the last: enough to tell
+    /// backgrounds apart, since a list is the feature's steps followed by
+    /// at most one rule's.
+    private var backgroundSteps: [Step] = []
+    private var backgroundLast = GherkinStep.KeywordType.unknown
+    private var backgroundKey: (count: Int, lastID: Int)?
 
     private init(path: String, groupName: String) {
         self.path = path
@@ -39,15 +34,37 @@ struct StoryCompiler {
     static func compile(_ document: GherkinDocument, path: String) -> [Story] {
         guard let feature = document.feature else { return [] }
         var compiler = StoryCompiler(path: path, groupName: feature.name)
+        compiler.stories.reserveCapacity(storyCount(feature.children))
         feature.forEachScenario { scenario, tags, background in
             compiler.compile(scenario, inheritedTags: tags, background: background)
         }
         return compiler.stories
     }
 
+    /// The number of stories that `children` compile to: one a scenario,
+    /// or one an examples row.
+    private static func storyCount(_ children: [GherkinFeature.Child]) -> Int {
+        var count = 0
+        for child in children {
+            switch child {
+            case .background:
+                break
+            case .scenario(let scenario):
+                if scenario.examples.isEmpty {
+                    count += 1
+                } else {
+                    for examples in scenario.examples where examples.tableHeader != nil { count += examples.tableBody.count }
+                }
+            case .rule(let rule):
+                count += storyCount(rule.children)
+            }
+        }
+        return count
+    }
+
     private mutating func compile(_ scenario: GherkinScenario, inheritedTags: [GherkinTag], background: [GherkinStep]) {
         guard !scenario.examples.isEmpty else {
-            let steps = steps(of: scenario, background: background, names: [], values: [])
+            let steps = steps(of: scenario, background: background, placeholders: [], values: [])
             addStory(
                 name: scenario.name, location: scenario.location,
                 tags: Self.tagNames(inheritedTags, scenario.tags, []), steps: steps)
@@ -55,12 +72,13 @@ struct StoryCompiler {
         }
         for examples in scenario.examples {
             guard let header = examples.tableHeader else { continue }
-            let names = header.cells
+            // Each `<name>` made once for all the rows.
+            let placeholders = header.cells.map { "<" + $0 + ">" }
             let tags = Self.tagNames(inheritedTags, scenario.tags, examples.tags)
             for row in examples.tableBody {
-                let steps = steps(of: scenario, background: background, names: names, values: row.cells)
+                let steps = steps(of: scenario, background: background, placeholders: placeholders, values: row.cells)
                 addStory(
-                    name: PickleCompiler.interpolate(scenario.name, names, row.cells), location: row.location,
+                    name: Self.fill(scenario.name, placeholders, row.cells), location: row.location,
                     tags: tags, steps: steps)
             }
         }
@@ -82,41 +100,42 @@ struct StoryCompiler {
         return names
     }
 
-    /// A scenario's steps after the background's, placeholders filled in
-    /// from `names` and `values`; none at all when the scenario has none.
+    /// A scenario's steps after the background's, `placeholders` (`<name>`)
+    /// filled in from `values`; none at all when the scenario has none.
     private mutating func steps(
-        of scenario: GherkinScenario, background: [GherkinStep], names: [String], values: [String]
+        of scenario: GherkinScenario, background: [GherkinStep], placeholders: [String], values: [String]
     ) -> [Step] {
         guard !scenario.steps.isEmpty else { return [] }
-        let compiled = compiledBackground(background)
+        compileBackground(background)
         var steps: [Step] = []
-        steps.reserveCapacity(compiled.steps.count + scenario.steps.count)
-        steps += compiled.steps
-        var last = compiled.last
-        for step in scenario.steps {
-            steps.append(self.step(step, last: &last, names: names, values: values))
+        steps.reserveCapacity(backgroundSteps.count + scenario.steps.count)
+        if !backgroundSteps.isEmpty { steps += backgroundSteps }
+        var last = backgroundLast
+        // By index, so that no step of the syntax tree is copied.
+        for index in scenario.steps.indices {
+            steps.append(step(scenario.steps[index], last: &last, placeholders: placeholders, values: values))
         }
         return steps
     }
 
-    /// The background's steps, compiled once for all the scenarios that share it.
-    private mutating func compiledBackground(_ steps: [GherkinStep]) -> CompiledBackground {
-        let key = (count: steps.count, lastID: steps.last?.id ?? -1)
-        if let background, background.key == key { return background }
+    /// Compiles the background's steps, once for all the scenarios that share it.
+    private mutating func compileBackground(_ steps: [GherkinStep]) {
+        let key = (count: steps.count, lastID: steps.isEmpty ? -1 : steps[steps.count - 1].id)
+        if let backgroundKey, backgroundKey == key { return }
         var last = GherkinStep.KeywordType.unknown
         var compiled: [Step] = []
         compiled.reserveCapacity(steps.count)
-        for step in steps {
-            compiled.append(self.step(step, last: &last, names: [], values: []))
+        for index in steps.indices {
+            compiled.append(step(steps[index], last: &last, placeholders: [], values: []))
         }
-        let background = CompiledBackground(key: key, steps: compiled, last: last)
-        self.background = background
-        return background
+        backgroundSteps = compiled
+        backgroundLast = last
+        backgroundKey = key
     }
 
     /// Makes a step; `last` is the type of the step before, and becomes this one's.
     private mutating func step(
-        _ step: GherkinStep, last: inout GherkinStep.KeywordType, names: [String], values: [String]
+        _ step: GherkinStep, last: inout GherkinStep.KeywordType, placeholders: [String], values: [String]
     ) -> Step {
         last = step.keywordType.resolved(after: last)
         let kind: Step.Kind =
@@ -128,23 +147,35 @@ struct StoryCompiler {
             }
         return Step(
             keyword: trimmedKeyword(step.keyword), kind: kind,
-            text: PickleCompiler.interpolate(step.text, names, values), location: sourceLocation(step.location),
-            attachment: attachment(of: step, names: names, values: values))
+            text: Self.fill(step.text, placeholders, values), location: sourceLocation(step.location),
+            attachment: attachment(of: step, placeholders: placeholders, values: values))
     }
 
     /// The step's doc string or data table; with both, the one written first.
-    private func attachment(of step: GherkinStep, names: [String], values: [String]) -> StepAttachment? {
+    private func attachment(of step: GherkinStep, placeholders: [String], values: [String]) -> StepAttachment? {
         if let docString = step.docString, step.dataTable.map({ docString.location.line < $0.location.line }) ?? true {
             return .docString(DocString(
-                content: PickleCompiler.interpolate(docString.content, names, values),
-                mediaType: docString.mediaType.map { PickleCompiler.interpolate($0, names, values) },
+                content: Self.fill(docString.content, placeholders, values),
+                mediaType: docString.mediaType.map { Self.fill($0, placeholders, values) },
                 delimiter: docString.delimiter, location: sourceLocation(docString.location)))
         }
         guard let table = step.dataTable else { return nil }
         // Without an examples row there is nothing to fill in: the story
         // shares the syntax tree's rows.
-        let rows = names.isEmpty ? table.rows : table.rows.map { $0.map { PickleCompiler.interpolate($0, names, values) } }
+        let rows = placeholders.isEmpty ? table.rows : table.rows.map { $0.map { Self.fill($0, placeholders, values) } }
         return .dataTable(DataTable(rows: rows, location: sourceLocation(table.location)))
+    }
+
+    /// Replaces each placeholder (`<name>`) with the row's value, one
+    /// column after another, as ``PickleCompiler/interpolate(_:_:_:)`` does
+    /// with the names.
+    private static func fill(_ text: String, _ placeholders: [String], _ values: [String]) -> String {
+        guard !placeholders.isEmpty, text.utf8.contains(UInt8(ascii: "<")) else { return text }
+        var result = text
+        for (placeholder, value) in zip(placeholders, values) {
+            result = result.replacingAll(placeholder, with: value)
+        }
+        return result
     }
 
     private func sourceLocation(_ location: GherkinLocation) -> SourceLocation {
