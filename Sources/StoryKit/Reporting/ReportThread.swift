@@ -50,6 +50,11 @@ final class ReportThread {
     /// Starts the thread for `reporters`.
     init(reporters: [any Reporter]) {
         owned = Owned(reporters)
+        guard !reporters.isEmpty else {
+            // No file report: no thread.
+            isThreaded = false
+            return
+        }
         batch.reserveCapacity(Self.batchSize)
         let queue = queue
         let done = done
