@@ -157,6 +157,10 @@ final class FaultSteps: StepDefinitions {
             let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             if file != descriptor { throw HookSabotage() }
         }
+        step("^the step sends SIGTERM to its run$") { _ in
+            // A supervised worker's parent is the run.
+            _ = kill(getppid(), SIGTERM)
+        }
         step("^a step that passes with \"(.*)\"$") { (_: FaultSteps, _: String) in }
         step("^the step truncates descriptor (\\d+)$") { (_: FaultSteps, descriptor: Int32) in
             _ = ftruncate(descriptor, 0)

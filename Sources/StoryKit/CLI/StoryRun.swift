@@ -262,14 +262,19 @@ public enum StoryRun {
         // The reports of this run share the story files they read (a
         // watch mode run reads them anew).
         context.fileInfos = StoryFileInfo.Recent()
-        var reporters: [any Reporter] = options.reports.map { request in
+        func makeReporter(_ request: ReportRequest) -> any Reporter {
             var context = context
             context.path = request.path
             return request.format.makeReporter(context)
-        } + userReporters
+        }
+        // The terminal reports (and the caller's own) take each event here,
+        // in step with the run; the file reports render on a thread of
+        // their own, so their work overlaps with running.
+        var reporters: [any Reporter] = options.reports.filter { !$0.format.isFile }.map(makeReporter) + userReporters
         if let liveLine {
             reporters.insert(LiveStatusReporter(line: liveLine, style: context.style, now: clock), at: 0)
         }
+        let fileReports = ReportThread(reporters: options.reports.filter(\.format.isFile).map(makeReporter))
         func emit(_ event: RunEvent) {
             var event = event
             if !listsUnused, case .runFinished(var summary) = event {
@@ -277,6 +282,7 @@ public enum StoryRun {
                 event = .runFinished(summary)
             }
             for index in reporters.indices { reporters[index].handle(event) }
+            fileReports.send(event)
             observe?(event)
         }
         var rejected = pathDiagnostics.filter(\.isError).count
@@ -356,6 +362,8 @@ public enum StoryRun {
             if options.isStrict { status = .storyFailed }
         }
         if let signal = Interrupts.received { status = signal == SIGTERM ? .terminated : .interrupted }
+        // The file reports have handled every event before any is written.
+        reporters += fileReports.finish()
         // Every report is written whole first, then all are renamed at once.
         var reportProblems: [Diagnostic] = []
         reportProblems += ReportBatch.run {

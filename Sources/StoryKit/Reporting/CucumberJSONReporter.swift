@@ -50,11 +50,8 @@ public struct CucumberJSONReporter: Reporter {
         }
         if spill == nil { spill = ReportSpill(near: path) }
         var bytes: [UInt8] = features[index].elements.isEmpty ? [] : [UInt8(ascii: ",")]
-        let elements = elements(result, info: info, featureID: features[index].featureID, tagLines: features[index].tagLines)
-        for (number, element) in elements.enumerated() {
-            if number > 0 { bytes.append(UInt8(ascii: ",")) }
-            element.write(into: &bytes)
-        }
+        bytes.reserveCapacity(2048)
+        elements(result, info: info, featureID: features[index].featureID, tagLines: features[index].tagLines, into: &bytes)
         features[index].elements.append(spill!.append(bytes))
     }
 
@@ -123,20 +120,29 @@ public struct CucumberJSONReporter: Reporter {
         return lines
     }
 
-    /// The story's element, after a `background` element for its
-    /// Background steps when it has any.
-    private func elements(_ result: StoryResult, info: StoryFileInfo, featureID: String, tagLines: [Int: Int]) -> [JSONValue] {
+    /// A story step with the step hooks around it, as its JSON holds them.
+    private struct StepEntry {
+        var step: StepResult
+        var line: Int
+        var isBackground: Bool
+        var before: [HookResult] = []
+        var after: [HookResult] = []
+    }
+
+    /// Writes the story's element, after a `background` element for its
+    /// Background steps when it has any, as bytes (the text ``JSONValue``
+    /// would make of them).
+    private func elements(_ result: StoryResult, info: StoryFileInfo, featureID: String, tagLines: [Int: Int], into out: inout [UInt8]) {
         let story = result.story
         let place = info.place(of: story)
         // Split the test steps: the Background's steps with their step
         // hooks, then the scenario's; story hooks go to the first element.
         var before: [HookResult] = []
         var after: [HookResult] = []
-        var backgroundSteps: [JSONValue] = []
-        var steps: [JSONValue] = []
+        var entries: [StepEntry] = []
+        entries.reserveCapacity(result.testSteps.count)
         var pendingStepHooks: [HookResult] = []
         var stepIndex = 0
-        var lastStep: (isBackground: Bool, index: Int)?
         for testStep in result.testSteps {
             switch testStep {
             case .hook(let hook) where hook.isStoryHook:
@@ -145,63 +151,96 @@ public struct CucumberJSONReporter: Reporter {
                 pendingStepHooks.append(hook)
             case .hook(let hook):
                 // An after-step hook belongs to the step before it.
-                guard let last = lastStep else { continue }
-                if last.isBackground { backgroundSteps[last.index] = Self.adding(hook, to: backgroundSteps[last.index], key: "after") }
-                else { steps[last.index] = Self.adding(hook, to: steps[last.index], key: "after") }
+                if !entries.isEmpty { entries[entries.count - 1].after.append(hook) }
             case .step(let step):
                 let isBackground = info.isBackgroundStep(stepIndex, of: story)
-                var json = self.step(step, line: place?.row != nil && !isBackground ? place!.row!.location.line : step.step.location.line, story: story)
-                for hook in pendingStepHooks { json = Self.adding(hook, to: json, key: "before") }
+                let line = place?.row != nil && !isBackground ? place!.row!.location.line : step.step.location.line
+                entries.append(StepEntry(step: step, line: line, isBackground: isBackground, before: pendingStepHooks))
                 pendingStepHooks = []
-                if isBackground {
-                    backgroundSteps.append(json)
-                    lastStep = (true, backgroundSteps.count - 1)
-                } else {
-                    steps.append(json)
-                    lastStep = (false, steps.count - 1)
-                }
                 stepIndex += 1
             }
         }
-        var elements: [JSONValue] = []
-        if !backgroundSteps.isEmpty, let background = Self.background(of: place, in: info.feature) {
-            var members: [(String, JSONValue)] = [
-                ("keyword", .string(background.keyword)), ("name", .string(background.name)),
-                ("description", .string(background.description)), ("line", .int(Int64(background.location.line))),
-                ("type", .string("background")),
-            ]
-            if !before.isEmpty { members.append(("before", .array(before.map(Self.hook)))) }
-            members.append(("steps", .array(backgroundSteps)))
-            elements.append(.object(members))
+        /// `"key":[…]` of steps, with the comma before it.
+        func steps(_ entries: some Sequence<StepEntry>) {
+            out.literal(#","steps":["#)
+            for (number, entry) in entries.enumerated() {
+                if number > 0 { out.append(UInt8(ascii: ",")) }
+                self.step(entry, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        func hooks(_ key: StaticString, _ hooks: [HookResult]) {
+            guard !hooks.isEmpty else { return }
+            out.append(UInt8(ascii: ","))
+            out.literal(key)
+            JSONValue.array(hooks.map(Self.hook)).write(into: &out)
+        }
+        let hasBackground = entries.contains { $0.isBackground }
+        if hasBackground, let background = Self.background(of: place, in: info.feature) {
+            out.literal(#"{"keyword":"#)
+            JSONValue.writeString(background.keyword, into: &out)
+            out.literal(#","name":"#)
+            JSONValue.writeString(background.name, into: &out)
+            out.literal(#","description":"#)
+            JSONValue.writeString(background.description, into: &out)
+            out.literal(#","line":"#)
+            JSONValue.writeInteger(Int64(background.location.line), into: &out)
+            out.literal(#","type":"background""#)
+            hooks(#""before":"#, before)
+            steps(entries.lazy.filter(\.isBackground))
+            out.literal("},")
             before = []
-        } else {
-            steps = backgroundSteps + steps
+            entries = entries.filter { !$0.isBackground }
+        } else if hasBackground {
+            // The Background's steps first, then the scenario's.
+            entries = entries.filter(\.isBackground) + entries.filter { !$0.isBackground }
         }
-        var members: [(String, JSONValue)] = [
-            ("id", .string(id(of: story, place: place, featureID: featureID))),
-            ("keyword", .string(place?.scenario.keyword ?? (story.location.file.hasSuffix(".feature") ? "Scenario" : "Story"))),
-            ("name", .string(place.map { $0.row != nil ? $0.scenario.name : story.name } ?? story.name)),
-            ("description", .string(place?.scenario.description ?? "")),
-            ("line", .int(Int64(story.location.line))),
-            ("type", .string("scenario")),
-        ]
-        let tags: [JSONValue]
+        out.literal(#"{"id":"#)
+        JSONValue.writeString(id(of: story, place: place, featureID: featureID), into: &out)
+        out.literal(#","keyword":"#)
+        JSONValue.writeString(place?.scenario.keyword ?? (story.location.file.hasSuffix(".feature") ? "Scenario" : "Story"), into: &out)
+        out.literal(#","name":"#)
+        JSONValue.writeString(place.map { $0.row != nil ? $0.scenario.name : story.name } ?? story.name, into: &out)
+        out.literal(#","description":"#)
+        JSONValue.writeString(place?.scenario.description ?? "", into: &out)
+        out.literal(#","line":"#)
+        JSONValue.writeInteger(Int64(story.location.line), into: &out)
+        out.literal(#","type":"scenario""#)
+        /// `{"name":…,"line":…}`.
+        func tag(_ name: String, line: Int) {
+            out.literal(#"{"name":"#)
+            JSONValue.writeString(name, into: &out)
+            out.literal(#","line":"#)
+            JSONValue.writeInteger(Int64(line), into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
         if let pickle = place?.pickle {
-            tags = pickle.tags.map { .object([("name", .string($0.name)), ("line", .int(Int64(tagLines[$0.astNodeID] ?? story.location.line - 1)))]) }
-        } else {
-            tags = story.tags.map { .object([("name", .string($0)), ("line", .int(Int64(story.location.line - 1)))]) }
+            if !pickle.tags.isEmpty {
+                out.literal(#","tags":["#)
+                for (number, pickleTag) in pickle.tags.enumerated() {
+                    if number > 0 { out.append(UInt8(ascii: ",")) }
+                    tag(pickleTag.name, line: tagLines[pickleTag.astNodeID] ?? story.location.line - 1)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+        } else if !story.tags.isEmpty {
+            out.literal(#","tags":["#)
+            for (number, name) in story.tags.enumerated() {
+                if number > 0 { out.append(UInt8(ascii: ",")) }
+                tag(name, line: story.location.line - 1)
+            }
+            out.append(UInt8(ascii: "]"))
         }
-        if !tags.isEmpty { members.append(("tags", .array(tags))) }
-        if !before.isEmpty { members.append(("before", .array(before.map(Self.hook)))) }
-        members.append(("steps", .array(steps)))
-        if !after.isEmpty { members.append(("after", .array(after.map(Self.hook)))) }
+        hooks(#""before":"#, before)
+        steps(entries)
+        hooks(#""after":"#, after)
         if result.attempts > 1 {
             // Not Cucumber's: the attempts of a story run again (`--retry`),
             // so `merge` keeps them.
-            members.append(("storyrun_attempts", .int(Int64(result.attempts))))
+            out.literal(#","storyrun_attempts":"#)
+            JSONValue.writeInteger(Int64(result.attempts), into: &out)
         }
-        elements.append(.object(members))
-        return elements
+        out.append(UInt8(ascii: "}"))
     }
 
     /// `feature;scenario`, or for an outline row
@@ -222,12 +261,16 @@ public struct CucumberJSONReporter: Reporter {
         return nil
     }
 
-    private func step(_ result: StepResult, line: Int, story: Story) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("keyword", .string(result.step.keyword + " ")),
-            ("name", .string(result.step.text)),
-            ("line", .int(Int64(line))),
-        ]
+    /// A step's object, its step hooks last (`before`, then `after`).
+    private func step(_ entry: StepEntry, into out: inout [UInt8]) {
+        let result = entry.step
+        out.literal(#"{"keyword":"#)
+        JSONValue.writeString(result.step.keyword + " ", into: &out)
+        out.literal(#","name":"#)
+        JSONValue.writeString(result.step.text, into: &out)
+        out.literal(#","line":"#)
+        JSONValue.writeInteger(Int64(entry.line), into: &out)
+        var members: [(String, JSONValue)] = []
         switch result.step.attachment {
         case .dataTable(let table):
             members.append(("rows", .array(table.rows.map { .object([("cells", .array($0.map(JSONValue.string)))]) })))
@@ -240,20 +283,38 @@ public struct CucumberJSONReporter: Reporter {
             break
         }
         members += Self.attachments(result.attachments)
-        var match: [(String, JSONValue)] = []
-        if let winner = result.match {
-            match.append(("location", .string(winner.location.displayFileAndLine)))
-            match.append(("pattern", .string(winner.pattern)))
-            match.append(("arguments", .array(Self.arguments(winner.arguments, in: result.step.text))))
+        for (key, value) in members {
+            out.append(UInt8(ascii: ","))
+            JSONValue.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            value.write(into: &out)
         }
-        members.append(("match", .object(match)))
-        members.append(("result", Self.result(status: result.status, duration: result.duration, error: result.error, place: result.step.location)))
+        out.literal(#","match":{"#)
+        if let winner = result.match {
+            out.literal(#""location":"#)
+            JSONValue.writeString(winner.location.displayFileAndLine, into: &out)
+            out.literal(#","pattern":"#)
+            JSONValue.writeString(winner.pattern, into: &out)
+            out.literal(#","arguments":"#)
+            JSONValue.array(Self.arguments(winner.arguments, in: result.step.text)).write(into: &out)
+        }
+        out.literal(#"},"result":"#)
+        Self.result(status: result.status, duration: result.duration, error: result.error, place: result.step.location).write(into: &out)
         if let snippet = result.snippet {
             // Not Cucumber's: the snippet for an undefined step, named for
             // the project's step class, so `merge` shows the same one.
-            members.append(("storyrun_snippet", .string(snippet)))
+            out.literal(#","storyrun_snippet":"#)
+            JSONValue.writeString(snippet, into: &out)
         }
-        return .object(members)
+        if !entry.before.isEmpty {
+            out.literal(#","before":"#)
+            JSONValue.array(entry.before.map(Self.hook)).write(into: &out)
+        }
+        if !entry.after.isEmpty {
+            out.literal(#","after":"#)
+            JSONValue.array(entry.after.map(Self.hook)).write(into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Each captured text with its offset in the step text (`val`, `offset`).
@@ -302,16 +363,6 @@ public struct CucumberJSONReporter: Reporter {
             ("match", .object([("location", .string(hook.location.displayFileAndLine))])),
             ("result", result(status: hook.status, duration: hook.duration, error: hook.error, place: hook.location)),
         ])
-    }
-
-    private static func adding(_ hook: HookResult, to step: JSONValue, key: String) -> JSONValue {
-        guard case .object(var members) = step else { return step }
-        if let index = members.firstIndex(where: { $0.0 == key }), case .array(let hooks) = members[index].1 {
-            members[index].1 = .array(hooks + [self.hook(hook)])
-        } else {
-            members.append((key, .array([self.hook(hook)])))
-        }
-        return .object(members)
     }
 
     /// `output` for logged text, `embeddings` for the rest (base64, as Cucumber writes them).

@@ -35,18 +35,37 @@ extension HTMLReporter {
         var section = files[index]
         let storyIndex = section.count
         let anchor = Self.anchor(index, storyIndex)
-        var html = ""
+        var html: [UInt8] = []
+        html.reserveCapacity(2048)
         if let current = info.place(of: result.story)?.rule, current.id != section.rule {
             section.rule = current.id
-            html += "<h3 class=\"rule\">\(current.keyword.htmlEscaped): \(current.name.htmlEscaped)</h3>\n"
-            if !current.description.isEmpty { html += "<p class=\"description\">\(Self.trimmed(current.description).htmlEscaped)</p>\n" }
+            html.literal("<h3 class=\"rule\">")
+            html.htmlEscaped(current.keyword)
+            html.literal(": ")
+            html.htmlEscaped(current.name)
+            html.literal("</h3>\n")
+            if !current.description.isEmpty {
+                html.literal("<p class=\"description\">")
+                html.htmlEscaped(Self.trimmed(current.description))
+                html.literal("</p>\n")
+            }
         }
-        html += story(result, anchor: anchor, info: info)
+        story(result, anchor: anchor, info: info, into: &html)
         section.stories.append(spill!.append(html))
         if [.failed, .undefined, .pending].contains(result.status) {
-            section.attention.append(spill!.append(
-                "\n<li class=\"\(result.status.rawValue)\"><a href=\"#\(anchor)\"><span class=\"status\">\(result.status.rawValue)</span>\(result.story.name.htmlEscaped)</a>"
-                    + " <span class=\"why\">\(Self.reason(result).htmlEscaped)</span></li>"))
+            var line: [UInt8] = []
+            line.literal("\n<li class=\"")
+            line.text(result.status.rawValue)
+            line.literal("\"><a href=\"#")
+            line.text(anchor)
+            line.literal("\"><span class=\"status\">")
+            line.text(result.status.rawValue)
+            line.literal("</span>")
+            line.htmlEscaped(result.story.name)
+            line.literal("</a> <span class=\"why\">")
+            line.htmlEscaped(Self.reason(result))
+            line.literal("</span></li>")
+            section.attention.append(spill!.append(line))
         }
         section.counts[result.status, default: 0] += 1
         section.count += 1
@@ -79,45 +98,87 @@ extension HTMLReporter {
         return words.prefix(1).uppercased() + words.dropFirst()
     }
 
-    private func story(_ result: StoryResult, anchor: String, info: StoryFileInfo) -> String {
+    /// A story's `<details>`: its title, steps and earlier attempts.
+    private func story(_ result: StoryResult, anchor: String, info: StoryFileInfo, into html: inout [UInt8]) {
         let story = result.story
-        let tags = story.tags.map { "<span class=\"tag\">\($0.htmlEscaped)</span>" }.joined(separator: " ")
-        let passed = result.steps.filter { $0.status == .passed }.count
-        let flaky = result.attempts > 1
-            ? " <span class=\"badge\(result.isFlaky ? " flaky" : "")\" title=\"\(result.attemptsNote?.htmlEscaped ?? "")\">"
-                + (result.isFlaky ? "flaky &middot; passed on attempt \(result.attempts)" : "\(result.attempts) attempts") + "</span>"
-            : ""
-        var html = """
-            <details class="story \(result.status.rawValue)" id="\(anchor)" data-status="\(result.status.rawValue)"\(result.status == .passed && result.attempts == 1 ? "" : " open")>
-            <summary><span class="status">\(result.status.rawValue)</span><span class="title">\(story.name.htmlEscaped)</span>\(flaky) \(tags)
-            <span class="where">\(passed)/\(result.steps.count) steps &middot; \(Self.duration(result.duration))<span class="tech"> &middot; \(story.location.displayFileAndLine.htmlEscaped)</span></span></summary>
-
-            """
-        if let description = info.place(of: story)?.scenario.description, !description.isEmpty {
-            html += "<p class=\"description\">\(Self.trimmed(description).htmlEscaped)</p>\n"
-        }
-        html += "<ol class=\"steps\">\n"
-        testSteps(result.testSteps, status: result.status, story: story, info: info, into: &html)
-        html += "</ol>\n"
-        if !result.earlierAttempts.isEmpty {
-            html += "<details class=\"attempts\"><summary>\(result.earlierAttempts.count) earlier attempt\(result.earlierAttempts.count == 1 ? "" : "s") failed</summary>\n"
-            for (number, attempt) in result.earlierAttempts.enumerated() {
-                html += "<p class=\"attempt\">Attempt \(number + 1): \(attempt.status.rawValue)</p><ol class=\"steps\">\n"
-                testSteps(attempt.testSteps, status: attempt.status, story: story, info: info, into: &html)
-                html += "</ol>\n"
+        let status = result.status.rawValue
+        html.literal("<details class=\"story ")
+        html.text(status)
+        html.literal("\" id=\"")
+        html.text(anchor)
+        html.literal("\" data-status=\"")
+        html.text(status)
+        html.literal(result.status == .passed && result.attempts == 1 ? "\">\n" : "\" open>\n")
+        html.literal("<summary><span class=\"status\">")
+        html.text(status)
+        html.literal("</span><span class=\"title\">")
+        html.htmlEscaped(story.name)
+        html.literal("</span>")
+        if result.attempts > 1 {
+            html.literal(result.isFlaky ? " <span class=\"badge flaky\" title=\"" : " <span class=\"badge\" title=\"")
+            html.htmlEscaped(result.attemptsNote ?? "")
+            html.literal("\">")
+            if result.isFlaky {
+                html.literal("flaky &middot; passed on attempt ")
+                html.decimal(result.attempts)
+            } else {
+                html.decimal(result.attempts)
+                html.literal(" attempts")
             }
-            html += "</details>\n"
+            html.literal("</span>")
+        }
+        html.append(UInt8(ascii: " "))
+        for (number, tag) in story.tags.enumerated() {
+            if number > 0 { html.append(UInt8(ascii: " ")) }
+            html.literal("<span class=\"tag\">")
+            html.htmlEscaped(tag)
+            html.literal("</span>")
+        }
+        html.literal("\n<span class=\"where\">")
+        let steps = result.steps
+        html.decimal(steps.count { $0.status == .passed })
+        html.append(UInt8(ascii: "/"))
+        html.decimal(steps.count)
+        html.literal(" steps &middot; ")
+        html.text(Self.duration(result.duration))
+        html.literal("<span class=\"tech\"> &middot; ")
+        html.htmlEscaped(story.location)
+        html.literal("</span></span></summary>\n")
+        if let description = info.place(of: story)?.scenario.description, !description.isEmpty {
+            html.literal("<p class=\"description\">")
+            html.htmlEscaped(Self.trimmed(description))
+            html.literal("</p>\n")
+        }
+        html.literal("<ol class=\"steps\">\n")
+        testSteps(result.testSteps, status: result.status, story: story, info: info, into: &html)
+        html.literal("</ol>\n")
+        if !result.earlierAttempts.isEmpty {
+            html.literal("<details class=\"attempts\"><summary>")
+            html.decimal(result.earlierAttempts.count)
+            html.literal(result.earlierAttempts.count == 1 ? " earlier attempt failed</summary>\n" : " earlier attempts failed</summary>\n")
+            for (number, attempt) in result.earlierAttempts.enumerated() {
+                html.literal("<p class=\"attempt\">Attempt ")
+                html.decimal(number + 1)
+                html.literal(": ")
+                html.text(attempt.status.rawValue)
+                html.literal("</p><ol class=\"steps\">\n")
+                testSteps(attempt.testSteps, status: attempt.status, story: story, info: info, into: &html)
+                html.literal("</ol>\n")
+            }
+            html.literal("</details>\n")
         }
         if result.status == .failed, result.firstFailure == nil {
-            html += "<div class=\"error\"><pre class=\"message\">\(result.wasInterrupted ? "The run was interrupted while this story ran." : "The story failed.")</pre></div>\n"
+            html.literal("<div class=\"error\"><pre class=\"message\">")
+            html.literal(result.wasInterrupted ? "The run was interrupted while this story ran." : "The story failed.")
+            html.literal("</pre></div>\n")
         }
-        return html + "</details>\n"
+        html.literal("</details>\n")
     }
 
     /// The test steps of an attempt: every step, and the hooks that failed
     /// or attached something (passing hooks are plumbing a reader skips).
-    private func testSteps(_ testSteps: [TestStepResult], status: StoryStatus, story: Story, info: StoryFileInfo, into html: inout String) {
-        let skipReason =
+    private func testSteps(_ testSteps: [TestStepResult], status: StoryStatus, story: Story, info: StoryFileInfo, into html: inout [UInt8]) {
+        let skipReason: StaticString =
             switch status {
             case .undefined: "Skipped: a step of this story is not written yet."
             case .pending: "Skipped: an earlier step is pending."
@@ -140,90 +201,193 @@ extension HTMLReporter {
         }
     }
 
-    private func hook(_ hook: HookResult, into html: inout String) {
-        let status = hook.status.rawValue
-        html += "<li class=\"step hook \(status)\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(hook.status))</span>"
-        html += "<span class=\"text\"><span class=\"keyword\">\(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()) hook</span> <span class=\"hookplace\">\(hook.location.displayFileAndLine.htmlEscaped)</span></span>"
-        html += "<span class=\"where tech\">\(Self.duration(hook.duration))</span>"
-        if let error = hook.error, hook.status == .pending || hook.status == .skipped {
-            let place = error.location.map { " (\($0.displayFileAndLine))" } ?? ""
-            html += "<div class=\"note\">\(hook.status == .pending ? "Pending" : "Skipped"): \(error.message.htmlEscaped)<span class=\"tech\">\(place.htmlEscaped)</span></div>"
-        } else if let error = hook.error {
-            html += "<div class=\"error\"><pre class=\"message\">\(error.message.htmlEscaped)</pre>"
-            if let place = error.location { html += "<pre class=\"places\">at \(place.displayFileAndLine.htmlEscaped)</pre>" }
-            html += "</div>"
-        }
-        html += attachments(hook.attachments)
-        html += "</li>\n"
+    /// `<span class="icon" title="passed" aria-label="passed">✓</span>`.
+    private static func icon(_ status: StepStatus, into html: inout [UInt8]) {
+        html.literal("<span class=\"icon\" title=\"")
+        html.text(status.rawValue)
+        html.literal("\" aria-label=\"")
+        html.text(status.rawValue)
+        html.literal("\">")
+        html.text(icon(status))
+        html.literal("</span>")
     }
 
-    private func step(_ step: StepResult, skipReason: String, isBackground: Bool, into html: inout String) {
-        let status = step.status.rawValue
-        html += "<li class=\"step \(status)\(isBackground ? " background" : "")\"><span class=\"icon\" title=\"\(status)\" aria-label=\"\(status)\">\(Self.icon(step.status))</span>"
-        html += "<span class=\"text\"><span class=\"keyword\">\(step.step.keyword.htmlEscaped)</span> \(step.step.text.htmlEscaped)</span>"
-        if isBackground { html += " <span class=\"from\" title=\"a step of the Background, run before each story of its feature or rule\">background</span>" }
-        html += "<span class=\"where tech\">line \(step.step.location.line) &middot; \(Self.duration(step.duration))</span>"
-        html += argument(step.step.attachment)
+    private func hook(_ hook: HookResult, into html: inout [UInt8]) {
+        html.literal("<li class=\"step hook ")
+        html.text(hook.status.rawValue)
+        html.literal("\">")
+        Self.icon(hook.status, into: &html)
+        html.literal("<span class=\"text\"><span class=\"keyword\">")
+        html.text(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst())
+        html.literal(" hook</span> <span class=\"hookplace\">")
+        html.htmlEscaped(hook.location)
+        html.literal("</span></span><span class=\"where tech\">")
+        html.text(Self.duration(hook.duration))
+        html.literal("</span>")
+        if let error = hook.error, hook.status == .pending || hook.status == .skipped {
+            let place = error.location.map { " (\($0.displayFileAndLine))" } ?? ""
+            html.literal(hook.status == .pending ? "<div class=\"note\">Pending: " : "<div class=\"note\">Skipped: ")
+            html.htmlEscaped(error.message)
+            html.literal("<span class=\"tech\">")
+            html.htmlEscaped(place)
+            html.literal("</span></div>")
+        } else if let error = hook.error {
+            html.literal("<div class=\"error\"><pre class=\"message\">")
+            html.htmlEscaped(error.message)
+            html.literal("</pre>")
+            if let place = error.location {
+                html.literal("<pre class=\"places\">at ")
+                html.htmlEscaped(place)
+                html.literal("</pre>")
+            }
+            html.literal("</div>")
+        }
+        attachments(hook.attachments, into: &html)
+        html.literal("</li>\n")
+    }
+
+    private func step(_ step: StepResult, skipReason: StaticString, isBackground: Bool, into html: inout [UInt8]) {
+        html.literal("<li class=\"step ")
+        html.text(step.status.rawValue)
+        html.literal(isBackground ? " background\">" : "\">")
+        Self.icon(step.status, into: &html)
+        html.literal("<span class=\"text\"><span class=\"keyword\">")
+        html.htmlEscaped(step.step.keyword)
+        html.literal("</span> ")
+        html.htmlEscaped(step.step.text)
+        html.literal("</span>")
+        if isBackground {
+            html.literal(" <span class=\"from\" title=\"a step of the Background, run before each story of its feature or rule\">background</span>")
+        }
+        html.literal("<span class=\"where tech\">line ")
+        html.decimal(step.step.location.line)
+        html.literal(" &middot; ")
+        html.text(Self.duration(step.duration))
+        html.literal("</span>")
+        argument(step.step.attachment, into: &html)
         if let match = step.match {
-            html += "<div class=\"match tech\">matched <code>\(match.pattern.htmlEscaped)</code> at \(match.location.displayFileAndLine.htmlEscaped)</div>"
+            html.literal("<div class=\"match tech\">matched <code>")
+            html.htmlEscaped(match.pattern)
+            html.literal("</code> at ")
+            html.htmlEscaped(match.location)
+            html.literal("</div>")
         }
         if let error = step.error, step.status == .pending || step.status == .skipped {
             // A reason given to pending(_:) or skip(_:), not a failure.
             let place = error.location.map { " (\($0.displayFileAndLine))" } ?? ""
-            html += "<div class=\"note\">\(step.status == .pending ? "Pending" : "Skipped"): \(error.message.htmlEscaped)<span class=\"tech\">\(place.htmlEscaped)</span></div>"
+            html.literal(step.status == .pending ? "<div class=\"note\">Pending: " : "<div class=\"note\">Skipped: ")
+            html.htmlEscaped(error.message)
+            html.literal("<span class=\"tech\">")
+            html.htmlEscaped(place)
+            html.literal("</span></div>")
         } else if let error = step.error {
-            let place = error.location.map { "at \($0.displayFileAndLine)\n" } ?? ""
-            html += "<div class=\"error\"><pre class=\"message\">\(error.message.htmlEscaped)</pre>"
-            html += "<pre class=\"places tech\">\(place.htmlEscaped)\(step.step.location.displayFileAndLine.htmlEscaped)</pre></div>"
+            html.literal("<div class=\"error\"><pre class=\"message\">")
+            html.htmlEscaped(error.message)
+            html.literal("</pre><pre class=\"places tech\">")
+            if let place = error.location {
+                html.literal("at ")
+                html.htmlEscaped(place)
+                html.literal("\n")
+            }
+            html.htmlEscaped(step.step.location)
+            html.literal("</pre></div>")
         }
         if step.status == .undefined {
-            html += "<div class=\"note\">Not written yet: no step definition matches this step.</div>"
-            html += "<pre class=\"snippet tech\">\((step.snippet ?? Snippet(for: step.step).code()).htmlEscaped)</pre>"
+            html.literal("<div class=\"note\">Not written yet: no step definition matches this step.</div>")
+            html.literal("<pre class=\"snippet tech\">")
+            html.htmlEscaped(step.snippet ?? Snippet(for: step.step).code())
+            html.literal("</pre>")
         } else if step.status == .pending, step.error == nil {
-            html += "<div class=\"note\">Pending: the step is not written yet.</div>"
+            html.literal("<div class=\"note\">Pending: the step is not written yet.</div>")
         } else if step.status == .skipped, step.error == nil {
-            html += "<div class=\"note\">\(skipReason)</div>"
+            html.literal("<div class=\"note\">")
+            html.literal(skipReason)
+            html.literal("</div>")
         }
-        html += attachments(step.attachments)
-        html += "</li>\n"
+        attachments(step.attachments, into: &html)
+        html.literal("</li>\n")
     }
 
     /// A data table as a table, a doc string as a preformatted block.
-    private func argument(_ argument: StepAttachment?) -> String {
+    private func argument(_ argument: StepAttachment?, into html: inout [UInt8]) {
         switch argument {
         case .dataTable(let table):
-            var html = "<table class=\"datatable\">"
+            html.literal("<table class=\"datatable\">")
             for row in table.rows {
-                html += "<tr>" + row.map { "<td>\($0.htmlEscaped)</td>" }.joined() + "</tr>"
+                html.literal("<tr>")
+                for cell in row {
+                    html.literal("<td>")
+                    html.htmlEscaped(cell)
+                    html.literal("</td>")
+                }
+                html.literal("</tr>")
             }
-            return html + "</table>"
+            html.literal("</table>")
         case .docString(let doc):
-            let type = doc.mediaType.map { "<span class=\"mediatype\">\($0.htmlEscaped)</span>" } ?? ""
-            return "<div class=\"docstring\">\(type)<pre>\(doc.content.htmlEscaped)</pre></div>"
+            html.literal("<div class=\"docstring\">")
+            if let mediaType = doc.mediaType {
+                html.literal("<span class=\"mediatype\">")
+                html.htmlEscaped(mediaType)
+                html.literal("</span>")
+            }
+            html.literal("<pre>")
+            html.htmlEscaped(doc.content)
+            html.literal("</pre></div>")
         case nil:
-            return ""
+            break
         }
     }
 
     /// Images inline, log lines as they are, other text and JSON in
     /// blocks that open on a click, anything else as a download.
-    func attachments(_ attachments: [Attachment]) -> String {
-        attachments.map { attachment -> String in
-            let note = attachment.limitNote.map { "<div class=\"note\">\($0.htmlEscaped)</div>" } ?? ""
-            guard let body = attachment.reportBody else { return "<div class=\"attachment\">\(attachment.label.htmlEscaped)\(note)</div>" }
+    func attachments(_ attachments: [Attachment], into html: inout [UInt8]) {
+        for attachment in attachments {
+            // Its note, after it.
+            func note() {
+                guard let note = attachment.limitNote else { return }
+                html.literal("<div class=\"note\">")
+                html.htmlEscaped(note)
+                html.literal("</div>")
+            }
+            guard let body = attachment.reportBody else {
+                html.literal("<div class=\"attachment\">")
+                html.htmlEscaped(attachment.label)
+                note()
+                html.literal("</div>")
+                continue
+            }
             if attachment.mediaType == Attachment.logMediaType {
-                return "<pre class=\"log\">\(body.htmlEscaped)</pre>\(note)"
-            }
-            if attachment.mediaType.hasPrefix("image/") {
+                html.literal("<pre class=\"log\">")
+                html.htmlEscaped(body)
+                html.literal("</pre>")
+            } else if attachment.mediaType.hasPrefix("image/") {
                 let source = "data:\(attachment.mediaType);base64,\(attachment.isText ? Data(body.utf8).base64EncodedString() : body)"
-                return "<figure class=\"attachment\"><img src=\"\(source.htmlEscaped)\" alt=\"\((attachment.name ?? "attached image").htmlEscaped)\"><figcaption>\(attachment.label.htmlEscaped)</figcaption></figure>\(note)"
+                html.literal("<figure class=\"attachment\"><img src=\"")
+                html.htmlEscaped(source)
+                html.literal("\" alt=\"")
+                html.htmlEscaped(attachment.name ?? "attached image")
+                html.literal("\"><figcaption>")
+                html.htmlEscaped(attachment.label)
+                html.literal("</figcaption></figure>")
+            } else if attachment.isText {
+                html.literal("<details class=\"attachment\"><summary>")
+                html.htmlEscaped(attachment.label)
+                html.literal("</summary><pre>")
+                html.htmlEscaped(body)
+                html.literal("</pre></details>")
+            } else {
+                html.literal("<div class=\"attachment\"><a download=\"")
+                html.htmlEscaped(attachment.name ?? "attachment")
+                html.literal("\" href=\"")
+                html.htmlEscaped("data:\(attachment.mediaType);base64,\(body)")
+                html.literal("\">")
+                html.htmlEscaped(attachment.label)
+                html.literal("</a>, ")
+                html.decimal(attachment.data.count)
+                html.literal(" bytes</div>")
             }
-            if attachment.isText {
-                return "<details class=\"attachment\"><summary>\(attachment.label.htmlEscaped)</summary><pre>\(body.htmlEscaped)</pre></details>\(note)"
-            }
-            let link = "data:\(attachment.mediaType);base64,\(body)"
-            return "<div class=\"attachment\"><a download=\"\((attachment.name ?? "attachment").htmlEscaped)\" href=\"\(link.htmlEscaped)\">\(attachment.label.htmlEscaped)</a>, \(attachment.data.count) bytes</div>\(note)"
-        }.joined()
+            note()
+        }
     }
 
     static func icon(_ status: StepStatus) -> String {

@@ -108,19 +108,43 @@ public struct JUnitReporter: Reporter {
         return xml + "  </testsuite>\n"
     }
 
-    private func testCase(_ result: StoryResult, file: String) -> String {
-        var xml = "    <testcase classname=\(Self.attribute(file)) name=\(Self.attribute(result.story.name)) time=\"\(Self.seconds(result.duration))\">\n"
+    /// A story's `<testcase>`, as bytes.
+    private func testCase(_ result: StoryResult, file: String) -> [UInt8] {
+        var xml: [UInt8] = []
+        xml.reserveCapacity(512)
+        xml.literal("    <testcase classname=")
+        xml.xmlAttribute(file)
+        xml.literal(" name=")
+        xml.xmlAttribute(result.story.name)
+        xml.literal(" time=\"")
+        xml.text(Self.seconds(result.duration))
+        xml.literal("\">\n")
+        /// `<element message="…" type="…">text</element>`.
+        func failure(_ element: StaticString, message: String, type: String, text: String) {
+            xml.literal("      <")
+            xml.literal(element)
+            xml.literal(" message=")
+            xml.xmlAttribute(message)
+            xml.literal(" type=\"")
+            xml.text(type)
+            xml.literal("\">")
+            xml.xmlEscaped(text)
+            xml.literal("</")
+            xml.literal(element)
+            xml.literal(">\n")
+        }
+        func skipped(_ text: String) {
+            xml.literal("      <skipped>")
+            xml.xmlEscaped(text)
+            xml.literal("</skipped>\n")
+        }
         switch result.status {
         case .passed:
             break
         case .skipped:
             // skip(_:) from a step or hook gives the reason; else a dry run.
             let reason = result.testSteps.first { $0.status == .skipped && $0.error != nil }?.error?.message
-            if let reason {
-                xml += "      <skipped>" + reason.xmlEscaped() + "</skipped>\n"
-            } else {
-                xml += "      <skipped>dry run</skipped>\n"
-            }
+            skipped(reason ?? "dry run")
         case .pending:
             // As Cucumber-JVM's JUnit formatter: skipped, or a failure under
             // --strict (the run exits 1 then, and the file must agree).
@@ -129,42 +153,65 @@ public struct JUnitReporter: Reporter {
                 testStep.title + (testStep.error.map { " (\($0.message))" } ?? "")
             }.joined(separator: "; ")
             if isStrict {
-                xml += "      <failure message=\(Self.attribute(text)) type=\"pending\">" + text.xmlEscaped() + "</failure>\n"
+                failure("failure", message: text, type: "pending", text: text)
             } else {
-                xml += "      <skipped>" + text.xmlEscaped() + "</skipped>\n"
+                skipped(text)
             }
         case .undefined:
             let undefined = "undefined steps: " + result.steps.filter { $0.status == .undefined }.map(\.step.line).joined(separator: "; ")
             if isStrict {
-                xml += "      <failure message=\(Self.attribute(undefined)) type=\"undefined\">" + undefined.xmlEscaped() + "</failure>\n"
+                failure("failure", message: undefined, type: "undefined", text: undefined)
             } else {
-                xml += "      <skipped>" + undefined.xmlEscaped() + "</skipped>\n"
+                skipped(undefined)
             }
         case .failed:
             // A failed story always has a failure, even when no test step
             // says why (an interrupted run, a worker that died).
             let failing = result.firstFailure
-            let element = failing?.status == .ambiguous ? "error" : "failure"
             let message = failing?.shortReason ?? (result.wasInterrupted ? "the run was interrupted" : "failed")
-            let text = failing?.failureText ?? message
-            xml += "      <\(element) message=\(Self.attribute(message)) type=\"\(failing?.status.rawValue ?? "failed")\">"
-            xml += text.xmlEscaped() + "</\(element)>\n"
+            failure(
+                failing?.status == .ambiguous ? "error" : "failure", message: message,
+                type: failing?.status.rawValue ?? "failed", text: failing?.failureText ?? message)
         }
-        xml += Self.systemOut(result.testSteps, note: result.attemptsNote)
-        return xml + "    </testcase>\n"
+        Self.systemOut(result.testSteps, note: result.attemptsNote, into: &xml)
+        xml.literal("    </testcase>\n")
+        return xml
     }
 
     /// Each test step's status and title, what it attached, and a note
     /// (the attempts of a story run more than once).
     static func systemOut(_ testSteps: [TestStepResult], note: String?) -> String {
-        var lines: [String] = note.map { [$0, ""] } ?? []
+        var xml: [UInt8] = []
+        systemOut(testSteps, note: note, into: &xml)
+        return String(decoding: xml, as: UTF8.self)
+    }
+
+    /// ``systemOut(_:note:)`` appended to bytes: the lines escaped one by
+    /// one, with escaped line ends between them.
+    static func systemOut(_ testSteps: [TestStepResult], note: String?, into xml: inout [UInt8]) {
+        xml.literal("      <system-out>")
+        var isFirst = true
+        func line(_ text: String) {
+            if !isFirst { xml.append(UInt8(ascii: "\n")) }
+            isFirst = false
+            xml.xmlEscaped(text)
+        }
+        if let note {
+            line(note)
+            line("")
+        }
         for testStep in testSteps {
             if case .hook(let hook) = testStep, hook.status == .passed, hook.attachments.isEmpty { continue }
             let status = testStep.status.rawValue  // padded to 10 characters
-            lines.append(status + String(repeating: " ", count: max(0, 10 - status.count)) + " " + testStep.title)
-            for attachment in testStep.attachments { lines.append(attachment.plainText(indent: "           ")) }
+            if !isFirst { xml.append(UInt8(ascii: "\n")) }
+            isFirst = false
+            xml.text(status)
+            for _ in status.utf8.count..<max(status.utf8.count, 10) { xml.append(UInt8(ascii: " ")) }
+            xml.append(UInt8(ascii: " "))
+            xml.xmlEscaped(testStep.title)
+            for attachment in testStep.attachments { line(attachment.plainText(indent: "           ")) }
         }
-        return "      <system-out>" + lines.joined(separator: "\n").xmlEscaped() + "</system-out>\n"
+        xml.literal("</system-out>\n")
     }
 
     /// The failing step, the error, where it was raised and the step's place.

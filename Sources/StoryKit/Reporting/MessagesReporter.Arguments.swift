@@ -24,6 +24,32 @@ extension MessagesReporter {
         return matchArguments(match, text: text)
     }
 
+    /// Appends ``matchArguments(_:definition:text:trees:)`` as JSON text;
+    /// the common case (a regex the fast matcher took apart) straight as bytes.
+    static func writeMatchArguments(
+        _ match: MatchInfo, definition: StepDefinition?, text: String, trees: TreeRegexCache, into out: inout [UInt8]
+    ) {
+        if case .regex(let pattern)? = definition?.matcher, let ranges = pattern.simpleCaptureRanges(in: text),
+            ranges.count == match.arguments.count
+        {
+            var text = text
+            text.withUTF8 { bytes in
+                out.literal(#"{"stepMatchArguments":["#)
+                for (index, range) in ranges.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
+                    out.literal(#"{"group":{"start":"#)
+                    JSONValue.writeInteger(Int64(range.lowerBound), into: &out)
+                    out.literal(#","value":"#)
+                    JSONValue.writeString(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), into: &out)
+                    out.literal("}}")
+                }
+                out.literal("]}")
+            }
+            return
+        }
+        matchArguments(match, definition: definition, text: text, trees: trees).write(into: &out)
+    }
+
     private static func groupArguments(_ definition: StepDefinition, match: MatchInfo, text: String, trees: TreeRegexCache) -> [JSONValue]? {
         switch definition.matcher {
         case .expression(let expression, _):

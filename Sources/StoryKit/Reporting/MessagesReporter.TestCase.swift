@@ -47,7 +47,7 @@ extension MessagesReporter {
                 out.literal(#"],"stepMatchArgumentsLists":["#)
                 for (number, match) in matches.enumerated() {
                     if number > 0 { out.append(UInt8(ascii: ",")) }
-                    Self.matchArguments(match, definition: registered[match.key], text: step.step.text, trees: trees).write(into: &out)
+                    Self.writeMatchArguments(match, definition: registered[match.key], text: step.step.text, trees: trees, into: &out)
                 }
                 out.literal("]}")
             }

@@ -1,0 +1,75 @@
+/// Text appended to a report's bytes, escaped as it goes: the bytes
+/// `String.xmlEscaped` and `String.htmlEscaped` make, without a String per
+/// piece of text. ASCII text (nearly all of it) is escaped byte by byte;
+/// other text goes through the String functions, so the result is the same.
+extension [UInt8] {
+    /// Appends text as it is.
+    mutating func text(_ text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
+    }
+
+    /// Appends text as ``String/xmlEscaped(isAttribute:)`` escapes it.
+    mutating func xmlEscaped(_ text: String, isAttribute: Bool = false) {
+        var text = text
+        let isASCII = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            for byte in bytes {
+                switch byte {
+                case 0x26: literal("&amp;")
+                case 0x3C: literal("&lt;")
+                case 0x3E: literal("&gt;")
+                case 0x22 where isAttribute: literal("&quot;")
+                case 0x0A where isAttribute: literal("&#10;")
+                case 0x0D: literal("&#13;")
+                case 0x09 where isAttribute: literal("&#9;")
+                case 0x09, 0x0A, 0x20...: append(byte)
+                default: continue  // control characters XML 1.0 forbids
+                }
+            }
+            return true
+        }
+        if !isASCII { self.text(text.xmlEscaped(isAttribute: isAttribute)) }
+    }
+
+    /// Appends text in double quotes, escaped for an XML attribute.
+    mutating func xmlAttribute(_ text: String) {
+        append(UInt8(ascii: "\""))
+        xmlEscaped(text, isAttribute: true)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Appends text as ``String/htmlEscaped`` escapes it.
+    mutating func htmlEscaped(_ text: String) {
+        var text = text
+        let isASCII = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            for byte in bytes {
+                switch byte {
+                case 0x26: literal("&amp;")
+                case 0x3C: literal("&lt;")
+                case 0x3E: literal("&gt;")
+                case 0x22: literal("&quot;")
+                case 0x27: literal("&#39;")
+                case 0x09, 0x0A, 0x0D, 0x20...: append(byte)
+                default: continue  // control characters HTML forbids
+                }
+            }
+            return true
+        }
+        if !isASCII { self.text(text.htmlEscaped) }
+    }
+
+    /// Appends a place as `path:line`, escaped as ``htmlEscaped(_:)``
+    /// escapes its `displayFileAndLine`.
+    mutating func htmlEscaped(_ place: SourceLocation) {
+        htmlEscaped(place.displayPath)
+        append(UInt8(ascii: ":"))
+        decimal(place.line)
+    }
+
+    /// Appends an integer in decimal.
+    mutating func decimal(_ value: Int) {
+        JSONValue.writeInteger(Int64(value), into: &self)
+    }
+}

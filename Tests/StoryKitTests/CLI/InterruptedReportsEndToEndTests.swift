@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A run stopped by SIGTERM while its file reports are still rendering
+/// (they render on a thread of their own, behind the run): every report is
+/// written whole, and all of them hold the same stories.
+@Suite struct InterruptedReportsEndToEndTests {
+    @Test("SIGTERM amid a burst of stories: all five file reports are complete and agree, exit 143")
+    func terminatedWhileReportsRender() throws {
+        let folder = try Binary.temporaryFolder("interrupted-reports")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Many quick stories with a log each (their parts of the reports
+        // take longer to render than to run), then one that stops the run.
+        let stopAt = 1500
+        var text = ""
+        for index in 0..<2000 {
+            let step = index == stopAt ? "the step sends SIGTERM to its run" : "the step logs \"line \(index) <&>\""
+            text += "Story: story \(index)\n  Given \(step)\n\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/burst.stories"))
+        let outcome = try Binary.run(
+            [
+                "burst.stories", "--junit", "r.xml", "--html", "r.html", "--json", "r.json", "--messages", "r.ndjson",
+                "--rerun", "rerun.txt",
+            ],
+            in: folder, timeout: 120, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == 143, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("(the run was interrupted)"), "\(outcome.output)")
+
+        // JUnit: well-formed, one test case per story that ran.
+        let junit = try Data(contentsOf: URL(fileURLWithPath: folder + "/r.xml"))
+        let parser = XMLParser(data: junit)
+        #expect(parser.parse(), "r.xml is not well-formed: \(String(describing: parser.parserError))")
+        let testCases = String(decoding: junit, as: UTF8.self).components(separatedBy: "<testcase ").count - 1
+        #expect(testCases >= stopAt, "\(testCases) test cases")
+        #expect(testCases < 2000)
+
+        // Cucumber JSON: parses, the same stories.
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/r.json"))) as? [[String: Any]])
+        let elements = json.reduce(0) { $0 + (($1["elements"] as? [Any])?.count ?? 0) }
+        #expect(elements == testCases)
+
+        // Messages: every line an envelope, the run finished, the same stories.
+        let lines = try String(contentsOfFile: folder + "/r.ndjson", encoding: .utf8).split(separator: "\n")
+        var finished = 0
+        for line in lines {
+            let envelope = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            if envelope["testCaseFinished"] != nil { finished += 1 }
+        }
+        #expect(finished == testCases)
+        #expect(lines.last?.contains("testRunFinished") == true)
+
+        // HTML: the whole page, the same stories.
+        let html = try String(contentsOfFile: folder + "/r.html", encoding: .utf8)
+        #expect(html.hasSuffix("</html>\n"))
+        #expect(html.components(separatedBy: "<details class=\"story ").count - 1 == testCases)
+
+        // Rerun: written (the interrupted run names what did not pass).
+        #expect(FileManager.default.fileExists(atPath: folder + "/rerun.txt"))
+    }
+}
