@@ -8,19 +8,6 @@ public struct Match: Sendable {
     /// which is before it runs.
     public let capturedTexts: [String?]
 
-    init(definition: StepDefinition, inputs: [StepArgumentInput]) {
-        self.definition = definition
-        self.inputs = inputs
-        var texts: [String?] = []
-        texts.reserveCapacity(inputs.count)
-        for input in inputs {
-            if case .attachment = input { continue }
-            texts.append(input.text)
-        }
-        capturedTexts = texts
-    }
-
-    /// A match whose captured texts are known already (a regex's captures).
     init(definition: StepDefinition, inputs: [StepArgumentInput], capturedTexts: [String?]) {
         self.definition = definition
         self.inputs = inputs

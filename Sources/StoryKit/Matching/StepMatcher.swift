@@ -9,11 +9,6 @@ enum StepMatcher: Sendable {
     /// groups when a value does not convert.
     case expression(CucumberExpression, fallback: Pattern)
 
-    /// The inputs for the closure when the step matches, or nil.
-    func inputs(line: String, text: String, attachment: StepAttachment?) -> [StepArgumentInput]? {
-        match(line: line, text: text, attachment: attachment)?.inputs
-    }
-
     /// The inputs for the closure's parameters and the captured texts (for
     /// reports), when the step matches; a regex's captures serve as its
     /// texts as they are, not copied.

@@ -225,12 +225,7 @@ extension HTMLReporter {
         html.text(Self.duration(hook.duration))
         html.literal("</span>")
         if let error = hook.error, hook.status == .pending || hook.status == .skipped {
-            let place = error.location.map { " (\($0.displayFileAndLine))" } ?? ""
-            html.literal(hook.status == .pending ? "<div class=\"note\">Pending: " : "<div class=\"note\">Skipped: ")
-            html.htmlEscaped(error.message)
-            html.literal("<span class=\"tech\">")
-            html.htmlEscaped(place)
-            html.literal("</span></div>")
+            Self.note(error, isPending: hook.status == .pending, into: &html)
         } else if let error = hook.error {
             html.literal("<div class=\"error\"><pre class=\"message\">")
             html.htmlEscaped(error.message)
@@ -244,6 +239,19 @@ extension HTMLReporter {
         }
         attachments(hook.attachments, into: &html)
         html.literal("</li>\n")
+    }
+
+    /// A reason given to pending(_:) or skip(_:), not a failure, with where it was given.
+    private static func note(_ error: StepError, isPending: Bool, into html: inout [UInt8]) {
+        html.literal(isPending ? "<div class=\"note\">Pending: " : "<div class=\"note\">Skipped: ")
+        html.htmlEscaped(error.message)
+        html.literal("<span class=\"tech\">")
+        if let place = error.location {
+            html.literal(" (")
+            html.htmlEscaped(place)
+            html.literal(")")
+        }
+        html.literal("</span></div>")
     }
 
     private func step(_ step: StepResult, skipReason: StaticString, isBackground: Bool, into html: inout [UInt8]) {
@@ -273,13 +281,7 @@ extension HTMLReporter {
             html.literal("</div>")
         }
         if let error = step.error, step.status == .pending || step.status == .skipped {
-            // A reason given to pending(_:) or skip(_:), not a failure.
-            let place = error.location.map { " (\($0.displayFileAndLine))" } ?? ""
-            html.literal(step.status == .pending ? "<div class=\"note\">Pending: " : "<div class=\"note\">Skipped: ")
-            html.htmlEscaped(error.message)
-            html.literal("<span class=\"tech\">")
-            html.htmlEscaped(place)
-            html.literal("</span></div>")
+            Self.note(error, isPending: step.status == .pending, into: &html)
         } else if let error = step.error {
             html.literal("<div class=\"error\"><pre class=\"message\">")
             html.htmlEscaped(error.message)
