@@ -202,6 +202,8 @@ public enum StoryRun {
                 return DefinitionsCommand.run(registry: registry, parameterTypes: builder.parameterTypes, json: json, output: output)
             case .worker:
                 var configuration = runnerConfiguration(options)
+                // Its parent sees each step start on the shared page.
+                configuration.emitsStepEvents = false
                 // The parent decides when to stop.
                 configuration.isFailFast = false
                 return await WorkerMain.run(registry: registry, configuration: configuration, clock: clock)
@@ -328,10 +330,12 @@ public enum StoryRun {
         }
 
         var summary: RunSummary
+        var configuration = runnerConfiguration(options)
+        configuration.emitsStepEvents = observe != nil || reporters.contains { $0.readsStepEvents }
         PhaseTimer.mark("running")
         // A dry run runs no user code, so it needs no worker.
         if options.isInProcess || options.isDryRun || !startsWorkers {
-            var runner = Runner(registry: registry, configuration: runnerConfiguration(options), now: clock)
+            var runner = Runner(registry: registry, configuration: configuration, now: clock)
             await runner.begin(emit: emit)
             while !runner.isStopped, Interrupts.received == nil, let planned = next() {
                 await runner.run(planned, emit: emit)
@@ -347,7 +351,7 @@ public enum StoryRun {
             summary = await runner.finish(emit: emit)
         } else {
             let supervisor = Supervisor(
-                registry: registry, configuration: runnerConfiguration(options), workerCount: max(1, options.jobs),
+                registry: registry, configuration: configuration, workerCount: max(1, options.jobs),
                 workerArguments: options.workerArguments, now: clock)
             summary = supervisor.run(next: next, emit: emit, warn: output)
             summary.duration = clock() &- start
@@ -364,6 +368,7 @@ public enum StoryRun {
         if let signal = Interrupts.received { status = signal == SIGTERM ? .terminated : .interrupted }
         // The file reports have handled every event before any is written.
         reporters += fileReports.finish()
+        PhaseTimer.mark("reports-rendered")
         // Every report is written whole first, then all are renamed at once.
         var reportProblems: [Diagnostic] = []
         reportProblems += ReportBatch.run {
@@ -375,6 +380,7 @@ public enum StoryRun {
                 }
             }
         }
+        PhaseTimer.mark("reports-written")
         for problem in reportProblems {
             output(problem.rendered(style: style))
             if status != .interrupted && status != .terminated { status = .inputError }

@@ -2,6 +2,7 @@
 /// `String.xmlEscaped` and `String.htmlEscaped` make, without a String per
 /// piece of text. ASCII text (nearly all of it) is escaped byte by byte;
 /// other text goes through the String functions, so the result is the same.
+/// Runs of bytes that need no escape are appended whole.
 extension [UInt8] {
     /// Appends text as it is.
     mutating func text(_ text: String) {
@@ -14,22 +15,35 @@ extension [UInt8] {
         var text = text
         let isASCII = text.withUTF8 { bytes in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
-            for byte in bytes {
+            appendEscaping(bytes) { byte in
                 switch byte {
-                case 0x26: literal("&amp;")
-                case 0x3C: literal("&lt;")
-                case 0x3E: literal("&gt;")
-                case 0x22 where isAttribute: literal("&quot;")
-                case 0x0A where isAttribute: literal("&#10;")
-                case 0x0D: literal("&#13;")
-                case 0x09 where isAttribute: literal("&#9;")
-                case 0x09, 0x0A, 0x20...: append(byte)
-                default: continue  // control characters XML 1.0 forbids
+                case 0x26: "&amp;"
+                case 0x3C: "&lt;"
+                case 0x3E: "&gt;"
+                case 0x22 where isAttribute: "&quot;"
+                case 0x0A where isAttribute: "&#10;"
+                case 0x0D: "&#13;"
+                case 0x09 where isAttribute: "&#9;"
+                case 0x09, 0x0A, 0x20...: nil
+                default: ""  // control characters XML 1.0 forbids
                 }
             }
             return true
         }
         if !isASCII { self.text(text.xmlEscaped(isAttribute: isAttribute)) }
+    }
+
+    /// Appends bytes, each that `escape` names (nil: kept as it is) replaced
+    /// by its escape.
+    private mutating func appendEscaping(_ bytes: UnsafeBufferPointer<UInt8>, _ escape: (UInt8) -> StaticString?) {
+        var start = 0
+        for index in 0..<bytes.count {
+            guard let replacement = escape(bytes[index]) else { continue }
+            append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            literal(replacement)
+            start = index + 1
+        }
+        append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
     }
 
     /// Appends text in double quotes, escaped for an XML attribute.
@@ -44,15 +58,15 @@ extension [UInt8] {
         var text = text
         let isASCII = text.withUTF8 { bytes in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
-            for byte in bytes {
+            appendEscaping(bytes) { byte in
                 switch byte {
-                case 0x26: literal("&amp;")
-                case 0x3C: literal("&lt;")
-                case 0x3E: literal("&gt;")
-                case 0x22: literal("&quot;")
-                case 0x27: literal("&#39;")
-                case 0x09, 0x0A, 0x0D, 0x20...: append(byte)
-                default: continue  // control characters HTML forbids
+                case 0x26: "&amp;"
+                case 0x3C: "&lt;"
+                case 0x3E: "&gt;"
+                case 0x22: "&quot;"
+                case 0x27: "&#39;"
+                case 0x09, 0x0A, 0x0D, 0x20...: nil
+                default: ""  // control characters HTML forbids
                 }
             }
             return true

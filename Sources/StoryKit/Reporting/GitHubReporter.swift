@@ -12,6 +12,9 @@ public struct GitHubReporter: Reporter {
         self.write = write
     }
 
+    /// It reads each story whole, from `storyFinished`.
+    public var readsStepEvents: Bool { false }
+
     public mutating func handle(_ event: RunEvent) {
         switch event {
         case .storyStarted, .stepStarted, .runStarted, .runFinished:

@@ -23,6 +23,9 @@ struct LiveStatusReporter: Reporter {
         self.now = now
     }
 
+    /// It reads each story whole, from `storyFinished`.
+    var readsStepEvents: Bool { false }
+
     mutating func handle(_ event: RunEvent) {
         switch event {
         case .runStarted(let count):

@@ -16,13 +16,15 @@ extension MessagesReporter {
         JSONValue.writeString(pickle.id, into: &out)
         out.literal(#","testSteps":["#)
         var stepIndex = 0
-        for (index, testStep) in result.testSteps.enumerated() {
+        // Test steps are read in place, by index, here and below: a `for`
+        // loop would copy every step's result.
+        for index in result.testSteps.indices {
             let id = runIDs.nextNumber()
             stepIDs.append(id)
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.literal(#"{"id":""#)
             marker.write(.run, id, into: &out)
-            switch testStep {
+            switch result.testSteps[index] {
             case .hook(let hook):
                 out.literal(#"","hookId":"#)
                 JSONValue.writeString(hookID(hook), into: &out)
@@ -37,7 +39,7 @@ extension MessagesReporter {
                 matches += step.alsoMatched
                 var isFirst = true
                 for match in matches {
-                    guard let number = definitionNumbers[match.key] else { continue }
+                    guard let number = definitionNumber(match) else { continue }
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
                     out.append(UInt8(ascii: "\""))
@@ -47,7 +49,7 @@ extension MessagesReporter {
                 out.literal(#"],"stepMatchArgumentsLists":["#)
                 for (number, match) in matches.enumerated() {
                     if number > 0 { out.append(UInt8(ascii: ",")) }
-                    Self.writeMatchArguments(match, definition: registered[match.key], text: step.step.text, trees: trees, into: &out)
+                    Self.writeMatchArguments(match, definition: known(match)?.definition ?? registered[match.key], text: step.step.text, trees: trees, into: &out)
                 }
                 out.literal("]}")
             }
@@ -55,13 +57,20 @@ extension MessagesReporter {
         out.literal(#"],"testRunStartedId":""#)
         marker.write(.run, 1, into: &out)
         out.literal("\"}}\n")
-        for (index, step) in result.steps.enumerated() where step.status == .undefined && index < pickle.stepIDs.count {
+        var storyStep = -1
+        for testStepIndex in result.testSteps.indices {
+            guard case .step(let step) = result.testSteps[testStepIndex] else { continue }
+            storyStep += 1
+            let index = storyStep
+            guard step.status == .undefined && index < pickle.stepIDs.count else { continue }
             Self.line(Self.envelope("suggestion", .object([
                 ("id", .string(marker.text(.run, runIDs.nextNumber()))), ("pickleStepId", .string(pickle.stepIDs[index])),
                 ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
             ])), into: &out)
         }
         let attempts = result.allAttempts
+        var reference: [UInt8] = []
+        reference.reserveCapacity(96)
         for (number, attempt) in attempts.enumerated() {
             let startedID = runIDs.nextNumber()
             let caseStart = clock.nanoseconds
@@ -74,12 +83,14 @@ extension MessagesReporter {
             out.literal(#"","timestamp":"#)
             clock.writeTimestamp(into: &out)
             out.literal("}}\n")
-            for (index, testStep) in attempt.testSteps.enumerated() {
+            for index in attempt.testSteps.indices {
                 // An earlier attempt's test steps are the test case's
                 // when they have the same shape; else they are matched in order.
-                guard let stepID = Self.testStepID(testStep, index: index, attempt: attempt.testSteps, last: result.testSteps, ids: stepIDs) else { continue }
+                guard let stepID = Self.testStepID(attempt.testSteps[index], index: index, attempt: attempt.testSteps, last: result.testSteps, ids: stepIDs)
+                else { continue }
                 // `"testCaseStartedId":"…","testStepId":"…"`
-                var reference: [UInt8] = Array(#""testCaseStartedId":""#.utf8)
+                reference.removeAll(keepingCapacity: true)
+                reference.literal(#""testCaseStartedId":""#)
                 marker.write(.run, startedID, into: &reference)
                 reference.literal(#"","testStepId":""#)
                 marker.write(.run, stepID, into: &reference)
@@ -89,26 +100,26 @@ extension MessagesReporter {
                 out.literal(#","timestamp":"#)
                 clock.writeTimestamp(into: &out)
                 out.literal("}}\n")
-                if !testStep.attachments.isEmpty {
+                if !attempt.testSteps[index].attachments.isEmpty {
                     let references: [(String, JSONValue)] = [
                         ("testCaseStartedId", .string(marker.text(.run, startedID))), ("testStepId", .string(marker.text(.run, stepID))),
                     ]
-                    for attachment in testStep.attachments {
+                    for attachment in attempt.testSteps[index].attachments {
                         Self.line(Self.envelope("attachment", Self.attachment(attachment, at: references, clock: clock)), into: &out)
                     }
                 }
-                clock.nanoseconds &+= testStep.duration
+                clock.nanoseconds &+= attempt.testSteps[index].duration
                 out.literal(#"{"testStepFinished":{"#)
                 out += reference
                 out.literal(#","testStepResult":"#)
-                if testStep.error == nil {
+                if attempt.testSteps[index].error == nil {
                     out.literal(#"{"duration":"#)
-                    Clock.writeDuration(testStep.duration, into: &out)
+                    Clock.writeDuration(attempt.testSteps[index].duration, into: &out)
                     out.literal(#","status":""#)
-                    out.literal(testStep.status.messagesName)
+                    out.literal(attempt.testSteps[index].status.messagesName)
                     out.literal("\"}")
                 } else {
-                    Self.result(testStep).write(into: &out)
+                    Self.result(attempt.testSteps[index]).write(into: &out)
                 }
                 out.literal(#","timestamp":"#)
                 clock.writeTimestamp(into: &out)

@@ -52,6 +52,9 @@ public struct MessagesReporter: Reporter {
     private var hooks: [(hook: HookResult, tags: String?, name: String?)] = []
     private var hookNumbers: [HookKey: Int] = [:]
     let registered: [MatchInfo.Key: StepDefinition]
+    /// The registry's definitions by id, each with its number: a step's
+    /// match finds both without hashing its pattern and place.
+    private var byID: [(definition: StepDefinition, number: Int)?] = []
     /// The ids of the run, from `testRunStarted`'s.
     var runIDs: IDs
     var clock: Clock
@@ -95,6 +98,12 @@ public struct MessagesReporter: Reporter {
         // Every step definition: all of the registry's in registration
         // order; without a registry, those that matched, then those no story used.
         for definition in registry?.definitions ?? [] { define(definition.pattern, definition.location) }
+        for definition in registry?.definitions ?? [] where definition.id >= 0 {
+            let key = MatchInfo.Key(pattern: definition.pattern, location: definition.location)
+            guard let first = registered[key], let number = definitionNumbers[key] else { continue }
+            if byID.count <= definition.id { byID += Array(repeating: nil, count: definition.id + 1 - byID.count) }
+            byID[definition.id] = (first, number)
+        }
         for hook in registry?.hooks ?? [] {
             defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags, name: hook.name)
         }
@@ -116,6 +125,24 @@ public struct MessagesReporter: Reporter {
             }
         case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic: break
         }
+    }
+
+    /// The registered definition behind a match and its number, when the
+    /// match names it by id (a run's own results do; merged ones do not).
+    func known(_ match: MatchInfo) -> (definition: StepDefinition, number: Int)? {
+        guard let id = match.definitionID, id >= 0, id < byID.count, let entry = byID[id],
+            entry.definition.pattern == match.pattern, entry.definition.location == match.location
+        else { return nil }
+        return entry
+    }
+
+    /// The number of the definition behind a match, if it was written.
+    func definitionNumber(_ match: MatchInfo) -> Int? {
+        known(match)?.number ?? definitionNumbers[match.key]
+    }
+
+    private mutating func define(_ match: MatchInfo) {
+        if known(match) == nil { define(match.pattern, match.location) }
     }
 
     private mutating func define(_ pattern: String, _ location: SourceLocation) {
@@ -180,12 +207,19 @@ public struct MessagesReporter: Reporter {
             files[index].scenarios.append(spill.append(bytes))
             pickle = synthesized
         }
-        for attempt in result.allAttempts {
-            for step in attempt.testSteps.compactMap(\.stepResult) {
-                for match in [step.match].compactMap({ $0 }) + step.alsoMatched { define(match.pattern, match.location) }
+        func define(_ testSteps: [TestStepResult]) {
+            // By index: a `for` loop would copy every step's result.
+            for index in testSteps.indices {
+                switch testSteps[index] {
+                case .step(let step):
+                    if let match = step.match { self.define(match) }
+                    for match in step.alsoMatched { self.define(match) }
+                case .hook(let hook): defineHook(hook)
+                }
             }
-            for hook in attempt.testSteps.compactMap(\.hookResult) { defineHook(hook) }
         }
+        for attempt in result.earlierAttempts { define(attempt.testSteps) }
+        define(result.testSteps)
         guard let pickle else { return }
         var bytes: [UInt8] = []
         Self.line(Self.envelope("pickle", pickle.json), into: &bytes)
@@ -276,22 +310,27 @@ public struct MessagesReporter: Reporter {
         let spill = spill ?? ReportSpill(near: path)
         let marker = marker
         try AtomicFile.write(to: path) { file throws(Diagnostic) in
+            // Written a megabyte at a time: a file system pays for each
+            // write (ext4 zeroes the rest of every page a small one starts),
+            // and the stream is made of thousands of small parts.
             var out: [UInt8] = []
+            out.reserveCapacity(Self.writeSize + 64 * 1024)
+            func flush(atLeast size: Int) throws(Diagnostic) {
+                guard out.count >= size else { return }
+                try file.write(out)
+                out.removeAll(keepingCapacity: true)
+            }
             func copy(_ places: [ReportSpill.Place]) throws(Diagnostic) {
                 try spill.read(places, for: path) { bytes throws(Diagnostic) in
-                    out.removeAll(keepingCapacity: true)
                     Self.resolving(bytes, marker: marker, bases: bases, into: &out)
-                    try file.write(out)
+                    try flush(atLeast: Self.writeSize)
                 }
             }
             func write(_ bytes: [UInt8]) throws(Diagnostic) {
-                out.removeAll(keepingCapacity: true)
                 bytes.withUnsafeBytes { Self.resolving($0, marker: marker, bases: bases, into: &out) }
-                try file.write(out)
+                try flush(atLeast: Self.writeSize)
             }
-            var meta: [UInt8] = []
-            Self.line(Self.envelope("meta", Self.meta), into: &meta)
-            try file.write(meta)
+            Self.line(Self.envelope("meta", Self.meta), into: &out)
             for source in files {
                 try copy([source.head])
                 if let synthesized = source.synthesized {
@@ -301,11 +340,15 @@ public struct MessagesReporter: Reporter {
                 }
                 try copy(source.pickles)
             }
-            try file.write(prelude)
+            out += prelude
             try copy(run)
             try write(end)
+            try flush(atLeast: 1)
         }
     }
+
+    /// How many bytes the stream gathers before it writes them.
+    static let writeSize = 1 << 20
 
     /// An envelope as a line of the stream.
     static func line(_ envelope: JSONValue, into out: inout [UInt8]) {

@@ -23,12 +23,18 @@ public struct TextReporter: Reporter {
         self.write = write
     }
 
+    /// It reads each story whole, from `storyFinished`.
+    public var readsStepEvents: Bool { false }
+
     public mutating func handle(_ event: RunEvent) {
         switch event {
         case .diagnostic(let diagnostic):
             write(diagnostic.rendered(style: style))
         case .storyFinished(let result):
-            for case .step(let step) in result.testSteps where !step.alsoMatched.isEmpty && step.status != .ambiguous { ambiguousSteps += 1 }
+            // By index: a `for case` loop would copy every step's result.
+            for index in result.testSteps.indices {
+                if case .step(let step) = result.testSteps[index], !step.alsoMatched.isEmpty, step.status != .ambiguous { ambiguousSteps += 1 }
+            }
             report(result)
         case .runFinished(let summary):
             reportEnd(summary)

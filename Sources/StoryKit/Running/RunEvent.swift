@@ -45,7 +45,17 @@ public struct RunSummary: Sendable, Codable, Equatable {
     mutating func add(_ result: StoryResult) {
         stories[result.status, default: 0] += 1
         if result.isFlaky { flaky += 1 }
-        for case .step(let step) in result.testSteps { steps[step.status, default: 0] += 1 }
+        // By index, each status read in place (a `for case` loop would copy
+        // every step's result), and one count per run of equal statuses.
+        var status: StepStatus?
+        var count = 0
+        for index in result.testSteps.indices {
+            guard let next = result.testSteps[index].stepStatus else { continue }
+            if next != status, let status { steps[status, default: 0] += count; count = 0 }
+            status = next
+            count += 1
+        }
+        if let status { steps[status, default: 0] += count }
     }
 
     /// Whether any story failed or did not run, a run hook failed, or a

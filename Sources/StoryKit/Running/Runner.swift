@@ -204,6 +204,9 @@ extension Runner {
         var stepTimeout: Double = 300
         /// How snippets for undefined steps write their pattern.
         var snippetStyle: Snippet.Style = .regex
+        /// Whether a story's steps are emitted one by one too
+        /// (`stepStarted`, `stepFinished`): only when a reporter reads them.
+        var emitsStepEvents = true
     }
 }
 

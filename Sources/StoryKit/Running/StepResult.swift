@@ -122,6 +122,14 @@ public enum TestStepResult: Sendable, Codable {
         }
     }
 
+    /// A story step's status; nil for a hook.
+    var stepStatus: StepStatus? {
+        switch self {
+        case .hook: nil
+        case .step(let step): step.status
+        }
+    }
+
     /// Why it failed, if it did.
     public var error: StepError? {
         switch self {

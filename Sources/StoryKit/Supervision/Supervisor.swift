@@ -132,9 +132,10 @@ struct Supervisor {
             finishedNanoseconds &+= result.duration
             emit(.storyStarted(result.story))
             // One pass over the test steps (`steps` would build an array each time).
-            for case .step(let step) in result.testSteps {
+            for index in result.testSteps.indices {
+                guard case .step(let step) = result.testSteps[index] else { continue }
                 if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
-                emit(.stepFinished(step))
+                if configuration.emitsStepEvents { emit(.stepFinished(step)) }
             }
             summary.add(result)
             emit(.storyFinished(result))

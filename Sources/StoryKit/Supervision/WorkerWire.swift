@@ -286,11 +286,14 @@ enum WorkerWire {
         append(sequence)
         text.append(0x20)
         append(result.duration)
-        for testStep in result.testSteps {
-            guard testStep.status == .passed, testStep.attachments.isEmpty else { return false }
-            switch testStep {
+        // By index, each test step read in place (a `for` loop would copy
+        // every step's result).
+        for index in result.testSteps.indices {
+            switch result.testSteps[index] {
             case .step(let step):
-                guard let match = step.match, let id = match.definitionID, id >= 0, step.alsoMatched.isEmpty else { return false }
+                guard step.status == .passed, step.attachments.isEmpty, let match = step.match, let id = match.definitionID, id >= 0,
+                    step.alsoMatched.isEmpty
+                else { return false }
                 text.append(0x20)
                 text.append(UInt8(ascii: "s"))
                 text.append(0x3A)
@@ -303,7 +306,7 @@ enum WorkerWire {
                     appendArgument(argument, to: &text)
                 }
             case .hook(let hook):
-                guard let index = hookIndex(hook), index >= 0 else { return false }
+                guard hook.status == .passed, hook.attachments.isEmpty, let index = hookIndex(hook), index >= 0 else { return false }
                 text.append(0x20)
                 text.append(UInt8(ascii: "h"))
                 append(index)
