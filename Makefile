@@ -60,7 +60,7 @@ goldens:
 	STORYRUN_RECORD=1 $(SWIFT) test || true
 
 clean:
-	rm -rf .build Examples/TicTacToe/.build Examples/TodoList/.build
+	rm -rf .build .build-static Examples/TicTacToe/.build Examples/TodoList/.build
 
 # Benchmarks (not tests): storyrun side by side with behave and cucumber-ruby
 # on three corpora (Benchmarks/corpus.py), supervision, start-up, the floor,
@@ -70,6 +70,7 @@ clean:
 bench:
 	$(SWIFT) build -c release --product storyrun-bench
 	$(SWIFT) build -c release --product storyrun-bench-neutral
+	$(SWIFT) build -c release --static-swift-stdlib --product storyrun-bench-neutral --scratch-path .build-static
 	python3 Benchmarks/bench.py
 	python3 Benchmarks/profile.py Benchmarks/out/neutral-$${BENCH_N:-10000}
 	python3 Benchmarks/lsp_latency.py

@@ -212,12 +212,18 @@ def supervision(neutral, n):
     print(f"  --jobs 2 / one worker:   {results['--jobs 2'][0] / one:.2f}x (target <= 1.0x)")
 
 
-def compile_swift(name):
+def compile_swift(name, static=False):
     source = os.path.join(HERE, "floor", f"{name}.swift")
-    binary = os.path.join(OUT, name)
+    binary = os.path.join(OUT, name + ("-static" if static else ""))
     if not os.path.exists(binary) or os.path.getmtime(binary) < os.path.getmtime(source):
-        subprocess.run(["swiftc", "-O", source, "-o", binary], check=True)
+        subprocess.run(["swiftc", "-O"] + (["-static-stdlib"] if static else []) + [source, "-o", binary], check=True)
     return binary
+
+
+# The same executable linked with the Swift runtime and Foundation inside it
+# (`swift build --static-swift-stdlib`, as `make bench` builds it): no
+# dynamic loading at start-up.
+NEUTRAL_STATIC = os.path.join(os.path.dirname(HERE), ".build-static", "release", "storyrun-bench-neutral")
 
 
 def startup():
@@ -226,17 +232,30 @@ def startup():
     hello = compile_swift("hello")
     one = os.path.join(OUT, "one-story")
     corpus.write_neutral(one, 1)
-    results = alternate({
+    commands = {
         "bare Foundation": ([hello], {}),
         "D=1000 supervised": ([NEUTRAL, one], {}),
         "D=1000 --in-process": ([NEUTRAL, "--in-process", one], {}),
         "D=10 supervised": ([NEUTRAL, one], {"BENCH_DEFINITIONS": "10"}),
-    }, rounds=3 * ROUNDS)
-    print(f"Start-up: a one-story run, median of {3 * ROUNDS} alternating")
+    }
+    static = os.path.exists(NEUTRAL_STATIC)
+    if static:
+        commands.update({
+            "static bare Foundation": ([compile_swift("hello", static=True)], {}),
+            "static D=1000 supervised": ([NEUTRAL_STATIC, one], {}),
+            "static D=1000 --in-process": ([NEUTRAL_STATIC, "--in-process", one], {}),
+        })
+    results = alternate(commands, rounds=3 * ROUNDS)
+    print(f"Start-up: a one-story run, median of {3 * ROUNDS} alternating (static: linked with --static-swift-stdlib)")
     bare = results["bare Foundation"][0]
     for name, (wall, rss) in results.items():
-        print(f"  {name:<22} {wall * 1000:6.1f} ms {wall / bare:5.2f}x bare {rss:6.1f} MB")
+        print(f"  {name:<26} {wall * 1000:6.1f} ms {wall / bare:5.2f}x bare {rss:6.1f} MB")
     print(f"  D=1000 supervised / bare: {results['D=1000 supervised'][0] / bare:.2f}x (target <= 1.5x)")
+    if static:
+        print(f"  static D=1000 supervised / bare: {results['static D=1000 supervised'][0] / bare:.2f}x; "
+              f"/ static bare: {results['static D=1000 supervised'][0] / results['static bare Foundation'][0]:.2f}x")
+        print(f"  static D=1000 --in-process / bare: {results['static D=1000 --in-process'][0] / bare:.2f}x; "
+              f"/ static bare: {results['static D=1000 --in-process'][0] / results['static bare Foundation'][0]:.2f}x")
 
 
 def floor(neutral, n):

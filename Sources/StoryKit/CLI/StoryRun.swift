@@ -203,7 +203,7 @@ public enum StoryRun {
             case .worker:
                 var configuration = runnerConfiguration(options)
                 // Its parent sees each step start on the shared page.
-                configuration.emitsStepEvents = false
+                configuration.emitsStoryProgress = false
                 // The parent decides when to stop.
                 configuration.isFailFast = false
                 return await WorkerMain.run(registry: registry, configuration: configuration, clock: clock)
@@ -331,7 +331,7 @@ public enum StoryRun {
 
         var summary: RunSummary
         var configuration = runnerConfiguration(options)
-        configuration.emitsStepEvents = observe != nil || reporters.contains { $0.readsStepEvents }
+        configuration.emitsStoryProgress = observe != nil || reporters.contains { $0.readsStoryProgress }
         PhaseTimer.mark("running")
         // A dry run runs no user code, so it needs no worker.
         if options.isInProcess || options.isDryRun || !startsWorkers {

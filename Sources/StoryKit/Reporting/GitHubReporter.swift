@@ -13,7 +13,7 @@ public struct GitHubReporter: Reporter {
     }
 
     /// It reads each story whole, from `storyFinished`.
-    public var readsStepEvents: Bool { false }
+    public var readsStoryProgress: Bool { false }
 
     public mutating func handle(_ event: RunEvent) {
         switch event {

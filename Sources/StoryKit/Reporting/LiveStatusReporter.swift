@@ -23,8 +23,8 @@ struct LiveStatusReporter: Reporter {
         self.now = now
     }
 
-    /// It reads each story whole, from `storyFinished`.
-    var readsStepEvents: Bool { false }
+    /// It shows the story that runs (`storyStarted`).
+    var readsStoryProgress: Bool { true }
 
     mutating func handle(_ event: RunEvent) {
         switch event {

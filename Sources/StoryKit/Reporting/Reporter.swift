@@ -8,14 +8,14 @@ public protocol Reporter {
     /// Finishes the report once the run is over (for example writes a file).
     /// - Throws: When the report cannot be written.
     mutating func finish() throws
-    /// Whether it reads the events within a story (`stepStarted` and
-    /// `stepFinished`); true unless it says otherwise. When no reporter
-    /// reads them, a run does not make them: a story's result carries its
-    /// steps all the same.
-    var readsStepEvents: Bool { get }
+    /// Whether it reads a story's progress (`storyStarted`, `stepStarted`
+    /// and `stepFinished`); true unless it says otherwise. When no reporter
+    /// reads them, a run does not make those events: `storyFinished`
+    /// carries the whole story all the same.
+    var readsStoryProgress: Bool { get }
 }
 
 extension Reporter {
     public mutating func finish() throws {}
-    public var readsStepEvents: Bool { true }
+    public var readsStoryProgress: Bool { true }
 }

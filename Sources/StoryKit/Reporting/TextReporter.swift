@@ -24,7 +24,7 @@ public struct TextReporter: Reporter {
     }
 
     /// It reads each story whole, from `storyFinished`.
-    public var readsStepEvents: Bool { false }
+    public var readsStoryProgress: Bool { false }
 
     public mutating func handle(_ event: RunEvent) {
         switch event {

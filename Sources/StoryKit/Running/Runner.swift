@@ -70,7 +70,7 @@ struct Runner {
     }
 
     private mutating func run(_ story: Story, matches: [MatchResult], attemptsUsed: Int = 0, emit: (RunEvent) -> Void) async {
-        emit(.storyStarted(story))
+        if configuration.emitsStoryProgress { emit(.storyStarted(story)) }
         for (step, result) in zip(story.steps, matches) {
             if let winner = result.winner { isUsed[winner.definition.id] = true }
             if result.isAmbiguous, reportedAmbiguities.insert(result.matches.map(\.definition.id)).inserted {
@@ -204,9 +204,9 @@ extension Runner {
         var stepTimeout: Double = 300
         /// How snippets for undefined steps write their pattern.
         var snippetStyle: Snippet.Style = .regex
-        /// Whether a story's steps are emitted one by one too
-        /// (`stepStarted`, `stepFinished`): only when a reporter reads them.
-        var emitsStepEvents = true
+        /// Whether a story's progress is emitted (`storyStarted`,
+        /// `stepStarted`, `stepFinished`): only when a reporter reads it.
+        var emitsStoryProgress = true
     }
 }
 

@@ -98,7 +98,7 @@ struct StoryExecution {
         } else if state.skipsSteps || configuration.isDryRun {
             result.status = .skipped
         } else if let winner = match.winner {
-            if configuration.emitsStepEvents { emit(.stepStarted(step)) }
+            if configuration.emitsStoryProgress { emit(.stepStarted(step)) }
             for (hookIndex, hook) in hooks(.beforeStep) where !state.skipsSteps {
                 await runHook(hook, index: hookIndex, around: index, context: context, state: &state)
             }
@@ -145,7 +145,7 @@ struct StoryExecution {
     private func finish(_ result: StepResult, context: StoryContext, state: inout State, emit: (RunEvent) -> Void) {
         if result.status == .failed || result.status == .ambiguous { context.noteFailure(result.error) }
         context.note(pending: state.stop == .pending, skipped: state.stop == .skipped)
-        if configuration.emitsStepEvents { emit(.stepFinished(result)) }
+        if configuration.emitsStoryProgress { emit(.stepFinished(result)) }
         state.testSteps.append(.step(result))
     }
 

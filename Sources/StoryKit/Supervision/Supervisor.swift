@@ -124,18 +124,19 @@ struct Supervisor {
 
         func finish(_ result: StoryResult, matches: [MatchResult]?) {
             var result = result
-            attemptsUsed[result.story.location] = nil
-            if let earlier = crashedAttempts.removeValue(forKey: result.story.location) {
+            // Nearly always empty: no place to hash.
+            if !attemptsUsed.isEmpty { attemptsUsed[result.story.location] = nil }
+            if !crashedAttempts.isEmpty, let earlier = crashedAttempts.removeValue(forKey: result.story.location) {
                 result.earlierAttempts = earlier + result.earlierAttempts
             }
             finishedCount += 1
             finishedNanoseconds &+= result.duration
-            emit(.storyStarted(result.story))
+            if configuration.emitsStoryProgress { emit(.storyStarted(result.story)) }
             // One pass over the test steps (`steps` would build an array each time).
             for index in result.testSteps.indices {
                 guard case .step(let step) = result.testSteps[index] else { continue }
                 if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
-                if configuration.emitsStepEvents { emit(.stepFinished(step)) }
+                if configuration.emitsStoryProgress { emit(.stepFinished(step)) }
             }
             summary.add(result)
             emit(.storyFinished(result))
