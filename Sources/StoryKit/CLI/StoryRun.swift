@@ -261,9 +261,6 @@ public enum StoryRun {
             context.output = line.write
             liveLine = line
         }
-        // The reports of this run share the story files they read (a
-        // watch mode run reads them anew).
-        context.fileInfos = StoryFileInfo.Recent()
         func makeReporter(_ request: ReportRequest) -> any Reporter {
             var context = context
             context.path = request.path
@@ -276,7 +273,17 @@ public enum StoryRun {
         if let liveLine {
             reporters.insert(LiveStatusReporter(line: liveLine, style: context.style, now: clock), at: 0)
         }
-        let fileReports = ReportThread(reporters: options.reports.filter(\.format.isFile).map(makeReporter))
+        // Cucumber Messages, the heaviest, renders on a thread of its own,
+        // the other file reports on another. The reports of a thread share
+        // the story files they read, through a cache of that thread's own
+        // (made anew for each run: watch mode reads the files anew).
+        let fileRequests = options.reports.filter(\.format.isFile)
+        let fileReports = [fileRequests.filter { $0.format == .messages }, fileRequests.filter { $0.format != .messages }]
+            .filter { !$0.isEmpty }
+            .map { requests in
+                context.fileInfos = StoryFileInfo.Recent()
+                return ReportThread(reporters: requests.map(makeReporter))
+            }
         func emit(_ event: RunEvent) {
             var event = event
             if !listsUnused, case .runFinished(var summary) = event {
@@ -284,7 +291,7 @@ public enum StoryRun {
                 event = .runFinished(summary)
             }
             for index in reporters.indices { reporters[index].handle(event) }
-            fileReports.send(event)
+            for thread in fileReports { thread.send(event) }
             observe?(event)
         }
         var rejected = pathDiagnostics.filter(\.isError).count
@@ -366,12 +373,13 @@ public enum StoryRun {
             if options.isStrict { status = .storyFailed }
         }
         if let signal = Interrupts.received { status = signal == SIGTERM ? .terminated : .interrupted }
-        // The file reports have handled every event before any is written.
-        reporters += fileReports.finish()
-        PhaseTimer.mark("reports-rendered")
-        // Every report is written whole first, then all are renamed at once.
+        // Every report is written whole first, then all are renamed at
+        // once. The file reports write theirs on their own threads, at the
+        // same time, once they have handled every event.
+        for thread in fileReports { thread.close() }
+        let batch = ReportBatch()
         var reportProblems: [Diagnostic] = []
-        reportProblems += ReportBatch.run {
+        batch.collect {
             for index in reporters.indices {
                 do {
                     try reporters[index].finish()
@@ -380,7 +388,9 @@ public enum StoryRun {
                 }
             }
         }
+        for thread in fileReports { reportProblems += thread.finish(into: batch) }
         PhaseTimer.mark("reports-written")
+        reportProblems += batch.publish()
         for problem in reportProblems {
             output(problem.rendered(style: style))
             if status != .interrupted && status != .terminated { status = .inputError }

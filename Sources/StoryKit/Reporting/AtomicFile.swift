@@ -29,7 +29,8 @@ enum AtomicFile {
 /// writes its reports leaves either the old reports or the new ones, not a
 /// mix of the two (but for the few microseconds of the renames).
 final class ReportBatch: @unchecked Sendable {
-    // Unchecked: a batch is used by the one task that finishes the reports.
+    // Unchecked: a batch is filled by one thread at a time (each report
+    // thread its own), then published by the thread that ends the run.
     private var files: [ReportFile] = []
 
     @TaskLocal static var current: ReportBatch?
@@ -38,20 +39,37 @@ final class ReportBatch: @unchecked Sendable {
         files.append(file)
     }
 
-    /// Runs `body` (which finishes the reports), then renames every report
-    /// it wrote; returns the problems, one per report that could not be
-    /// renamed.
-    static func run(_ body: () -> Void) -> [Diagnostic] {
-        let batch = ReportBatch()
-        $current.withValue(batch) { body() }
+    /// Runs `body`, whose reports are written whole under their temporary
+    /// names and wait in this batch for ``publish()``.
+    func collect(_ body: () -> Void) {
+        Self.$current.withValue(self) { body() }
+    }
+
+    /// Takes the reports another batch collected, to publish with these.
+    func adopt(_ other: ReportBatch) {
+        files += other.files
+        other.files = []
+    }
+
+    /// Renames every report of the batch into place, one right after
+    /// another; returns what could not be.
+    func publish() -> [Diagnostic] {
         var problems: [Diagnostic] = []
-        for file in batch.files {
+        for file in files {
             do {
                 try file.publish()
             } catch {
                 problems.append(error)
             }
         }
+        files = []
         return problems
+    }
+
+    /// Runs `body` and publishes the reports it wrote.
+    static func run(_ body: () -> Void) -> [Diagnostic] {
+        let batch = ReportBatch()
+        batch.collect(body)
+        return batch.publish()
     }
 }

@@ -4,23 +4,28 @@ import Glibc
 import Darwin
 #endif
 
-/// The file reports of a run (HTML, JUnit, Cucumber JSON, Messages,
-/// rerun), fed on a thread of their own so that rendering them overlaps
-/// with supervising the workers.
+/// File reports of a run (HTML, JUnit, Cucumber JSON, Messages, rerun),
+/// fed on a thread of their own so that rendering them overlaps with
+/// supervising the workers (a run uses two: one for Messages, one for the
+/// rest).
 ///
 /// The thread that receives the results calls ``send(_:)`` for every event;
 /// events go over in batches through a bounded ``HandOff``, so memory stays
-/// flat however far the reports fall behind (the sender waits). All the file
-/// reports are on this one thread: they share a `StoryFileInfo.Recent`,
-/// which is not safe across threads. ``finish()`` waits for every event to
-/// be handled and gives the reporters back, for the caller to finish them
-/// (write the files) as before. When no thread can start, the reporters
-/// take each event at once on the caller's thread.
+/// flat however far the reports fall behind (the sender waits). The reports
+/// of one thread may share a `StoryFileInfo.Recent`, which is not safe
+/// across threads. ``finish(into:)`` waits for every event to be handled;
+/// then the thread writes its reports whole, under their temporary names,
+/// into the caller's ``ReportBatch`` (so the threads write their files at
+/// the same time, and the caller renames them all at once). When no thread
+/// can start, the reporters take each event, and write their files, on the
+/// caller's thread.
 ///
 /// ```swift
 /// let thread = ReportThread(reporters: fileReporters)
 /// thread.send(.storyFinished(result))
-/// let reporters = thread.finish()
+/// let batch = ReportBatch()
+/// let problems = thread.finish(into: batch)
+/// problems += batch.publish()
 /// ```
 final class ReportThread {
     /// The reporters while the thread holds them; the caller never touches
@@ -29,7 +34,27 @@ final class ReportThread {
         // Unchecked: only the report thread touches `reporters` until
         // `done` says it has stopped.
         var reporters: [any Reporter]
+        /// The reports written, waiting to be renamed into place.
+        let batch = ReportBatch()
+        /// What could not be written.
+        var problems: [Diagnostic] = []
+        /// Set by ``ReportThread/close()`` before the queue ends: the
+        /// reports are written only for a run that finishes.
+        var isFinishing = false
         init(_ reporters: [any Reporter]) { self.reporters = reporters }
+
+        /// Writes every report (its `finish()`) into ``batch``.
+        func finishReporters() {
+            batch.collect {
+                for index in reporters.indices {
+                    do {
+                        try reporters[index].finish()
+                    } catch {
+                        problems.append(error as? Diagnostic ?? Diagnostic(at: nil, problem: "\(error)"))
+                    }
+                }
+            }
+        }
     }
 
     /// Events per batch: one hand-off (a lock and a wake-up) per batch, not per event.
@@ -72,6 +97,7 @@ final class ReportThread {
                     for index in owned.reporters.indices { owned.reporters[index].handle(event) }
                 }
             }
+            if owned.isFinishing { owned.finishReporters() }
             done.put(true)
         }
     }
@@ -103,14 +129,31 @@ final class ReportThread {
         batch.removeAll(keepingCapacity: true)
     }
 
-    /// Waits until every event sent has been handled; returns the reporters,
-    /// in the order given, for their `finish()`.
-    func finish() -> [any Reporter] {
+    /// Ends the events: the thread handles those it has, then writes its
+    /// reports (call it on every thread first, so they write at once).
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        owned.isFinishing = true
         if isThreaded {
             handOver()
             queue.finish()
-            _ = done.take()
         }
-        return owned.reporters
+    }
+
+    private var isClosed = false
+
+    /// Waits until every event sent has been handled and every report
+    /// written under its temporary name; moves those files into `batch`, for
+    /// the caller to rename; returns what could not be written.
+    func finish(into batch: ReportBatch) -> [Diagnostic] {
+        close()
+        if isThreaded {
+            _ = done.take()
+        } else {
+            owned.finishReporters()
+        }
+        batch.adopt(owned.batch)
+        return owned.problems
     }
 }
