@@ -14,6 +14,17 @@ extension MessagesReporter {
             return marker.marker.text(.file, local + 1, file: marker.file)
         }
 
+        /// Appends ``id(_:)`` as a JSON string.
+        func writeID(_ local: Int, into out: inout [UInt8]) {
+            out.append(UInt8(ascii: "\""))
+            if let marker {
+                marker.marker.write(.file, local + 1, file: marker.file, into: &out)
+            } else {
+                JSONValue.writeInteger(Int64(base + local), into: &out)
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+
         /// The `gherkinDocument` message.
         var document: JSONValue {
             var members: [(String, JSONValue)] = [("uri", .string(uri))]

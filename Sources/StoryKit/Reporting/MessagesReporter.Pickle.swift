@@ -6,31 +6,79 @@ extension MessagesReporter {
     struct PickleIDs {
         var id: String
         var stepIDs: [String]
-        var json: JSONValue
+        /// The `pickle` envelope, a line of the stream.
+        var line: [UInt8]
+
+        init(id: String, stepIDs: [String], json: JSONValue) {
+            self.id = id
+            self.stepIDs = stepIDs
+            line = []
+            MessagesReporter.line(MessagesReporter.envelope("pickle", json), into: &line)
+        }
+
+        init(id: String, stepIDs: [String], line: [UInt8]) {
+            self.id = id
+            self.stepIDs = stepIDs
+            self.line = line
+        }
     }
 
     /// The pickle of a story of a `.feature` file, as the official
     /// compiler makes it, with the file's ids moved past `file.base`.
     static func pickle(_ pickle: StoryKit.Pickle, file: GherkinFile) -> PickleIDs {
-        let steps: [JSONValue] = pickle.steps.map { step in
-            var members: [(String, JSONValue)] = [
-                ("id", file.id(step.id).json), ("text", .string(step.text)),
-                ("type", .string(step.type.rawValue)), ("astNodeIds", .array(step.astNodeIDs.map { file.id($0).json })),
-            ]
-            if let argument = argument(docString: step.docString.map { ($0.content, $0.mediaType) }, dataTable: step.dataTable) {
-                members.append(("argument", argument))
-            }
-            return .object(members)
+        // Written straight as bytes, one per story: the text the JSON
+        // writer makes of the same members, in the same order.
+        var out: [UInt8] = []
+        out.reserveCapacity(512 + pickle.steps.count * 256)
+        out.literal(#"{"pickle":{"id":"#)
+        file.writeID(pickle.id, into: &out)
+        out.literal(#","uri":"#)
+        JSONValue.writeString(file.uri, into: &out)
+        out.literal(#","location":{"line":"#)
+        JSONValue.writeInteger(Int64(pickle.location.line), into: &out)
+        out.literal(#","column":"#)
+        JSONValue.writeInteger(Int64(pickle.location.column), into: &out)
+        out.literal(#"},"astNodeIds":["#)
+        for (index, id) in pickle.astNodeIDs.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            file.writeID(id, into: &out)
         }
-        let json: JSONValue = .object([
-            ("id", file.id(pickle.id).json), ("uri", .string(file.uri)),
-            ("location", .object([("line", .int(Int64(pickle.location.line))), ("column", .int(Int64(pickle.location.column)))])),
-            ("astNodeIds", .array(pickle.astNodeIDs.map { file.id($0).json })),
-            ("tags", .array(pickle.tags.map { .object([("name", .string($0.name)), ("astNodeId", file.id($0.astNodeID).json)]) })),
-            ("name", .string(pickle.name)), ("language", .string(pickle.language)),
-            ("steps", .array(steps)),
-        ])
-        return PickleIDs(id: file.id(pickle.id), stepIDs: pickle.steps.map { file.id($0.id) }, json: json)
+        out.literal(#"],"tags":["#)
+        for (index, tag) in pickle.tags.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.literal(#"{"name":"#)
+            JSONValue.writeString(tag.name, into: &out)
+            out.literal(#","astNodeId":"#)
+            file.writeID(tag.astNodeID, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.literal(#"],"name":"#)
+        JSONValue.writeString(pickle.name, into: &out)
+        out.literal(#","language":"#)
+        JSONValue.writeString(pickle.language, into: &out)
+        out.literal(#","steps":["#)
+        for (index, step) in pickle.steps.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.literal(#"{"id":"#)
+            file.writeID(step.id, into: &out)
+            out.literal(#","text":"#)
+            JSONValue.writeString(step.text, into: &out)
+            out.literal(#","type":"#)
+            JSONValue.writeString(step.type.rawValue, into: &out)
+            out.literal(#","astNodeIds":["#)
+            for (index, id) in step.astNodeIDs.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                file.writeID(id, into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+            if let argument = argument(docString: step.docString.map { ($0.content, $0.mediaType) }, dataTable: step.dataTable) {
+                out.literal(#","argument":"#)
+                argument.write(into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.literal("]}}\n")
+        return PickleIDs(id: file.id(pickle.id), stepIDs: pickle.steps.map { file.id($0.id) }, line: out)
     }
 
     static func argument(docString: (content: String, mediaType: String?)?, dataTable: [[String]]?) -> JSONValue? {

@@ -222,7 +222,7 @@ public struct MessagesReporter: Reporter {
         define(result.testSteps)
         guard let pickle else { return }
         var bytes: [UInt8] = []
-        Self.line(Self.envelope("pickle", pickle.json), into: &bytes)
+        bytes += pickle.line
         files[index].pickles.append(spill.append(bytes))
         bytes.removeAll(keepingCapacity: true)
         testCase(result, pickle: pickle, into: &bytes)
