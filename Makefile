@@ -2,7 +2,7 @@
 SWIFT ?= swift
 STORYRUN = .build/debug/storyrun
 
-.PHONY: consistency build test unit lsp-test stories example example-todo conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: bench-tools consistency build test unit lsp-test stories example example-todo conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -18,6 +18,10 @@ test-tools:
 	@command -v curl >/dev/null || (apt-get update -qq && apt-get install -y -qq curl)
 	@command -v xmllint >/dev/null || (apt-get update -qq && apt-get install -y -qq libxml2-utils) || echo "xmllint cannot be installed here: the JUnit schema tests will be skipped"
 	@command -v cucumber >/dev/null || (apt-get update -qq && apt-get install -y -qq cucumber) || echo "cucumber cannot be installed here: the Cucumber JSON differential test will be skipped"
+
+# The peers `make bench` compares with: behave 1.3.3 (PyPI) and cucumber-ruby (Debian).
+bench-tools: test-tools
+	@python3 -c "import behave" 2>/dev/null || pip install behave==1.3.3 2>/dev/null || pip install --break-system-packages behave==1.3.3 || echo "behave cannot be installed here: the bench runs without it"
 
 # Every Messages golden against the official schema (Draft 2020-12): N envelopes valid, N invalid.
 messages-schema: test-tools
@@ -67,7 +71,7 @@ clean:
 # memory, then a profile by phase (Benchmarks/profile.py);
 # then the language server's latency from didChange to publishDiagnostics;
 # then watch mode's latency from saving a story file to its result.
-bench:
+bench: bench-tools
 	$(SWIFT) build -c release --product storyrun-bench
 	$(SWIFT) build -c release --product storyrun-bench-neutral
 	$(SWIFT) build -c release --static-swift-stdlib --product storyrun-bench-neutral --scratch-path .build-static
