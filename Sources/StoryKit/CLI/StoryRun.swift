@@ -274,16 +274,26 @@ public enum StoryRun {
             reporters.insert(LiveStatusReporter(line: liveLine, style: context.style, now: clock), at: 0)
         }
         // Cucumber Messages, the heaviest, renders on a thread of its own,
-        // the other file reports on another. The reports of a thread share
-        // the story files they read, through a cache of that thread's own
-        // (made anew for each run: watch mode reads the files anew).
-        let fileRequests = options.reports.filter(\.format.isFile)
-        let fileReports = [fileRequests.filter { $0.format == .messages }, fileRequests.filter { $0.format != .messages }]
-            .filter { !$0.isEmpty }
-            .map { requests in
-                context.fileInfos = StoryFileInfo.Recent()
-                return ReportThread(reporters: requests.map(makeReporter))
-            }
+        // the other file reports on another, and each thread writes its
+        // reports at the end. Reports that go straight to standard output, a
+        // device or a FIFO (written as they are made, no temporary file)
+        // render on one thread and are written by this one, one after
+        // another and after the terminal reports, so that none mixes with
+        // another. The reports of a thread share the story files they read,
+        // through a cache of that thread's own (made anew for each run:
+        // watch mode reads the files anew).
+        let fileRequests = Array(options.reports.filter(\.format.isFile).enumerated())
+        let writesOnThreads = fileRequests.allSatisfy { _, request in
+            guard let path = request.path, case .replacing = try? ReportDestination(path: path) else { return false }
+            return true
+        }
+        let fileGroups = writesOnThreads
+            ? [fileRequests.filter { $0.element.format == .messages }, fileRequests.filter { $0.element.format != .messages }]
+            : [fileRequests]
+        let fileReports = fileGroups.filter { !$0.isEmpty }.map { group in
+            context.fileInfos = StoryFileInfo.Recent()
+            return (order: group.map(\.offset), thread: ReportThread(reporters: group.map { makeReporter($0.element) }, writesOnThread: writesOnThreads))
+        }
         func emit(_ event: RunEvent) {
             var event = event
             if !listsUnused, case .runFinished(var summary) = event {
@@ -291,7 +301,7 @@ public enum StoryRun {
                 event = .runFinished(summary)
             }
             for index in reporters.indices { reporters[index].handle(event) }
-            for thread in fileReports { thread.send(event) }
+            for report in fileReports { report.thread.send(event) }
             observe?(event)
         }
         var rejected = pathDiagnostics.filter(\.isError).count
@@ -376,7 +386,7 @@ public enum StoryRun {
         // Every report is written whole first, then all are renamed at
         // once. The file reports write theirs on their own threads, at the
         // same time, once they have handled every event.
-        for thread in fileReports { thread.close() }
+        for report in fileReports { report.thread.close() }
         let batch = ReportBatch()
         var reportProblems: [Diagnostic] = []
         batch.collect {
@@ -388,7 +398,11 @@ public enum StoryRun {
                 }
             }
         }
-        for thread in fileReports { reportProblems += thread.finish(into: batch) }
+        // Their problems in the order the reports were asked for.
+        reportProblems += fileReports
+            .flatMap { report in report.thread.finish(into: batch).map { (report.order[$0.reporter], $0.problem) } }
+            .sorted { $0.0 < $1.0 }
+            .map(\.1)
         PhaseTimer.mark("reports-written")
         reportProblems += batch.publish()
         for problem in reportProblems {

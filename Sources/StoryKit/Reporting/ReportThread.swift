@@ -16,28 +16,28 @@ import Darwin
 /// across threads. ``finish(into:)`` waits for every event to be handled;
 /// then the thread writes its reports whole, under their temporary names,
 /// into the caller's ``ReportBatch`` (so the threads write their files at
-/// the same time, and the caller renames them all at once). When no thread
-/// can start, the reporters take each event, and write their files, on the
-/// caller's thread.
+/// the same time, and the caller renames them all at once), unless it is
+/// told not to. When no thread can start, the reporters take each event,
+/// and write their files, on the caller's thread.
 ///
 /// ```swift
 /// let thread = ReportThread(reporters: fileReporters)
 /// thread.send(.storyFinished(result))
 /// let batch = ReportBatch()
-/// let problems = thread.finish(into: batch)
+/// var problems = thread.finish(into: batch).map(\.problem)
 /// problems += batch.publish()
 /// ```
 final class ReportThread {
     /// The reporters while the thread holds them; the caller never touches
-    /// them between ``init(reporters:)`` and ``finish()``.
+    /// them between ``init(reporters:writesOnThread:)`` and ``finish(into:)``.
     private final class Owned: @unchecked Sendable {
         // Unchecked: only the report thread touches `reporters` until
         // `done` says it has stopped.
         var reporters: [any Reporter]
         /// The reports written, waiting to be renamed into place.
         let batch = ReportBatch()
-        /// What could not be written.
-        var problems: [Diagnostic] = []
+        /// What could not be written, by the index of its reporter.
+        var problems: [(reporter: Int, problem: Diagnostic)] = []
         /// Set by ``ReportThread/close()`` before the queue ends: the
         /// reports are written only for a run that finishes.
         var isFinishing = false
@@ -50,7 +50,7 @@ final class ReportThread {
                     do {
                         try reporters[index].finish()
                     } catch {
-                        problems.append(error as? Diagnostic ?? Diagnostic(at: nil, problem: "\(error)"))
+                        problems.append((index, error as? Diagnostic ?? Diagnostic(at: nil, problem: "\(error)")))
                     }
                 }
             }
@@ -72,8 +72,16 @@ final class ReportThread {
     /// Whether the thread runs; false when it could not start.
     private let isThreaded: Bool
 
-    /// Starts the thread for `reporters`.
-    init(reporters: [any Reporter]) {
+    /// Whether the thread writes the reports too; when not, ``finish(into:)``
+    /// writes them on the caller's thread.
+    private let writesOnThread: Bool
+
+    /// Starts the thread for `reporters`. `writesOnThread`: whether it
+    /// writes them at the end too (not for reports that go straight to
+    /// standard output, a device or a FIFO: those are written one after
+    /// another, by the caller, after the terminal reports).
+    init(reporters: [any Reporter], writesOnThread: Bool = true) {
+        self.writesOnThread = writesOnThread
         owned = Owned(reporters)
         guard !reporters.isEmpty else {
             // No file report: no thread.
@@ -134,7 +142,7 @@ final class ReportThread {
     func close() {
         guard !isClosed else { return }
         isClosed = true
-        owned.isFinishing = true
+        owned.isFinishing = writesOnThread
         if isThreaded {
             handOver()
             queue.finish()
@@ -145,14 +153,12 @@ final class ReportThread {
 
     /// Waits until every event sent has been handled and every report
     /// written under its temporary name; moves those files into `batch`, for
-    /// the caller to rename; returns what could not be written.
-    func finish(into batch: ReportBatch) -> [Diagnostic] {
+    /// the caller to rename; returns what could not be written, by the
+    /// index of its reporter.
+    func finish(into batch: ReportBatch) -> [(reporter: Int, problem: Diagnostic)] {
         close()
-        if isThreaded {
-            _ = done.take()
-        } else {
-            owned.finishReporters()
-        }
+        if isThreaded { _ = done.take() }
+        if !isThreaded || !writesOnThread { owned.finishReporters() }
         batch.adopt(owned.batch)
         return owned.problems
     }

@@ -21,6 +21,35 @@ import Testing
         #expect(outcome.output.contains("Stories: "))
     }
 
+    @Test("Several reports on standard output come whole, one after another, after the terminal report")
+    func severalOnStandardOutput() throws {
+        let folder = try Binary.temporaryFolder("report-paths")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Enough stories that reports written at the same time would mix
+        // (their steps are undefined here: every report is written all the same).
+        let story = "Story: Adding apples NUMBER\n  Given an empty basket\n  When I add 3 apples to the basket\n  Then the basket holds 3 apples.\n\n"
+        let text = (1...400).map { story.replacingOccurrences(of: "NUMBER", with: String($0)) }.joined()
+        try text.write(toFile: folder + "/many.stories", atomically: true, encoding: .utf8)
+        let outcome = try Binary.run(
+            ["--messages", "/dev/stdout", "--junit", "/dev/stdout", "--json", "/dev/stdout", "many.stories"], in: folder, timeout: 120)
+        #expect(outcome.status == 0 && !outcome.isSignaled, "\(outcome.output.suffix(500))")
+        let lines = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The terminal report, then every Messages line, then JUnit, then Cucumber JSON.
+        let summary = try #require(lines.firstIndex { $0.hasPrefix("Stories: ") })
+        let firstMessage = try #require(lines.firstIndex { $0.hasPrefix("{\"meta\"") })
+        let junit = try #require(lines.firstIndex { $0.hasPrefix("<?xml") })
+        let json = try #require(lines.firstIndex { $0.hasPrefix("[") })
+        #expect(summary < firstMessage && firstMessage < junit && junit < json)
+        for line in lines[firstMessage..<junit] {
+            #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "not a whole Messages line: \(line.prefix(200))")
+        }
+        let xml = lines[junit..<json].joined(separator: "\n")
+        #expect(xml.components(separatedBy: "<testcase ").count == 401)
+        #expect(xml.hasSuffix("</testsuites>\n") || xml.hasSuffix("</testsuites>"))
+        let features = try JSONSerialization.jsonObject(with: Data(lines[json...].joined(separator: "\n").utf8)) as? [[String: Any]]
+        #expect((features?.first?["elements"] as? [Any])?.count == 400)
+    }
+
     @Test("A device stays a device; a symlinked report path stays a symlink")
     func deviceAndSymlink() throws {
         let folder = try Binary.temporaryFolder("report-paths")
