@@ -2,8 +2,8 @@
 /// temporary file renamed over it (a killed run never leaves half a
 /// report), a symlink through to its target, a device or FIFO directly.
 enum AtomicFile {
-    /// Writes the text to the path; inside ``ReportBatch/run(_:)`` the
-    /// rename waits for the batch.
+    /// Writes the text to the path; inside ``ReportBatch/collect(_:)`` the
+    /// rename waits for the batch's ``ReportBatch/publish()``.
     /// - Throws: A ``Diagnostic`` naming the path, the reason and what to do,
     ///   when it cannot be written; no temporary file is left behind.
     static func write(_ text: String, to path: String) throws(Diagnostic) {
@@ -64,12 +64,5 @@ final class ReportBatch: @unchecked Sendable {
         }
         files = []
         return problems
-    }
-
-    /// Runs `body` and publishes the reports it wrote.
-    static func run(_ body: () -> Void) -> [Diagnostic] {
-        let batch = ReportBatch()
-        batch.collect(body)
-        return batch.publish()
     }
 }
