@@ -405,6 +405,9 @@ public enum StoryRun {
             .map(\.1)
         PhaseTimer.mark("reports-written")
         reportProblems += batch.publish()
+        // A signal while the reports were written: they are whole (every
+        // story had run), but the run was asked to stop, and says so.
+        if let signal = Interrupts.received { status = signal == SIGTERM ? .terminated : .interrupted }
         for problem in reportProblems {
             output(problem.rendered(style: style))
             if status != .interrupted && status != .terminated { status = .inputError }

@@ -36,7 +36,10 @@ final class ProcessState: @unchecked Sendable {
 /// the step pass, so it is taken and the step fails with it.
 enum PendingSignals {
     /// Takes one pending signal whose default action ends the process; nil
-    /// when there is none.
+    /// when there is none. SIGINT and SIGTERM are not a step's: pending
+    /// here, they are most often a Ctrl-C or a `kill` that no thread took
+    /// (the step's thread blocks them), so they go to ``Interrupts``, which
+    /// stops the run as its handler would, and fail no step.
     static func take() -> Int32? {
         var pending = sigset_t()
         guard sigpending(&pending) == 0, !isEmpty(&pending) else { return nil }
@@ -47,7 +50,12 @@ enum PendingSignals {
             var none = timespec(tv_sec: 0, tv_nsec: 0)
             // Only a signal this thread blocks can be taken this way; one
             // it does not block has been handled already.
-            if sigtimedwait(&only, nil, &none) == signal { return signal }
+            guard sigtimedwait(&only, nil, &none) == signal else { continue }
+            if signal == SIGINT || signal == SIGTERM {
+                Interrupts.note(signal)
+                continue
+            }
+            return signal
         }
         return nil
     }

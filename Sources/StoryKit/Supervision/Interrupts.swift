@@ -29,6 +29,17 @@ enum Interrupts {
         }
     }
 
+    /// Notes a SIGINT or SIGTERM that a thread took instead of the handler
+    /// (see ``PendingSignals/take()``): the run stops as if the handler had
+    /// run; a second one ends the process at once.
+    static func note(_ number: Int32) {
+        if signal.exchange(number, ordering: .relaxed) != 0 {
+            Glibc.signal(number, SIG_DFL)
+            // To the process: this thread blocks it.
+            kill(getpid(), number)
+        }
+    }
+
     /// The signal that asked the run to stop, if one did.
     static var received: Int32? {
         let number = signal.load(ordering: .relaxed)

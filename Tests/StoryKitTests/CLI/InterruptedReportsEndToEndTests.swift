@@ -64,4 +64,27 @@ import FoundationXML
         // Rerun: written (the interrupted run names what did not pass).
         #expect(FileManager.default.fileExists(atPath: folder + "/rerun.txt"))
     }
+
+    @Test("In process, a SIGINT that a step's thread holds stops the run, exit 130, and fails no story")
+    func pendingInterruptInProcess() throws {
+        let folder = try Binary.temporaryFolder("interrupted-in-process")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // raise(2) leaves SIGINT pending on the step's thread, which blocks
+        // it, as a Ctrl-C that no thread took is: the run's, not the step's.
+        var text = ""
+        for index in 0..<50 {
+            let step = index == 10 ? "the step raises signal 2" : "the step logs \"line \(index)\""
+            text += "Story: story \(index)\n  Given \(step)\n\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/pending.stories"))
+        let outcome = try Binary.run(
+            ["--in-process", "pending.stories", "--junit", "r.xml"], in: folder, timeout: 60,
+            environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == 130, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("(the run was interrupted)"), "\(outcome.output)")
+        #expect(!outcome.output.contains("FAILED"), "\(outcome.output)")
+        let junit = try String(contentsOfFile: folder + "/r.xml", encoding: .utf8)
+        #expect(junit.components(separatedBy: "<testcase ").count - 1 == 11)
+    }
 }
