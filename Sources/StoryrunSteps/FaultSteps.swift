@@ -61,6 +61,22 @@ final class FaultSteps: StepDefinitions {
         step("^the step raises signal (\\d+)$") { (_: FaultSteps, signal: Int32) in
             raise(signal)
         }
+        // As a Ctrl-C or a CI cancel: from another process, to the whole process.
+        step("^another process sends signal (\\d+) to the step's process$") { (_: FaultSteps, signal: Int32) in
+            let sender = Process()
+            sender.executableURL = URL(fileURLWithPath: "/bin/kill")
+            sender.arguments = ["-\(signal)", String(getpid())]
+            try sender.run()
+            // Busy until the signal waits, unseen, on this thread (which
+            // blocks it), as it does when it comes while steps run; or
+            // until some thread has taken it.
+            let start = Date()
+            var pending = sigset_t()
+            while Date().timeIntervalSince(start) < 1 {
+                if sigpending(&pending) == 0, sigismember(&pending, signal) == 1 { break }
+            }
+            sender.waitUntilExit()
+        }
         step("^the step spins for ever$") { _ in
             var counter = 0
             while counter >= 0 { counter = (counter &+ 1) & 0xFFFF; if counter == 0 { sched_yield() } }

@@ -36,10 +36,12 @@ final class ProcessState: @unchecked Sendable {
 /// the step pass, so it is taken and the step fails with it.
 enum PendingSignals {
     /// Takes one pending signal whose default action ends the process; nil
-    /// when there is none. SIGINT and SIGTERM are not a step's: pending
-    /// here, they are most often a Ctrl-C or a `kill` that no thread took
-    /// (the step's thread blocks them), so they go to ``Interrupts``, which
-    /// stops the run as its handler would, and fail no step.
+    /// when there is none. A SIGINT or SIGTERM from outside (a Ctrl-C, a
+    /// `kill` from another process) that no thread took, because the
+    /// step's thread blocks it, is not the step's: it goes to
+    /// ``Interrupts``, which stops the run as its handler would, and fails
+    /// no step. One the step raised itself (`raise`, or `kill` of its own
+    /// process) fails the step, as any other.
     static func take() -> Int32? {
         var pending = sigset_t()
         guard sigpending(&pending) == 0, !isEmpty(&pending) else { return nil }
@@ -50,14 +52,26 @@ enum PendingSignals {
             var none = timespec(tv_sec: 0, tv_nsec: 0)
             // Only a signal this thread blocks can be taken this way; one
             // it does not block has been handled already.
-            guard sigtimedwait(&only, nil, &none) == signal else { continue }
-            if signal == SIGINT || signal == SIGTERM {
+            var info = siginfo_t()
+            guard sigtimedwait(&only, &info, &none) == signal else { continue }
+            if signal == SIGINT || signal == SIGTERM, !isFromThisProcess(info) {
                 Interrupts.note(signal)
                 continue
             }
             return signal
         }
         return nil
+    }
+
+    /// Whether this process sent the signal: `raise` (or `pthread_kill`),
+    /// or `kill`/`sigqueue` with its own process id; not a terminal's
+    /// Ctrl-C or another process's `kill`.
+    static func isFromThisProcess(_ info: siginfo_t) -> Bool {
+        switch Int(info.si_code) {
+        case Int(SI_TKILL): true
+        case Int(SI_USER), Int(SI_QUEUE): info._sifields._kill.si_pid == getpid()
+        default: false
+        }
     }
 
     /// Whether no signal is in the set: the answer after almost every step,
