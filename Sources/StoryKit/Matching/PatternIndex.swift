@@ -5,7 +5,10 @@
 /// ``RequiredWords``); definitions that require none are always tried. The
 /// candidates for a step come back in registration order, so the first match
 /// and the ambiguity answers are those of trying every definition.
-struct PatternIndex: Sendable {
+///
+/// A class, made once per registry: a step's lookups then share one
+/// reference instead of copying (and retaining) the tables' arrays.
+final class PatternIndex: Sendable {
     /// Definitions by the hash of the word they are filed under; a hash
     /// collision only adds candidates, never loses one.
     private let byWord: WordTable
@@ -104,7 +107,7 @@ struct PatternIndex: Sendable {
 /// FNV-1a hashes already, so a lookup costs a multiply and a probe or two,
 /// not a second hash. The lists lie end to end in one array, and a lookup
 /// answers with a range of it: nothing is retained or copied.
-private struct WordTable: Sendable {
+private final class WordTable: Sendable {
     /// The key in each slot; 0 marks an empty slot (a real 0 is stored as 1).
     private let keys: [UInt64]
     /// Each slot's list, as a range of ``ids``.

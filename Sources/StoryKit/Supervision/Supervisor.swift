@@ -95,7 +95,7 @@ struct Supervisor {
         // How many stories a worker may hold at once. Under --fail-fast, one:
         // a story sent while the one before it runs would run (and be
         // reported) after that one failed.
-        let window = configuration.isFailFast ? 1 : batch * 2
+        let window = configuration.isFailFast ? 1 : workerCount > 1 ? batch * 2 : batch * 8
         // With several workers, once stories prove quick (under 0.2 ms on
         // average), a batch runs on to the end of its file (up to 256
         // stories), so that each file is parsed by one worker, not by all.
@@ -279,6 +279,39 @@ struct Supervisor {
             if !isStopping && hasWork && worker.isReady { startWorker() }
         }
 
+        /// Sends the worker the next batch of stories; false when none is left.
+        func sendBatch(to worker: SupervisedWorker) -> Bool {
+            fill(batch)
+            guard queue.count > queueStart else { return false }
+            var count = min(batch, queue.count - queueStart)
+            if storiesAreQuick {
+                let file = queue[queueStart + count - 1].story.location.file
+                while count < 256 {
+                    if queueStart + count == queue.count { fill(count + batch) }
+                    guard queueStart + count < queue.count, queue[queueStart + count].story.location.file == file else { break }
+                    count += 1
+                }
+            }
+            var text = ""
+            let sentAt = now()
+            for planned in queue[queueStart..<(queueStart + count)] {
+                let sequence = nextSequence
+                nextSequence += 1
+                inFlight[sequence] = InFlight(planned: planned, sentAt: sentAt)
+                worker.dispatched.append(sequence)
+                text += WorkerWire.request(
+                    sequence: sequence, story: planned.story,
+                    attemptsUsed: attemptsUsed[planned.story.location] ?? 0)
+            }
+            queueStart += count
+            if queueStart > 4096 {
+                queue.removeFirst(queueStart)
+                queueStart = 0
+            }
+            worker.send(text)
+            return true
+        }
+
         var fds: [pollfd] = []
         while true {
             if let signal = Interrupts.received, !isStopping || !summary.wasInterrupted {
@@ -286,37 +319,12 @@ struct Supervisor {
                 summary.wasInterrupted = true
                 for worker in workers { worker.kill(.interrupted(signal)) }
             }
-            // Hand out work.
+            // Hand out work: up to each worker's window, not a batch per
+            // wait, or a worker that answers a batch at a time idles while
+            // it asks for the next.
             if !isStopping {
-                for worker in workers where worker.isReady && worker.dispatched.count < window && !worker.hasEnded {
-                    fill(batch)
-                    guard queue.count > queueStart else { break }
-                    var count = min(batch, queue.count - queueStart)
-                    if storiesAreQuick {
-                        let file = queue[queueStart + count - 1].story.location.file
-                        while count < 256 {
-                            if queueStart + count == queue.count { fill(count + batch) }
-                            guard queueStart + count < queue.count, queue[queueStart + count].story.location.file == file else { break }
-                            count += 1
-                        }
-                    }
-                    var text = ""
-                    let sentAt = now()
-                    for planned in queue[queueStart..<(queueStart + count)] {
-                        let sequence = nextSequence
-                        nextSequence += 1
-                        inFlight[sequence] = InFlight(planned: planned, sentAt: sentAt)
-                        worker.dispatched.append(sequence)
-                        text += WorkerWire.request(
-                            sequence: sequence, story: planned.story,
-                            attemptsUsed: attemptsUsed[planned.story.location] ?? 0)
-                    }
-                    queueStart += count
-                    if queueStart > 4096 {
-                        queue.removeFirst(queueStart)
-                        queueStart = 0
-                    }
-                    worker.send(text)
+                for worker in workers where worker.isReady && !worker.hasEnded {
+                    while worker.dispatched.count < window, sendBatch(to: worker) {}
                 }
             }
             // Tell idle workers when there is nothing more.
