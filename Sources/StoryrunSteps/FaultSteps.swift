@@ -61,6 +61,15 @@ final class FaultSteps: StepDefinitions {
         step("^the step raises signal (\\d+)$") { (_: FaultSteps, signal: Int32) in
             raise(signal)
         }
+        // Step code that blocks a signal on its thread before raising it:
+        // the signal waits unseen until storyrun looks for it.
+        step("^the step blocks signal (\\d+) and raises it$") { (_: FaultSteps, signal: Int32) in
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, signal)
+            pthread_sigmask(SIG_BLOCK, &only, nil)
+            raise(signal)
+        }
         // As a Ctrl-C or a CI cancel: from another process, to the whole process.
         step("^another process sends signal (\\d+) to the step's process$") { (_: FaultSteps, signal: Int32) in
             let sender = Process()

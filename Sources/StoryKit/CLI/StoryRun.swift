@@ -46,7 +46,7 @@ public enum StoryRun {
             style: environment["NO_COLOR"] == nil && isTerminal ? .ansi : .plain,
             isGitHubActions: environment["GITHUB_ACTIONS"] == "true",
             startTime: Date(),
-            output: { writeLine(TerminalText.visible($0)) },
+            output: { StandardOutput.writeLine(TerminalText.visible($0)) },
             partialOutput: isTerminal ? { print(TerminalText.visible($0), terminator: ""); fflush(nil) } : nil)
         // Workers started for a run that did not happen (a rejected story
         // file or step definition, say).
@@ -69,32 +69,6 @@ public enum StoryRun {
     /// entry point is ``main(steps:)``, so that it can be a worker too. A
     /// run started from elsewhere (a test) runs in process.
     nonisolated(unsafe) static var startsWorkers = false
-
-    /// Writes a line to standard output at once, unbuffered: when a step
-    /// crashes the process, every line before it has been written.
-    private static func writeLine(_ line: String) {
-        var text = line
-        var newline = UInt8(ascii: "\n")
-        text.withUTF8 { bytes in
-            withUnsafeMutablePointer(to: &newline) { newlinePointer in
-                // The line and its end in one call, without joining them first.
-                withUnsafeTemporaryAllocation(of: iovec.self, capacity: 2) { iovecs in
-                    iovecs[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
-                    iovecs[1] = iovec(iov_base: UnsafeMutableRawPointer(newlinePointer), iov_len: 1)
-                    let written = writev(STDOUT_FILENO, iovecs.baseAddress, 2)
-                    guard written >= 0, written < bytes.count + 1 else { return }
-                    // A short write (a full pipe, say): the rest piece by piece.
-                    var offset = written
-                    while offset < bytes.count {
-                        let more = write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                        guard more > 0 else { return }
-                        offset += more
-                    }
-                    _ = write(STDOUT_FILENO, newlinePointer, 1)
-                }
-            }
-        }
-    }
 
     /// Runs the command line and returns its exit status.
     /// - Parameters:
@@ -370,7 +344,7 @@ public enum StoryRun {
             let supervisor = Supervisor(
                 registry: registry, configuration: configuration, workerCount: max(1, options.jobs),
                 workerArguments: options.workerArguments, now: clock)
-            summary = supervisor.run(next: next, emit: emit, warn: output)
+            summary = StandardOutput.gathering { supervisor.run(next: next, emit: emit, warn: output) }
             summary.duration = clock() &- start
             emit(.runFinished(summary))
         }

@@ -17,7 +17,7 @@ final class SupervisedWorker {
     /// The file the worker's standard output and standard error go to.
     let output: Int32
     /// Stories sent and not yet answered, oldest first.
-    var dispatched: [UInt64] = []
+    var dispatched = SentStories()
     /// Whether its before-run hooks are done.
     var isReady = false
     /// Whether it said it is done (after its after-run hooks).

@@ -185,8 +185,7 @@ struct Supervisor {
             // Answers come in the order sent: almost always the first. Only a
             // story sent to this worker: step code that writes a forged answer
             // cannot claim another worker's story.
-            guard let index = worker.dispatched.firstIndex(of: sequence) else { return nil }
-            worker.dispatched.remove(at: index)
+            guard worker.dispatched.remove(sequence) else { return nil }
             return inFlight.removeValue(forKey: sequence)
         }
 
@@ -268,7 +267,7 @@ struct Supervisor {
             if !unstarted.isEmpty {
                 queue.replaceSubrange(queueStart..<queueStart, with: unstarted)
             }
-            worker.dispatched = []
+            worker.dispatched = SentStories()
             worker.release()
             workers.removeAll { $0 === worker }
             // What its steps started and left running ends with it.
@@ -340,7 +339,9 @@ struct Supervisor {
                 if workers.isEmpty { break }
             }
 
-            // Wait for a word from any worker, or 50 ms.
+            // Wait for a word from any worker, or 50 ms, with what is to
+            // be said so far said.
+            StandardOutput.flush()
             fds = workers.map { pollfd(fd: $0.messages, events: Int16(POLLIN), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), 50)
             for worker in workers {

@@ -10,14 +10,17 @@ enum WorkerFailure {
     }
 
     /// Why the test step failed, in words, with the runtime's own last
-    /// word (a `Fatal error` line) when the step printed one.
-    static func message(_ reason: Reason, printed: [Attachment]) -> String {
+    /// word (a `Fatal error` line) when the step printed one. A worker that
+    /// died between test steps did so after the one it names (a signal its
+    /// code had blocked, delivered at the story's end).
+    static func message(_ reason: Reason, printed: [Attachment], isAfterTestStep: Bool = false) -> String {
         let message: String
+        let when = isAfterTestStep ? "after this test step and before the story's end" : "in this test step"
         switch reason {
         case .signal(let signal):
-            message = "the worker process crashed with signal \(signal) (\(name(of: signal))) in this test step; the run went on with a new worker"
+            message = "the worker process crashed with signal \(signal) (\(name(of: signal))) \(when); the run went on with a new worker"
         case .exit(let code):
-            message = "the worker process exited with status \(code) in this test step (did the code call exit()?); the run went on with a new worker"
+            message = "the worker process exited with status \(code) \(when) (did the code call exit()?); the run went on with a new worker"
         case .timedOut(let limit):
             message = "the test step ran past its \(seconds(limit)) s limit (--step-timeout) and did not stop, so its worker process was stopped"
         case .interrupted(let signal):
@@ -34,7 +37,7 @@ enum WorkerFailure {
         for story: Story, registry: StepRegistry, at position: SharedPosition.Snapshot, reason: Reason,
         printed: [Attachment], elapsed: UInt64
     ) -> StoryResult {
-        let error = StepError(message: message(reason, printed: printed))
+        let error = StepError(message: message(reason, printed: printed, isAfterTestStep: position.stepKind == .none))
         let index = min(position.stepIndex, story.steps.count)
         var statuses: [StepStatus]
         var testSteps: [TestStepResult] = []

@@ -45,4 +45,22 @@ import Testing
             #expect(outcome.output.contains("signal \(signal)"), "\(mode): \(outcome.output)")
         }
     }
+
+    @Test("A signal a step blocks on its thread and raises fails its story, supervised or in process", arguments: [15, 10])
+    func blockedSignal(signal: Int) throws {
+        let folder = try Binary.temporaryFolder("process-state")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SupervisionEndToEndTests.write(
+            "Story: blocks\n  Given the step blocks signal \(signal) and raises it\n  And a step that passes\n\n"
+                + "Story: after\n  Given a step that passes\n", to: folder + "/blocked.stories")
+        for mode in [["--in-process"], []] {
+            let outcome = try Binary.run(["blocked.stories", "--junit", "out.xml"] + mode, in: folder, timeout: 60, environment: Self.faults)
+            #expect(outcome.status == 1, "\(mode): \(outcome.output)")
+            #expect(outcome.output.contains("Stories: 1 passed, 1 failed"), "\(mode): \(outcome.output)")
+            #expect(outcome.output.contains("signal \(signal)"), "\(mode): \(outcome.output)")
+        }
+        // Supervised, it is named as coming after the step, not in it.
+        let outcome = try Binary.run(["blocked.stories"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.output.contains("after this test step and before the story's end"), "\(outcome.output)")
+    }
 }
