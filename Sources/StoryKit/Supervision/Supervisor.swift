@@ -92,16 +92,24 @@ struct Supervisor {
         // How many attempts at each of them have been made.
         var attemptsUsed: [SourceLocation: Int] = [:]
         let batch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
-        // How many stories a worker may hold at once. Under --fail-fast, one:
-        // a story sent while the one before it runs would run (and be
-        // reported) after that one failed.
-        let window = configuration.isFailFast ? 1 : workerCount > 1 ? batch * 2 : batch * 8
         // With several workers, once stories prove quick (under 0.2 ms on
         // average), a batch runs on to the end of its file (up to 256
         // stories), so that each file is parsed by one worker, not by all.
         var finishedCount: UInt64 = 0
         var finishedNanoseconds: UInt64 = 0
         var storiesAreQuick: Bool { workerCount > 1 && !configuration.isFailFast && finishedCount >= 32 && finishedNanoseconds / finishedCount < 200_000 }
+        // How many stories a worker may hold at once: enough that it never
+        // waits for the parent. Under --fail-fast, one: a story sent while
+        // the one before it runs would run (and be reported) after that one
+        // failed. With several workers, once stories prove quick, about 5 ms
+        // of them each: few enough that none is left holding a queue while
+        // another idles at the end.
+        var window: Int {
+            if configuration.isFailFast { return 1 }
+            if workerCount == 1 { return batch * 8 }
+            guard storiesAreQuick else { return batch * 2 }
+            return Int(min(1024, max(UInt64(batch * 2), 5_000_000 / max(1, finishedNanoseconds / finishedCount))))
+        }
 
         func startWorker() {
             do {
