@@ -269,11 +269,13 @@ public enum StoryRun {
             return (order: group.map(\.offset), thread: ReportThread(reporters: group.map { makeReporter($0.element) }, writesOnThread: writesOnThreads))
         }
         func emit(_ event: RunEvent) {
-            var event = event
             if !listsUnused, case .runFinished(var summary) = event {
                 summary.unusedDefinitions = []
-                event = .runFinished(summary)
+                return deliver(.runFinished(summary))
             }
+            deliver(event)
+        }
+        func deliver(_ event: RunEvent) {
             for index in reporters.indices { reporters[index].handle(event) }
             for report in fileReports { report.thread.send(event) }
             observe?(event)

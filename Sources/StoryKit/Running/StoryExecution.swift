@@ -39,8 +39,9 @@ struct StoryExecution {
                         await runHook(hook, index: index, around: 0, context: context, state: &state)
                     }
                 }
-                for (index, (step, match)) in zip(story.steps, matches).enumerated() {
-                    await run(step, index: index, match: match, context: context, state: &state, emit: emit)
+                // By index: a tuple of each step and its match would copy both.
+                for index in 0..<min(story.steps.count, matches.count) {
+                    await run(story.steps[index], index: index, match: matches[index], context: context, state: &state, emit: emit)
                 }
                 if runsHooks {
                     for (index, hook) in hooks(.afterStory).reversed() {

@@ -130,8 +130,7 @@ struct Supervisor {
             }
         }
 
-        func finish(_ result: StoryResult, matches: [MatchResult]?) {
-            var result = result
+        func finish(_ result: consuming StoryResult, matches: [MatchResult]?) {
             // Nearly always empty: no place to hash.
             if !attemptsUsed.isEmpty { attemptsUsed[result.story.location] = nil }
             if !crashedAttempts.isEmpty, let earlier = crashedAttempts.removeValue(forKey: result.story.location) {
