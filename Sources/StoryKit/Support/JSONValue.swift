@@ -62,15 +62,18 @@ public enum JSONValue: Sendable, Equatable {
             out.append(UInt8(ascii: "-"))
         }
         var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 bytes of digits, reversed
-        var count = 0
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 bytes of digits, from the end
         withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
             repeat {
-                buffer[count] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
                 magnitude /= 10
-                count += 1
             } while magnitude > 0
-            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+            // One append: each byte on its own would check the array's
+            // capacity and ownership again (a Messages report writes
+            // about twenty numbers per step).
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
     }
 
