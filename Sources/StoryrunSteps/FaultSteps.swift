@@ -64,11 +64,11 @@ final class FaultSteps: StepDefinitions {
         // Step code that blocks a signal on its thread before raising it:
         // the signal waits unseen until storyrun looks for it.
         step("^the step blocks signal (\\d+) and raises it$") { (_: FaultSteps, signal: Int32) in
-            var only = sigset_t()
-            sigemptyset(&only)
-            sigaddset(&only, signal)
-            pthread_sigmask(SIG_BLOCK, &only, nil)
-            raise(signal)
+            blockAndRaise(signal)
+        }
+        // Leaves the signal blocked on the thread, for the steps after it.
+        step("^the step blocks signal (\\d+)$") { (_: FaultSteps, signal: Int32) in
+            block(signal)
         }
         // As a Ctrl-C or a CI cancel: from another process, to the whole process.
         step("^another process sends signal (\\d+) to the step's process$") { (_: FaultSteps, signal: Int32) in
@@ -162,6 +162,17 @@ final class FaultSteps: StepDefinitions {
                 fatalError("a step crashed once on purpose")
             }
         }
+        step("^the step waits (\\d+) ms$") { (_: FaultSteps, milliseconds: Int) in
+            usleep(useconds_t(milliseconds * 1000))
+        }
+        // Which worker ran the story: its process id, a line appended to the file.
+        step("^the step notes its process in \"(.*)\"$") { (_: FaultSteps, path: String) in
+            let file = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            guard file >= 0 else { throw HookSabotage() }
+            defer { close(file) }
+            let line = "\(getpid())\n"
+            _ = line.withCString { write(file, $0, strlen($0)) }
+        }
         step("^the step writes the file \"(.*)\"$") { (_: FaultSteps, path: String) in
             try Data("written by a step\n".utf8).write(to: URL(fileURLWithPath: path))
         }
@@ -212,8 +223,21 @@ final class FaultSteps: StepDefinitions {
         case "exit": exit(0)
         case "hang": usleep(30_000_000)
         case "print": print("printed by the hook (\(name))")
+        case "blockraise15": blockAndRaise(SIGTERM)
         default: break
         }
+    }
+
+    static func block(_ signal: Int32) {
+        var only = sigset_t()
+        sigemptyset(&only)
+        sigaddset(&only, signal)
+        pthread_sigmask(SIG_BLOCK, &only, nil)
+    }
+
+    static func blockAndRaise(_ signal: Int32) {
+        block(signal)
+        raise(signal)
     }
 
     static func sabotageAsync(_ name: String) async throws {

@@ -40,8 +40,10 @@ enum PendingSignals {
     /// `kill` from another process) that no thread took, because the
     /// step's thread blocks it, is not the step's: it goes to
     /// ``Interrupts``, which stops the run as its handler would, and fails
-    /// no step. One the step raised itself (`raise`, or `kill` of its own
-    /// process) fails the step, as any other.
+    /// no step. One the step raised on its own thread (`raise`) fails the
+    /// step, as any other. (A step's `kill` of its own process is most
+    /// often taken at once by the run's handler, on a thread that does not
+    /// block it, and stops the run like one from outside.)
     static func take() -> Int32? {
         var pending = sigset_t()
         guard sigpending(&pending) == 0, !isEmpty(&pending) else { return nil }

@@ -181,7 +181,7 @@ struct Runner {
                 result.error = StepError(message: message, location: cause.location ?? hook.location)
                 emit(.diagnostic(Diagnostic(at: hook.location, problem: message)))
             }
-            result.attachments = recorder.take() + (probe?.end(deliversSignals: true) ?? [])
+            result.attachments = recorder.take() + (probe?.end() ?? [])
             result.duration = now() &- start
             processState.restore()
             emit(.runHookFinished(result))

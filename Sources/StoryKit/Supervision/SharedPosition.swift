@@ -64,6 +64,10 @@ final class SharedPosition: @unchecked Sendable {
     /// The worker starts a story (by the parent's sequence number).
     func startStory(_ sequence: UInt64, attempt: Int) {
         store(0, .deadline)
+        // No test step of this story yet: a death before its first is not
+        // blamed on the last story's place.
+        store(StepKind.none.rawValue, .stepKind)
+        store(0, .stepIndex)
         store(UInt64(attempt), .attempt)
         store(sequence &+ 1, .story)
         store(sequence &+ 1, .lastStarted)

@@ -101,13 +101,15 @@ struct Supervisor {
         // How many stories a worker may hold at once: enough that it never
         // waits for the parent. Under --fail-fast, one: a story sent while
         // the one before it runs would run (and be reported) after that one
-        // failed. With several workers, once stories prove quick, about 5 ms
-        // of them each: few enough that none is left holding a queue while
-        // another idles at the end.
+        // failed. With several workers, a batch each until stories prove
+        // quick (the first worker ready must not take the stories a second
+        // one, still starting, would run), then about 5 ms of them each: few
+        // enough that none is left holding a queue while another idles at
+        // the end.
         var window: Int {
             if configuration.isFailFast { return 1 }
             if workerCount == 1 { return batch * 8 }
-            guard storiesAreQuick else { return batch * 2 }
+            guard storiesAreQuick else { return batch }
             return Int(min(1024, max(UInt64(batch * 2), 5_000_000 / max(1, finishedNanoseconds / finishedCount))))
         }
 

@@ -38,7 +38,6 @@ enum WorkerMain {
         func forward(_ event: RunEvent) {
             switch event {
             case .storyFinished(let result):
-                probe.endStory()
                 // A passing story's compact line waits for the next batch.
                 if compact, WorkerWire.passedLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &line) {
                     outbox.add(line)

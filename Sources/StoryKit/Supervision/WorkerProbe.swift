@@ -39,28 +39,22 @@ final class WorkerProbe {
     }
 
     /// The test step has ended: what it printed. A signal its code raised
-    /// has ended the worker already (see ``letSignalsThrough()``); one that
-    /// it blocked first waits for ``endStory()``, or is delivered here for a
-    /// run hook (`deliversSignals`), which no story end follows.
-    func end(deliversSignals: Bool = false) -> [Attachment] {
-        if deliversSignals { deliverPendingSignals() }
+    /// on a thread that lets it through has ended the worker already (see
+    /// ``letSignalsThrough()``); one that waits unseen (the code blocked it
+    /// first) is delivered here, while the parent still sees the step.
+    func end() -> [Attachment] {
+        deliverPendingSignals()
         position.endTestStep()
         return capture.end()
     }
 
-    /// The story has run, and its answer is about to go: a signal that
-    /// waited unseen all the same (step code that blocked it on its thread)
-    /// is delivered while the parent still sees the story, so the story
-    /// fails with it instead of passing.
-    func endStory() {
-        deliverPendingSignals()
-    }
-
     /// Dispatch's threads, which run the steps, block signals: a signal a
-    /// step raises (`raise(SIGTERM)`) would wait unseen and the step pass.
-    /// On each thread that runs a step, once, the signals that end a process
-    /// are let through, so such a signal ends the worker in that step, where
-    /// the parent sees it. (Once per thread, not a `sigpending` per step.)
+    /// step raises (`raise(SIGTERM)`) would wait unseen. On each thread that
+    /// runs a step, once, the signals that end a process are let through, so
+    /// such a signal ends the worker in that step, where the parent sees it,
+    /// and so does one raised on a thread the step starts (it inherits the
+    /// mask). Step code that blocks a signal again is still caught: after
+    /// each test step, ``deliverPendingSignals()``.
     private static func letSignalsThrough() {
         guard pthread_getspecific(reachedThreads) == nil else { return }
         var signals = sigset_t()

@@ -51,7 +51,9 @@ import Testing
         let folder = try Binary.temporaryFolder("process-state")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try SupervisionEndToEndTests.write(
-            "Story: blocks\n  Given the step blocks signal \(signal) and raises it\n  And a step that passes\n\n"
+            // Steps that await after it: the story may end on another thread.
+            "Story: blocks\n  Given the step blocks signal \(signal) and raises it\n  And a step that passes\n"
+                + "  And the step sleeps 0 s honouring cancellation\n  And the step sleeps 0 s honouring cancellation\n\n"
                 + "Story: after\n  Given a step that passes\n", to: folder + "/blocked.stories")
         for mode in [["--in-process"], []] {
             let outcome = try Binary.run(["blocked.stories", "--junit", "out.xml"] + mode, in: folder, timeout: 60, environment: Self.faults)
@@ -59,8 +61,36 @@ import Testing
             #expect(outcome.output.contains("Stories: 1 passed, 1 failed"), "\(mode): \(outcome.output)")
             #expect(outcome.output.contains("signal \(signal)"), "\(mode): \(outcome.output)")
         }
-        // Supervised, it is named as coming after the step, not in it.
+        // Supervised, the step that raised it fails, not a later one.
         let outcome = try Binary.run(["blocked.stories"], in: folder, timeout: 60, environment: Self.faults)
-        #expect(outcome.output.contains("after this test step and before the story's end"), "\(outcome.output)")
+        #expect(outcome.output.contains("failed: Given the step blocks signal \(signal) and raises it"), "\(outcome.output)")
+    }
+
+    @Test("A signal a step leaves blocked on its thread does not let a later story's raise pass")
+    func signalLeftBlocked() throws {
+        let folder = try Binary.temporaryFolder("process-state")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SupervisionEndToEndTests.write(
+            "Story: blocker\n  Given the step blocks signal 15\n\n"
+                + "Story: raiser\n  Given the step raises signal 15\n  And a step that passes\n", to: folder + "/left.stories")
+        let outcome = try Binary.run(["left.stories"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 1, "\(outcome.output)")
+        #expect(outcome.output.contains("Stories: 1 passed, 1 failed"), "\(outcome.output)")
+        #expect(outcome.output.contains("failed: Given the step raises signal 15"), "\(outcome.output)")
+    }
+
+    @Test(
+        "A signal a hook blocks and raises fails that hook, not a step",
+        arguments: [("STORYRUN_FAULT_BEFORE_STORY", "before story"), ("STORYRUN_FAULT_AFTER_STEP", "after step")])
+    func hookBlocksAndRaises(variable: String, kind: String) throws {
+        let folder = try Binary.temporaryFolder("process-state")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SupervisionEndToEndTests.write("Story: hooked\n  Given a step that passes\n  And a step that passes\n", to: folder + "/hook.stories")
+        var environment = Self.faults
+        environment[variable] = "blockraise15"
+        let outcome = try Binary.run(["hook.stories"], in: folder, timeout: 60, environment: environment)
+        #expect(outcome.status == 1, "\(outcome.output)")
+        #expect(outcome.output.contains("failed: the \(kind) hook at"), "\(outcome.output)")
+        #expect(outcome.output.contains("signal 15 (SIGTERM) in this test step"), "\(outcome.output)")
     }
 }

@@ -35,6 +35,21 @@ import Testing
         #expect(junit.contains("tests=\"3\""))
     }
 
+    @Test("With --jobs 2, a few slow stories are shared: the first worker ready does not take them all")
+    func slowStoriesShared() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var text = ""
+        for index in 0..<24 {
+            text += "Story: slow \(index)\n  Given the step notes its process in \"\(folder)/workers.txt\"\n  And the step waits 100 ms\n\n"
+        }
+        try Self.write(text, to: folder + "/slow.stories")
+        let outcome = try Binary.run(["slow.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
+        let workers = Set(try String(contentsOfFile: folder + "/workers.txt", encoding: .utf8).split(separator: "\n"))
+        #expect(workers.count == 2, "the stories ran in \(workers.count) worker(s)")
+    }
+
     @Test("A closed standard output (| head -1) neither stops the run nor its file reports")
     func closedOutput() throws {
         let folder = try Binary.temporaryFolder("supervision")
