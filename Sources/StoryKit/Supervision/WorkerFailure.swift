@@ -10,12 +10,12 @@ enum WorkerFailure {
     }
 
     /// Why the test step failed, in words, with the runtime's own last
-    /// word (a `Fatal error` line) when the step printed one. A worker that
-    /// died between test steps did so after the one it names (a signal its
-    /// code had blocked, delivered at the story's end).
-    static func message(_ reason: Reason, printed: [Attachment], isAfterTestStep: Bool = false) -> String {
+    /// word (a `Fatal error` line) when the step printed one. A worker can
+    /// die while no test step runs (a thread the code started and left
+    /// running, say): then it is blamed on the step it was at, and says so.
+    static func message(_ reason: Reason, printed: [Attachment], isBetweenTestSteps: Bool = false) -> String {
         let message: String
-        let when = isAfterTestStep ? "after this test step and before the story's end" : "in this test step"
+        let when = isBetweenTestSteps ? "between test steps (a thread the code left running, say)" : "in this test step"
         switch reason {
         case .signal(let signal):
             message = "the worker process crashed with signal \(signal) (\(name(of: signal))) \(when); the run went on with a new worker"
@@ -37,7 +37,7 @@ enum WorkerFailure {
         for story: Story, registry: StepRegistry, at position: SharedPosition.Snapshot, reason: Reason,
         printed: [Attachment], elapsed: UInt64
     ) -> StoryResult {
-        let error = StepError(message: message(reason, printed: printed, isAfterTestStep: position.stepKind == .none))
+        let error = StepError(message: message(reason, printed: printed, isBetweenTestSteps: position.stepKind == .none))
         let index = min(position.stepIndex, story.steps.count)
         var statuses: [StepStatus]
         var testSteps: [TestStepResult] = []
