@@ -33,49 +33,23 @@ final class WorkerProbe {
     }
 
     private func begin(_ kind: SharedPosition.StepKind, index: Int, hookIndex: Int, seconds: Double) {
-        Self.letSignalsThrough()
         let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64((seconds + Self.grace) * 1_000_000_000)
         position.startTestStep(kind, index: index, hookIndex: hookIndex, deadline: deadline, output: capture.start)
     }
 
-    /// The test step has ended: what it printed. A signal its code raised
-    /// on a thread that lets it through has ended the worker already (see
-    /// ``letSignalsThrough()``); one that waits unseen (the code blocked it
-    /// first) is delivered here, while the parent still sees the step.
+    /// The test step has ended: what it printed.
     func end() -> [Attachment] {
         deliverPendingSignals()
         position.endTestStep()
         return capture.end()
     }
 
-    /// Dispatch's threads, which run the steps, block signals: a signal a
-    /// step raises (`raise(SIGTERM)`) would wait unseen. On each thread that
-    /// runs a step, once, the signals that end a process are let through, so
-    /// such a signal ends the worker in that step, where the parent sees it,
-    /// and so does one raised on a thread the step starts (it inherits the
-    /// mask). Step code that blocks a signal again is still caught: after
-    /// each test step, ``deliverPendingSignals()``.
-    private static func letSignalsThrough() {
-        guard pthread_getspecific(reachedThreads) == nil else { return }
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for signal in Int32(1)..<65 where !PendingSignals.isHarmless(signal) { sigaddset(&signals, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-        pthread_setspecific(reachedThreads, UnsafeRawPointer(bitPattern: 1))
-    }
-
-    /// Set on each thread whose signals are let through: a key, not a list
-    /// of thread ids, so a new thread that reuses an old one's id is not
-    /// taken for it.
-    private static let reachedThreads: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
-    /// A signal the code raised (`raise(SIGTERM)`) that waits unseen because
-    /// its thread blocks it: delivered here, while the parent still sees the
-    /// step or story, so it fails with it instead of passing.
+    /// A signal the step raised (`raise(SIGTERM)`) waits unseen when the
+    /// step's thread blocks it, as Dispatch's threads do: it is delivered
+    /// here, while the parent still sees the step, so the step fails with it
+    /// instead of passing. (The threads' masks are left as they are: code
+    /// that waits for a signal on a thread of its own, `sigwait`, relies on
+    /// every other thread blocking it.)
     private func deliverPendingSignals() {
         var pending = sigset_t()
         guard sigpending(&pending) == 0 else { return }
