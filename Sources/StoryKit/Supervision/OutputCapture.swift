@@ -38,7 +38,7 @@ struct OutputCapture {
 
     /// What the test step printed, as an attachment, if it printed anything.
     mutating func end() -> [Attachment] {
-        if Self.stdioHoldsOutput { fflush(nil) }
+        fflush(nil)
         let end = Self.length(of: file)
         guard end > length else {
             length = end
@@ -56,32 +56,6 @@ struct OutputCapture {
         _ = ftruncate(file, 0)
         length = 0
     }
-
-    /// Whether standard output's or standard error's stdio buffer holds
-    /// bytes not yet written (`print` and `printf` write there): read from
-    /// the streams, so a step that printed nothing costs no `fflush`, which
-    /// locks every open stream.
-    static var stdioHoldsOutput: Bool {
-        #if canImport(Glibc)
-        guard let streams = standardStreams else { return true }
-        return streams.contains { $0.pointee._IO_write_ptr != $0.pointee._IO_write_base }
-        #else
-        return true
-        #endif
-    }
-
-    #if canImport(Glibc)
-    /// C's `stdout` and `stderr`, looked up once by name (Swift 6 will not
-    /// read a C global that could change; these never do); nil if either is
-    /// missing, and then every test step flushes.
-    nonisolated(unsafe) private static let standardStreams: [UnsafeMutablePointer<FILE>]? = {
-        let names: [String] = ["stdout", "stderr"]
-        let streams = names.compactMap { (name: String) -> UnsafeMutablePointer<FILE>? in
-            dlsym(nil, name)?.assumingMemoryBound(to: UnsafeMutablePointer<FILE>?.self).pointee
-        }
-        return streams.count == 2 ? streams : nil
-    }()
-    #endif
 
     static func length(of descriptor: Int32) -> UInt64 {
         UInt64(max(0, lseek(descriptor, 0, SEEK_END)))

@@ -34,7 +34,7 @@ final class SharedPosition: @unchecked Sendable {
     }
 
     private enum Slot: Int {
-        case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt, lastStarted, unsent, channelLost
+        case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt, lastStarted, unsent, channelLost, storyStart
     }
 
     private init(_ memory: UnsafeMutableRawPointer) {
@@ -61,9 +61,11 @@ final class SharedPosition: @unchecked Sendable {
         store(phase.rawValue, .phase)
     }
 
-    /// The worker starts a story (by the parent's sequence number).
-    func startStory(_ sequence: UInt64, attempt: Int) {
+    /// The worker starts a story (by the parent's sequence number), at an
+    /// uptime in nanoseconds.
+    func startStory(_ sequence: UInt64, attempt: Int, at uptime: UInt64) {
         store(0, .deadline)
+        store(uptime, .storyStart)
         // No test step of this story yet: a death before its first is not
         // blamed on the last story's place.
         store(StepKind.none.rawValue, .stepKind)
@@ -74,7 +76,8 @@ final class SharedPosition: @unchecked Sendable {
     }
 
     /// The worker starts another attempt at the story (`--retry`).
-    func startAttempt(_ attempt: Int) {
+    func startAttempt(_ attempt: Int, at uptime: UInt64) {
+        store(uptime, .storyStart)
         store(UInt64(attempt), .attempt)
     }
 
@@ -134,6 +137,9 @@ final class SharedPosition: @unchecked Sendable {
         var unsent: Int
         /// Whether the worker's messages pipe was closed or replaced.
         var isChannelLost: Bool
+        /// The uptime in nanoseconds at which the running story (or its
+        /// latest attempt) started; 0 before the first.
+        var storyStart: UInt64 = 0
     }
 
     /// Where the worker is now.
@@ -151,7 +157,7 @@ final class SharedPosition: @unchecked Sendable {
             stepKind: StepKind(rawValue: load(.stepKind)) ?? .none, stepIndex: Int(truncatingIfNeeded: load(.stepIndex)),
             hookIndex: Int(truncatingIfNeeded: load(.hookIndex)), deadline: load(.deadline),
             outputOffset: load(.outputOffset), lastStarted: lastStarted == 0 ? nil : lastStarted - 1,
-            unsent: Int(truncatingIfNeeded: load(.unsent)), isChannelLost: load(.channelLost) != 0)
+            unsent: Int(truncatingIfNeeded: load(.unsent)), isChannelLost: load(.channelLost) != 0, storyStart: load(.storyStart))
     }
 
     /// The lines a worker that is gone left in its outbox (it writes whole

@@ -91,26 +91,30 @@ struct Supervisor {
         var crashedAttempts: [SourceLocation: [StoryAttempt]] = [:]
         // How many attempts at each of them have been made.
         var attemptsUsed: [SourceLocation: Int] = [:]
-        let batch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
+        let fullBatch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
         // With several workers, once stories prove quick (under 0.2 ms on
         // average), a batch runs on to the end of its file (up to 256
         // stories), so that each file is parsed by one worker, not by all.
         var finishedCount: UInt64 = 0
         var finishedNanoseconds: UInt64 = 0
         var storiesAreQuick: Bool { workerCount > 1 && !configuration.isFailFast && finishedCount >= 32 && finishedNanoseconds / finishedCount < 200_000 }
+        // How many stories go in one request. With several workers, one at a
+        // time until stories prove quick, so that a few slow stories are
+        // shared out, not taken by the first worker ready.
+        var batch: Int { workerCount > 1 && !storiesAreQuick ? 1 : fullBatch }
         // How many stories a worker may hold at once: enough that it never
         // waits for the parent. Under --fail-fast, one: a story sent while
         // the one before it runs would run (and be reported) after that one
-        // failed. With several workers, a batch each until stories prove
-        // quick (the first worker ready must not take the stories a second
-        // one, still starting, would run), then about 5 ms of them each: few
-        // enough that none is left holding a queue while another idles at
-        // the end.
+        // failed. With several workers, two each (one running, one waiting)
+        // until stories prove quick (the first worker ready must not take
+        // the stories one still starting would run), then about 5 ms of them
+        // each: few enough that none is left holding a queue while another
+        // idles at the end.
         var window: Int {
             if configuration.isFailFast { return 1 }
-            if workerCount == 1 { return batch * 8 }
-            guard storiesAreQuick else { return batch }
-            return Int(min(1024, max(UInt64(batch * 2), 5_000_000 / max(1, finishedNanoseconds / finishedCount))))
+            if workerCount == 1 { return fullBatch * 8 }
+            guard storiesAreQuick else { return 2 }
+            return Int(min(1024, max(UInt64(fullBatch * 2), 5_000_000 / max(1, finishedNanoseconds / finishedCount))))
         }
 
         func startWorker() {
@@ -238,7 +242,7 @@ struct Supervisor {
                         let printed = worker.printed(since: snapshot)
                         let result = WorkerFailure.result(
                             for: flight.planned.story, registry: registry, at: snapshot, reason: reason, printed: printed,
-                            elapsed: now() &- flight.sentAt)
+                            elapsed: Self.elapsed(since: snapshot, sentAt: flight.sentAt, now: now))
                         let isInterrupted = if case .interrupted = reason { true } else { false }
                         if !isInterrupted, !isStopping, snapshot.attempt < configuration.retries {
                             // --retry: a crash is a failure like any other; the story runs again
@@ -402,6 +406,14 @@ struct Supervisor {
     /// The result of a story that passed, from its compact line: the
     /// definitions and captured texts come from the worker, so the parent
     /// need not match; nil when the line does not fit the story.
+    /// How long a story whose worker died had run: from when the worker
+    /// started it (or its latest attempt), not from when it was sent, which
+    /// may be hundreds of stories earlier.
+    private static func elapsed(since snapshot: SharedPosition.Snapshot, sentAt: UInt64, now: () -> UInt64) -> UInt64 {
+        guard snapshot.storyStart != 0 else { return now() &- sentAt }
+        return DispatchTime.now().uptimeNanoseconds &- snapshot.storyStart
+    }
+
     private func rebuild(_ planned: PlannedStory, duration: UInt64, testSteps: [WorkerWire.PassedTestStep]) -> StoryResult? {
         let story = planned.story
         var results: [TestStepResult] = []

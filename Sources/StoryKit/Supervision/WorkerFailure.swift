@@ -94,6 +94,9 @@ enum WorkerFailure {
 
     static func name(of signal: Int32) -> String {
         switch signal {
+        case 1: "SIGHUP"
+        case 2: "SIGINT"
+        case 3: "SIGQUIT"
         case 4: "SIGILL, a trap such as fatalError or a failed precondition"
         case 5: "SIGTRAP, a trap such as fatalError or a failed precondition"
         case 6: "SIGABRT"
@@ -101,6 +104,10 @@ enum WorkerFailure {
         case 8: "SIGFPE, an arithmetic error"
         case 9: "SIGKILL"
         case 11: "SIGSEGV, a bad memory access or a stack overflow"
+        case 10: "SIGUSR1"
+        case 12: "SIGUSR2"
+        case 13: "SIGPIPE"
+        case 14: "SIGALRM"
         case 15: "SIGTERM"
         default: "signal \(signal)"
         }

@@ -79,7 +79,7 @@ enum WorkerMain {
                 outbox.send(WorkerWire.line(.missing(sequence: sequence, "no story starts at \(next.path):\(next.line) any more: was the file changed during the run?")))
                 continue
             }
-            shared.startStory(sequence, attempt: next.attemptsUsed)
+            shared.startStory(sequence, attempt: next.attemptsUsed, at: DispatchTime.now().uptimeNanoseconds)
             await runner.run(planned, attemptsUsed: next.attemptsUsed, emit: forward)
             shared.endStory()
             probe.trim()

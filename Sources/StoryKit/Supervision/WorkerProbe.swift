@@ -19,7 +19,7 @@ final class WorkerProbe {
 
     /// Another attempt at the story begins (`--retry`), counting from 0.
     func beginAttempt(_ attempt: Int) {
-        position.startAttempt(attempt)
+        position.startAttempt(attempt, at: DispatchTime.now().uptimeNanoseconds)
     }
 
     /// A story step begins, with its time limit.

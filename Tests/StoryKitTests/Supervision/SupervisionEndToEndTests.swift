@@ -35,19 +35,39 @@ import Testing
         #expect(junit.contains("tests=\"3\""))
     }
 
-    @Test("With --jobs 2, a few slow stories are shared: the first worker ready does not take them all")
-    func slowStoriesShared() throws {
+    @Test("With --jobs 2, a few slow stories are shared: the first worker ready does not take them all", arguments: [4, 24])
+    func slowStoriesShared(count: Int) throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var text = ""
-        for index in 0..<24 {
-            text += "Story: slow \(index)\n  Given the step notes its process in \"\(folder)/workers.txt\"\n  And the step waits 100 ms\n\n"
+        for index in 0..<count {
+            text += "Story: slow \(index)\n  Given the step notes its process in \"\(folder)/workers.txt\"\n  And the step waits 200 ms\n\n"
         }
         try Self.write(text, to: folder + "/slow.stories")
         let outcome = try Binary.run(["slow.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
         let workers = Set(try String(contentsOfFile: folder + "/workers.txt", encoding: .utf8).split(separator: "\n"))
         #expect(workers.count == 2, "the stories ran in \(workers.count) worker(s)")
+    }
+
+    @Test("A story whose worker crashes is timed from its own start, not from when it was sent behind others")
+    func crashedStoryDuration() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // One worker holds hundreds of stories at once: the crashing one
+        // waits about 2 s behind the others before it starts.
+        var text = ""
+        for index in 0..<100 { text += "Story: wait \(index)\n  Given the step waits 20 ms\n\n" }
+        text += "Story: crash\n  Given the step calls exit(3)\n"
+        try Self.write(text, to: folder + "/queue.stories")
+        let outcome = try Binary.run(["queue.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        let crash = try #require(junit.range(of: "name=\"crash\""))
+        let rest = junit[crash.upperBound...]
+        let time = try #require(rest.range(of: "time=\"")).upperBound
+        let seconds = Double(rest[time...].prefix { $0 != "\"" }) ?? -1
+        #expect(seconds >= 0 && seconds < 1, "the crashed story took \(seconds) s")
     }
 
     @Test("A closed standard output (| head -1) neither stops the run nor its file reports")
