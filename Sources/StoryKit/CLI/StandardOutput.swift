@@ -45,10 +45,14 @@ enum StandardOutput {
                     iovecs[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress), iov_len: bytes.count)
                     iovecs[1] = iovec(iov_base: UnsafeMutableRawPointer(newlinePointer), iov_len: 1)
                     let written = writev(STDOUT_FILENO, iovecs.baseAddress, 2)
-                    guard written >= 0, written < bytes.count + 1 else { return }
-                    // A short write (a full pipe, say): the rest piece by piece.
-                    write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[written...]))
-                    _ = Glibc.write(STDOUT_FILENO, newlinePointer, 1)
+                    if written == bytes.count + 1 { return }
+                    // A closed pipe: the run goes on without it.
+                    if written < 0 && errno != EAGAIN && errno != EINTR { return }
+                    // A short write, or none yet (a full pipe, maybe one
+                    // that does not block): the rest as it is taken.
+                    let done = max(0, written)
+                    if done < bytes.count { write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[done...])) }
+                    write(UnsafeRawBufferPointer(start: newlinePointer, count: 1))
                 }
             }
         }
@@ -61,15 +65,10 @@ enum StandardOutput {
         gathered.removeAll(keepingCapacity: true)
     }
 
-    /// Writes all the bytes, as far as standard output takes them (a closed
-    /// pipe takes none: the run goes on).
+    /// Writes all the bytes, waiting while a pipe that does not block is
+    /// full (a slow reader loses nothing), as far as standard output takes
+    /// them: a closed pipe takes none, and the run goes on.
     private static func write(_ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            offset += count
-        }
+        _ = ReportFile.writeAll(STDOUT_FILENO, bytes)
     }
 }

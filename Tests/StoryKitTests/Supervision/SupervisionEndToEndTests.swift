@@ -70,6 +70,49 @@ import Testing
         #expect(seconds >= 0 && seconds < 1, "the crashed story took \(seconds) s")
     }
 
+    @Test("Standard output a pipe that does not block, read slowly: no line is lost", arguments: [false, true])
+    func nonBlockingOutput(inProcess: Bool) throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Long names: the pipe fills long before the run ends.
+        let long = String(repeating: "a story with a long name ", count: 8)
+        var text = ""
+        for index in 0..<3000 { text += "Story: \(long)\(index)\n  Given a step that passes\n\n" }
+        try Self.write(text, to: folder + "/many.stories")
+        // As a Node.js parent makes it: the write end does not block, so a
+        // full pipe answers EAGAIN instead of waiting.
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Binary.path))
+        process.arguments = ["many.stories"] + (inProcess ? ["--in-process"] : [])
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.environment = ProcessInfo.processInfo.environment.merging(Self.faults) { $1 }
+        process.standardOutput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        close(ends[1])
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // Let the pipe fill before reading anything.
+        usleep(300_000)
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let start = Date()
+        while Date().timeIntervalSince(start) < 60 {
+            let count = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, 4096) }
+            if count <= 0 { break }
+            output += buffer[..<count]
+            usleep(200)
+        }
+        close(ends[0])
+        process.waitUntilExit()
+        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+        #expect(process.terminationStatus == 0)
+        #expect(lines.filter { $0.hasPrefix("PASSED") }.count == 3000)
+        #expect(lines.contains("Stories: 3000 passed, 0 failed"), "\(lines.suffix(3))")
+    }
+
     @Test("A closed standard output (| head -1) neither stops the run nor its file reports")
     func closedOutput() throws {
         let folder = try Binary.temporaryFolder("supervision")
