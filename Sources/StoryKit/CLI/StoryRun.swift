@@ -329,6 +329,7 @@ public enum StoryRun {
         // A dry run runs no user code, so it needs no worker.
         if options.isInProcess || options.isDryRun || !startsWorkers {
             var runner = Runner(registry: registry, configuration: configuration, now: clock)
+            CrashNote.runsStories(true)
             await runner.begin(emit: emit)
             while !runner.isStopped, Interrupts.received == nil, let planned = next() {
                 await runner.run(planned, emit: emit)
@@ -342,6 +343,7 @@ public enum StoryRun {
                 output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (wasInterrupted ? " (the run was interrupted)" : " (--fail-fast)"))
             }
             summary = await runner.finish(emit: emit)
+            CrashNote.runsStories(false)
         } else {
             let supervisor = Supervisor(
                 registry: registry, configuration: configuration, workerCount: max(1, options.jobs),

@@ -7,7 +7,9 @@ import Darwin
 /// Leaves a last word on standard error when a step crashes the process
 /// (a `fatalError`, a trap, a bad access) in a run without worker processes:
 /// where the step is, which story it belongs to, and that a supervised run
-/// (without `--in-process`) keeps the run going.
+/// (without `--in-process`) keeps the run going. When user code calls
+/// `exit()` while the stories run, it says so too and makes the exit status
+/// 1: a run that did not reach its end never exits 0.
 ///
 /// The story's part of the note is copied into fixed buffers when the story
 /// starts and only the step's line number is stored per step, so the signal
@@ -15,13 +17,18 @@ import Darwin
 /// it then hands the signal on to the handler that was there before.
 enum CrashNote {
     private static let capacity = 2048
-    nonisolated(unsafe) private static let head = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-    nonisolated(unsafe) private static let tail = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-    nonisolated(unsafe) private static var headLength = 0
-    nonisolated(unsafe) private static var tailLength = 0
+    /// The story's file and a colon.
+    nonisolated(unsafe) private static let place = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    /// ` (story "NAME")`.
+    nonisolated(unsafe) private static let storyName = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    nonisolated(unsafe) private static var placeLength = 0
+    nonisolated(unsafe) private static var storyNameLength = 0
     /// The line of the running step; 0 between steps.
     nonisolated(unsafe) private static var stepLine = 0
     nonisolated(unsafe) private static var isInstalled = false
+    /// Whether the stories (and run hooks) are running in this process.
+    nonisolated(unsafe) private static var isRunningStories = false
+    nonisolated(unsafe) private static var isExitNoted = false
     /// The handlers that were there before, by signal number (below 32).
     nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 32)
     private static let signals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
@@ -45,10 +52,31 @@ enum CrashNote {
         guard isInstalled else { return }
         stepLine = 0
         // Copied piece by piece: no string is built per story.
-        headLength = copy(["\nstoryrun: the process crashed in the step at ", story.location.file, ":"], into: head)
-        tailLength = copy(
-            [" (story \"", story.name, "\"); run without --in-process to report the crash as a failed story and go on\n"],
-            into: tail)
+        placeLength = copy([story.location.file, ":"], into: place)
+        storyNameLength = copy([" (story \"", story.name, "\")"], into: storyName)
+    }
+
+    /// Notes that user code runs in this process from now on (the stories
+    /// and the run hooks), or no more: an `exit()` meanwhile ends the run
+    /// with status 1 and a note, never 0.
+    static func runsStories(_ running: Bool) {
+        guard isInstalled else { return }
+        if running && !isExitNoted {
+            isExitNoted = true
+            atexit { CrashNote.exitedEarly() }
+        }
+        isRunningStories = running
+    }
+
+    private static func exitedEarly() {
+        guard isRunningStories else { return }
+        write("\nstoryrun: the process exited before the run's end (did the code call exit()?)")
+        if stepLine > 0 {
+            write(", in the step at ")
+            writeStep()
+        }
+        write("; the stories after it did not run and no report file was written. Run without --in-process to report it as a failed story and go on\n")
+        _exit(1)
     }
 
     /// Notes the line of the step about to run, or 0 when none runs.
@@ -74,21 +102,32 @@ enum CrashNote {
     private static func handle(_ signal: Int32) {
         // Only async-signal-safe work here: arithmetic, write, sigaction, raise.
         if isInstalled && stepLine > 0 {
-            _ = write(2, head, headLength)
-            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            withUnsafeMutableBytes(of: &digits) { raw in
-                var value = stepLine
-                var start = raw.count
-                repeat {
-                    start -= 1
-                    raw[start] = UInt8(48 + value % 10)
-                    value /= 10
-                } while value > 0 && start > 0
-                _ = write(2, raw.baseAddress! + start, raw.count - start)
-            }
-            _ = write(2, tail, tailLength)
+            write("\nstoryrun: the process crashed in the step at ")
+            writeStep()
+            write("; run without --in-process to report the crash as a failed story and go on\n")
         }
         sigaction(signal, previous + Int(signal), nil)
         raise(signal)
+    }
+
+    /// `FILE:LINE (story "NAME")` of the running step, to standard error.
+    private static func writeStep() {
+        _ = Glibc.write(2, place, placeLength)
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { raw in
+            var value = stepLine
+            var start = raw.count
+            repeat {
+                start -= 1
+                raw[start] = UInt8(48 + value % 10)
+                value /= 10
+            } while value > 0 && start > 0
+            _ = Glibc.write(2, raw.baseAddress! + start, raw.count - start)
+        }
+        _ = Glibc.write(2, storyName, storyNameLength)
+    }
+
+    private static func write(_ text: StaticString) {
+        _ = Glibc.write(2, text.utf8Start, text.utf8CodeUnitCount)
     }
 }

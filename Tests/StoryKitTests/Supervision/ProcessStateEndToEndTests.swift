@@ -93,4 +93,24 @@ import Testing
         #expect(outcome.output.contains("failed: the \(kind) hook at"), "\(outcome.output)")
         #expect(outcome.output.contains("signal 15 (SIGTERM) in this test step"), "\(outcome.output)")
     }
+
+    @Test("In process, exit(0) in a step or a hook ends the run with status 1 and says where, never 0")
+    func exitInProcess() throws {
+        let folder = try Binary.temporaryFolder("process-state")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SupervisionEndToEndTests.write(
+            "Story: exits\n  Given the step calls exit(0)\n\nStory: after\n  Given a step that passes\n", to: folder + "/exit.stories")
+        try SupervisionEndToEndTests.write("Story: hooked\n  Given a step that passes\n", to: folder + "/hook.stories")
+        let inStep = try Binary.run(["exit.stories", "--in-process"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(inStep.status == 1, "\(inStep.output)\(inStep.errorOutput)")
+        #expect(inStep.errorOutput.contains("did the code call exit()?), in the step at exit.stories:2 (story \"exits\")"), "\(inStep.errorOutput)")
+        var environment = Self.faults
+        environment["STORYRUN_FAULT_BEFORE_STORY"] = "exit"
+        let inHook = try Binary.run(["hook.stories", "--in-process"], in: folder, timeout: 60, environment: environment)
+        #expect(inHook.status == 1, "\(inHook.output)\(inHook.errorOutput)")
+        #expect(inHook.errorOutput.contains("the process exited before the run's end"), "\(inHook.errorOutput)")
+        // A run that reaches its end keeps its own status.
+        let passing = try Binary.run(["hook.stories", "--in-process"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(passing.status == 0, "\(passing.output)\(passing.errorOutput)")
+    }
 }
