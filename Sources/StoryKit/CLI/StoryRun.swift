@@ -52,6 +52,8 @@ public enum StoryRun {
         // file or step definition, say).
         Supervisor.discardPrestarted()
         PhaseTimer.mark("exit")
+        // From here the exit is storyrun's own.
+        CrashNote.runsStories(false)
         exit(status.rawValue)
     }
 
@@ -343,7 +345,6 @@ public enum StoryRun {
                 output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (wasInterrupted ? " (the run was interrupted)" : " (--fail-fast)"))
             }
             summary = await runner.finish(emit: emit)
-            CrashNote.runsStories(false)
         } else {
             let supervisor = Supervisor(
                 registry: registry, configuration: configuration, workerCount: max(1, options.jobs),

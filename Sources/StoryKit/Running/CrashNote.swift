@@ -57,8 +57,10 @@ enum CrashNote {
     }
 
     /// Notes that user code runs in this process from now on (the stories
-    /// and the run hooks), or no more: an `exit()` meanwhile ends the run
-    /// with status 1 and a note, never 0.
+    /// and the run hooks, until storyrun itself exits: a thread the code
+    /// left running may call `exit()` while the reports are written), or
+    /// no more: an `exit()` meanwhile ends the run with status 1 (or 130/143
+    /// after a Ctrl-C or SIGTERM) and a note, never 0.
     static func runsStories(_ running: Bool) {
         guard isInstalled else { return }
         if running && !isExitNoted {
@@ -75,8 +77,10 @@ enum CrashNote {
             write(", in the step at ")
             writeStep()
         }
-        write("; the stories after it did not run and no report file was written. Run without --in-process to report it as a failed story and go on\n")
-        _exit(1)
+        write("; what had not run or been written by then is lost. Run without --in-process to report it as a failed story and go on\n")
+        // What the code printed last still goes out, as exit() would have it.
+        fflush(nil)
+        _exit(Interrupts.received.map(Interrupts.exitStatus(for:)) ?? 1)
     }
 
     /// Notes the line of the step about to run, or 0 when none runs.

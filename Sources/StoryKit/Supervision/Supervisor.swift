@@ -91,30 +91,27 @@ struct Supervisor {
         var crashedAttempts: [SourceLocation: [StoryAttempt]] = [:]
         // How many attempts at each of them have been made.
         var attemptsUsed: [SourceLocation: Int] = [:]
-        let fullBatch = configuration.isFailFast ? 1 : workerCount > 1 ? 16 : 64
+        // One worker's batch: its window is eight of them.
+        let fullBatch = configuration.isFailFast ? 1 : 64
         // With several workers, once stories prove quick (under 0.2 ms on
         // average), a batch runs on to the end of its file (up to 256
         // stories), so that each file is parsed by one worker, not by all.
         var finishedCount: UInt64 = 0
         var finishedNanoseconds: UInt64 = 0
         var storiesAreQuick: Bool { workerCount > 1 && !configuration.isFailFast && finishedCount >= 32 && finishedNanoseconds / finishedCount < 200_000 }
-        // How many stories go in one request. With several workers, one at a
-        // time until stories prove quick, so that a few slow stories are
-        // shared out, not taken by the first worker ready.
-        var batch: Int { workerCount > 1 && !storiesAreQuick ? 1 : fullBatch }
         // How many stories a worker may hold at once: enough that it never
         // waits for the parent. Under --fail-fast, one: a story sent while
         // the one before it runs would run (and be reported) after that one
-        // failed. With several workers, two each (one running, one waiting)
-        // until stories prove quick (the first worker ready must not take
-        // the stories one still starting would run), then about 5 ms of them
-        // each: few enough that none is left holding a queue while another
-        // idles at the end.
+        // failed. With several workers, one each until a story has finished
+        // (so that a few slow stories are shared out, not taken by the first
+        // worker ready), then about 50 ms of them each by the average so far,
+        // at least two: few enough that none is left holding a queue while
+        // another idles at the end.
         var window: Int {
             if configuration.isFailFast { return 1 }
             if workerCount == 1 { return fullBatch * 8 }
-            guard storiesAreQuick else { return 2 }
-            return Int(min(1024, max(UInt64(fullBatch * 2), 5_000_000 / max(1, finishedNanoseconds / finishedCount))))
+            guard finishedCount > 0 else { return 1 }
+            return Int(min(1024, max(2, 50_000_000 / max(1, finishedNanoseconds / finishedCount))))
         }
 
         func startWorker() {
@@ -291,8 +288,10 @@ struct Supervisor {
             if !isStopping && hasWork && worker.isReady { startWorker() }
         }
 
-        /// Sends the worker the next batch of stories; false when none is left.
+        /// Sends the worker the next batch of stories; false when none is
+        /// left. With several workers a batch fills the worker's window.
         func sendBatch(to worker: SupervisedWorker) -> Bool {
+            let batch = workerCount > 1 ? max(1, window - worker.dispatched.count) : fullBatch
             fill(batch)
             guard queue.count > queueStart else { return false }
             var count = min(batch, queue.count - queueStart)
@@ -403,9 +402,6 @@ struct Supervisor {
         return summary
     }
 
-    /// The result of a story that passed, from its compact line: the
-    /// definitions and captured texts come from the worker, so the parent
-    /// need not match; nil when the line does not fit the story.
     /// How long a story whose worker died had run: from when the worker
     /// started it (or its latest attempt), not from when it was sent, which
     /// may be hundreds of stories earlier.
@@ -414,6 +410,9 @@ struct Supervisor {
         return DispatchTime.now().uptimeNanoseconds &- snapshot.storyStart
     }
 
+    /// The result of a story that passed, from its compact line: the
+    /// definitions and captured texts come from the worker, so the parent
+    /// need not match; nil when the line does not fit the story.
     private func rebuild(_ planned: PlannedStory, duration: UInt64, testSteps: [WorkerWire.PassedTestStep]) -> StoryResult? {
         let story = planned.story
         var results: [TestStepResult] = []

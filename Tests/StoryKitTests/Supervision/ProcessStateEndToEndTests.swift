@@ -99,11 +99,14 @@ import Testing
         let folder = try Binary.temporaryFolder("process-state")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try SupervisionEndToEndTests.write(
-            "Story: exits\n  Given the step calls exit(0)\n\nStory: after\n  Given a step that passes\n", to: folder + "/exit.stories")
+            "Story: exits\n  Given the step prints \"printed last\" and \"said last\" to its error output\n  And the step calls exit(0)\n\n"
+                + "Story: after\n  Given a step that passes\n", to: folder + "/exit.stories")
         try SupervisionEndToEndTests.write("Story: hooked\n  Given a step that passes\n", to: folder + "/hook.stories")
         let inStep = try Binary.run(["exit.stories", "--in-process"], in: folder, timeout: 60, environment: Self.faults)
         #expect(inStep.status == 1, "\(inStep.output)\(inStep.errorOutput)")
-        #expect(inStep.errorOutput.contains("did the code call exit()?), in the step at exit.stories:2 (story \"exits\")"), "\(inStep.errorOutput)")
+        #expect(inStep.errorOutput.contains("did the code call exit()?), in the step at exit.stories:3 (story \"exits\")"), "\(inStep.errorOutput)")
+        // What the step printed before it exited is not lost.
+        #expect(inStep.output.contains("printed last"), "\(inStep.output)")
         var environment = Self.faults
         environment["STORYRUN_FAULT_BEFORE_STORY"] = "exit"
         let inHook = try Binary.run(["hook.stories", "--in-process"], in: folder, timeout: 60, environment: environment)

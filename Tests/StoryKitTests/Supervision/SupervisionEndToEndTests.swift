@@ -35,7 +35,7 @@ import Testing
         #expect(junit.contains("tests=\"3\""))
     }
 
-    @Test("With --jobs 2, a few slow stories are shared: the first worker ready does not take them all", arguments: [4, 24])
+    @Test("With --jobs 2, a few slow stories are shared: the first worker ready does not take them all", arguments: [2, 4, 24])
     func slowStoriesShared(count: Int) throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
