@@ -28,7 +28,8 @@ enum CrashNote {
     nonisolated(unsafe) private static var isInstalled = false
     /// Whether the stories (and run hooks) are running in this process.
     nonisolated(unsafe) private static var isRunningStories = false
-    nonisolated(unsafe) private static var isExitNoted = false
+    /// Whether the `atexit` handler is in place (it cannot be taken out).
+    nonisolated(unsafe) private static var isExitHandlerInstalled = false
     /// The handlers that were there before, by signal number (below 32).
     nonisolated(unsafe) private static let previous = UnsafeMutablePointer<sigaction>.allocate(capacity: 32)
     private static let signals: [Int32] = [SIGILL, SIGTRAP, SIGABRT, SIGSEGV, SIGBUS, SIGFPE]
@@ -63,8 +64,8 @@ enum CrashNote {
     /// after a Ctrl-C or SIGTERM) and a note, never 0.
     static func runsStories(_ running: Bool) {
         guard isInstalled else { return }
-        if running && !isExitNoted {
-            isExitNoted = true
+        if running && !isExitHandlerInstalled {
+            isExitHandlerInstalled = true
             atexit { CrashNote.exitedEarly() }
         }
         isRunningStories = running
