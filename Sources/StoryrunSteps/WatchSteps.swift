@@ -75,8 +75,13 @@ final class WatchSteps: StepDefinitions {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             try expect(text.contains(old), "\(file) has no \"\(old)\"")
             steps.seenUpTo = steps.output.utf8.count
-            try Data(text.replacingOccurrences(of: old, with: new).utf8).write(
-                to: URL(fileURLWithPath: path), options: renaming == nil ? [] : [.atomic])
+            let data = Data(text.replacingOccurrences(of: old, with: new).utf8)
+            guard renaming != nil else { return try data.write(to: URL(fileURLWithPath: path)) }
+            // As an editor saves: a temporary beside the file, renamed over it. (Foundation's
+            // `.atomic` would leave an empty folder in /tmp for every save.)
+            let temporary = path + ".swp"
+            try data.write(to: URL(fileURLWithPath: temporary))
+            try expect(rename(temporary, path) == 0, "renaming \(temporary) over \(path): errno \(errno)")
         }
         step("^the last run shows \"(.*)\" before \"(.*)\"$") { (steps: WatchSteps, first: String, second: String) in
             let text = steps.recentOutput

@@ -46,7 +46,10 @@ import Testing
             let watcher = make()
             let method = watcher.method
             WatchTestFolder.later(120) {
-                try? Data("Story: renamed \(method) with more text\n".utf8).write(to: URL(fileURLWithPath: story), options: .atomic)
+                // Not `.atomic`: Foundation would leave an empty folder in /tmp each time.
+                let temporary = story + ".swp"
+                try? Data("Story: renamed \(method) with more text\n".utf8).write(to: URL(fileURLWithPath: temporary))
+                rename(temporary, story)
             }
             let changes = watcher.nextChanges(isStopped: WatchTestFolder.deadline(5))
             #expect(changes == [story], "\(watcher.method)")
