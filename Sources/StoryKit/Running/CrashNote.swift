@@ -4,15 +4,16 @@ import Glibc
 import Darwin
 #endif
 
-/// Leaves a last word on standard error when a step crashes the process
-/// (a `fatalError`, a trap, a bad access) in a run without worker processes:
-/// where the step is, which story it belongs to, and that a supervised run
+/// Leaves a last word on standard error when a step or hook crashes the
+/// process (a `fatalError`, a trap, a bad access) in a run without worker
+/// processes: where the step or hook is, which story it belongs to, and that a supervised run
 /// (without `--in-process`) keeps the run going. When user code calls
 /// `exit()` while the stories run, it says so too and makes the exit status
 /// 1: a run that did not reach its end never exits 0.
 ///
 /// The story's part of the note is copied into fixed buffers when the story
-/// starts and only the step's line number is stored per step, so the signal
+/// starts (a hook's when the hook starts) and only the step's line number
+/// is stored per step, so the signal
 /// handler just formats a number and calls `write(2)`, which is safe there;
 /// it then hands the signal on to the handler that was there before.
 enum CrashNote {
@@ -21,8 +22,14 @@ enum CrashNote {
     nonisolated(unsafe) private static let place = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     /// ` (story "NAME")`.
     nonisolated(unsafe) private static let storyName = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    /// `KIND hook at FILE:LINE` while a hook runs.
+    nonisolated(unsafe) private static let hookPlace = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
     nonisolated(unsafe) private static var placeLength = 0
     nonisolated(unsafe) private static var storyNameLength = 0
+    /// 0 when no hook runs.
+    nonisolated(unsafe) private static var hookPlaceLength = 0
+    /// Whether the running hook belongs to a story (not a run hook).
+    nonisolated(unsafe) private static var isHookInStory = false
     /// The line of the running step; 0 between steps.
     nonisolated(unsafe) private static var stepLine = 0
     nonisolated(unsafe) private static var isInstalled = false
@@ -77,11 +84,26 @@ enum CrashNote {
         if stepLine > 0 {
             write(", in the step at ")
             writeStep()
+        } else if hookPlaceLength > 0 {
+            write(", in the ")
+            writeHook()
         }
         write("; what had not run or been written by then is lost. Run without --in-process to report it as a failed story and go on\n")
         // What the code printed last still goes out, as exit() would have it.
         fflush(nil)
         _exit(Interrupts.received.map(Interrupts.exitStatus(for:)) ?? 1)
+    }
+
+    /// Notes the hook about to run (in the story last set, unless it is a
+    /// run hook), or that it has ended (nil).
+    static func setHook(_ hook: Hook?) {
+        guard isInstalled else { return }
+        guard let hook else {
+            hookPlaceLength = 0
+            return
+        }
+        isHookInStory = hook.kind != .beforeRun && hook.kind != .afterRun
+        hookPlaceLength = copy([hook.kind.rawValue, " hook at ", hook.location.displayFileAndLine], into: hookPlace)
     }
 
     /// Notes the line of the step about to run, or 0 when none runs.
@@ -110,6 +132,10 @@ enum CrashNote {
             write("\nstoryrun: the process crashed in the step at ")
             writeStep()
             write("; run without --in-process to report the crash as a failed story and go on\n")
+        } else if isInstalled && hookPlaceLength > 0 {
+            write("\nstoryrun: the process crashed in the ")
+            writeHook()
+            write("; run without --in-process to report the crash as a failed story and go on\n")
         }
         sigaction(signal, previous + Int(signal), nil)
         raise(signal)
@@ -130,6 +156,13 @@ enum CrashNote {
             _ = Glibc.write(2, raw.baseAddress! + start, raw.count - start)
         }
         _ = Glibc.write(2, storyName, storyNameLength)
+    }
+
+    /// `KIND hook at FILE:LINE`, with ` (story "NAME")` for a story's hook,
+    /// to standard error.
+    private static func writeHook() {
+        _ = Glibc.write(2, hookPlace, hookPlaceLength)
+        if isHookInStory { _ = Glibc.write(2, storyName, storyNameLength) }
     }
 
     private static func write(_ text: StaticString) {

@@ -163,6 +163,8 @@ struct Runner {
             let body: @Sendable () async -> UncheckedBox<(any Error)?> = {
                 withUnsafeCurrentTask { watchdog.watch($0) }
                 defer { watchdog.unwatch() }
+                CrashNote.setHook(hook)
+                defer { CrashNote.setHook(nil) }
                 watchdog.arm(seconds: limit)
                 do {
                     try await AttachmentRecorder.$current.withValue(recorder) { try await hook.body(nil) }

@@ -177,6 +177,8 @@ struct StoryExecution {
         var result = HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0)
         probe?.beginHook(index: index, around: step, seconds: configuration.stepTimeout)
         watchdog.arm(seconds: configuration.stepTimeout)
+        CrashNote.setHook(hook)
+        defer { CrashNote.setHook(nil) }
         do {
             try await hook.body(context)
             if watchdog.disarm() { throw HookTimeoutError(seconds: configuration.stepTimeout, hook: hook) }

@@ -94,7 +94,7 @@ import Testing
         #expect(outcome.output.contains("signal 15 (SIGTERM) in this test step"), "\(outcome.output)")
     }
 
-    @Test("In process, exit(0) in a step or a hook ends the run with status 1 and says where, never 0")
+    @Test("In process, exit(0) in a step or a hook ends the run with status 1 and names the step or hook, never 0")
     func exitInProcess() throws {
         let folder = try Binary.temporaryFolder("process-state")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -112,6 +112,23 @@ import Testing
         let inHook = try Binary.run(["hook.stories", "--in-process"], in: folder, timeout: 60, environment: environment)
         #expect(inHook.status == 1, "\(inHook.output)\(inHook.errorOutput)")
         #expect(inHook.errorOutput.contains("the process exited before the run's end"), "\(inHook.errorOutput)")
+        // The hook is named, with its story.
+        #expect(inHook.errorOutput.contains(", in the before story hook at "), "\(inHook.errorOutput)")
+        #expect(inHook.errorOutput.contains("FaultSteps.swift:52 (story \"hooked\")"), "\(inHook.errorOutput)")
+        // A run hook has no story.
+        environment = Self.faults
+        environment["STORYRUN_FAULT_AFTER_RUN"] = "exit"
+        let inRunHook = try Binary.run(["hook.stories", "--in-process"], in: folder, timeout: 60, environment: environment)
+        #expect(inRunHook.status == 1, "\(inRunHook.output)\(inRunHook.errorOutput)")
+        #expect(inRunHook.errorOutput.contains(", in the after run hook at "), "\(inRunHook.errorOutput)")
+        #expect(inRunHook.errorOutput.contains("FaultSteps.swift:51;"), "\(inRunHook.errorOutput)")
+        // A crash in a step's hook names the hook and the story.
+        environment = Self.faults
+        environment["STORYRUN_FAULT_AFTER_STEP"] = "crash"
+        let crash = try Binary.run(["hook.stories", "--in-process"], in: folder, timeout: 60, environment: environment)
+        #expect(crash.status != 0, "\(crash.output)\(crash.errorOutput)")
+        #expect(crash.errorOutput.contains("the process crashed in the after step hook at "), "\(crash.errorOutput)")
+        #expect(crash.errorOutput.contains("FaultSteps.swift:55 (story \"hooked\")"), "\(crash.errorOutput)")
         // A run that reaches its end keeps its own status.
         let passing = try Binary.run(["hook.stories", "--in-process"], in: folder, timeout: 60, environment: Self.faults)
         #expect(passing.status == 0, "\(passing.output)\(passing.errorOutput)")
