@@ -11,6 +11,11 @@ struct SentStories: Sequence {
     /// The newest.
     var last: UInt64? { isEmpty ? nil : sequences.last }
 
+    /// The newest `count`, oldest first.
+    func newest(_ count: Int) -> ArraySlice<UInt64> {
+        sequences[Swift.max(start, sequences.count - count)...]
+    }
+
     mutating func append(_ sequence: UInt64) {
         sequences.append(sequence)
     }

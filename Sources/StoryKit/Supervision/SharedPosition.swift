@@ -35,6 +35,7 @@ final class SharedPosition: @unchecked Sendable {
 
     private enum Slot: Int {
         case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt, lastStarted, unsent, channelLost, storyStart
+        case giveBackFrom, giveBackThrough
     }
 
     private init(_ memory: UnsafeMutableRawPointer) {
@@ -115,6 +116,13 @@ final class SharedPosition: @unchecked Sendable {
         store(1, .channelLost)
     }
 
+    /// Whether the parent has asked for the story back (see
+    /// ``giveBack(from:through:)``): one load per story.
+    func givesBack(_ sequence: UInt64) -> Bool {
+        let through = load(.giveBackThrough)
+        return through != 0 && sequence &+ 1 <= through && sequence &+ 1 >= load(.giveBackFrom)
+    }
+
     // MARK: The parent's side
 
     /// A copy of where the worker is.
@@ -140,6 +148,18 @@ final class SharedPosition: @unchecked Sendable {
         /// The uptime in nanoseconds at which the running story (or its
         /// latest attempt) started; 0 before the first.
         var storyStart: UInt64 = 0
+    }
+
+    /// Asks the worker to give back, unstarted, the stories it was sent
+    /// with sequence numbers from `first` through `last` that it has not
+    /// started: it answers each with a "given back" message instead of
+    /// running it, and runs the ones it had started already. (Stored last
+    /// first: a worker that reads the pair half written sees no range or a
+    /// smaller one, never stories it was not asked for.)
+    func giveBack(from first: UInt64, through last: UInt64) {
+        store(0, .giveBackThrough)
+        store(first &+ 1, .giveBackFrom)
+        store(last &+ 1, .giveBackThrough)
     }
 
     /// Where the worker is now.

@@ -18,6 +18,9 @@ final class SupervisedWorker {
     let output: Int32
     /// Stories sent and not yet answered, oldest first.
     var dispatched = SentStories()
+    /// The stories it was asked to give back, until each is given back or
+    /// answered.
+    var givingBack: ClosedRange<UInt64>?
     /// Whether its before-run hooks are done.
     var isReady = false
     /// Whether it said it is done (after its after-run hooks).

@@ -79,6 +79,9 @@ struct Supervisor {
         var seenDiagnostics: Set<Diagnostic> = []
         var queue: [PlannedStory] = []
         var queueStart = 0
+        // Stories workers gave back since the last wait: they go to the
+        // front of the queue, in order.
+        var givenBack: [PlannedStory] = []
         var isSourceDone = false
         var inFlight: [UInt64: InFlight] = [:]
         var nextSequence: UInt64 = 0
@@ -188,7 +191,36 @@ struct Supervisor {
             case .missing(let sequence, let text):
                 guard let flight = take(sequence, from: worker) else { return }
                 finish(lost(flight.planned.story, text), matches: nil)
+            case .givenBack(let sequence):
+                guard let flight = take(sequence, from: worker) else { return }
+                givenBack.append(flight.planned)
             }
+        }
+
+        /// Puts the stories given back at the front of the queue.
+        func requeueGivenBack() {
+            guard !givenBack.isEmpty else { return }
+            queue.replaceSubrange(queueStart..<queueStart, with: givenBack)
+            givenBack = []
+        }
+
+        /// When a worker has nothing left and nothing is left to send, asks
+        /// the worker holding the most unstarted stories for the later half
+        /// of them back: a few slow stories sent in one window (after many
+        /// quick ones made it long) are shared out, not run one after
+        /// another while the other workers wait for the end.
+        func takeBackWork() {
+            guard workers.contains(where: { $0.isReady && !$0.hasEnded && $0.dispatched.isEmpty }) else { return }
+            var busiest: SupervisedWorker?
+            for worker in workers where !worker.hasEnded && worker.givingBack == nil && worker.dispatched.count >= 2 {
+                if worker.dispatched.count > busiest?.dispatched.count ?? 0 { busiest = worker }
+            }
+            // Its first story is running, or about to: the rest is what it may give back.
+            guard let busiest, let first = busiest.dispatched.newest(busiest.dispatched.count / 2).first,
+                let last = busiest.dispatched.last
+            else { return }
+            busiest.givingBack = first...last
+            busiest.position.giveBack(from: first, through: last)
         }
 
         func take(_ sequence: UInt64, from worker: SupervisedWorker) -> InFlight? {
@@ -272,7 +304,9 @@ struct Supervisor {
                         matches: nil)
                 }
             }
-            // The stories it had not started go back to the front of the queue.
+            // The stories it had not started go back to the front of the
+            // queue (before those given back, which were sent later).
+            requeueGivenBack()
             let unstarted = worker.dispatched.compactMap { inFlight.removeValue(forKey: $0)?.planned }
             if !unstarted.isEmpty {
                 queue.replaceSubrange(queueStart..<queueStart, with: unstarted)
@@ -291,11 +325,19 @@ struct Supervisor {
         /// Sends the worker the next batch of stories; false when none is
         /// left. With several workers a batch fills the worker's window.
         func sendBatch(to worker: SupervisedWorker) -> Bool {
-            let batch = workerCount > 1 ? max(1, window - worker.dispatched.count) : fullBatch
+            var batch = workerCount > 1 ? max(1, window - worker.dispatched.count) : fullBatch
             fill(batch)
             guard queue.count > queueStart else { return false }
+            if workerCount > 1 && isSourceDone {
+                // At the end, no worker holds more than its share of what is
+                // left: the last stories are not all sent to one of them.
+                let held = workers.reduce(0) { $0 + $1.dispatched.count }
+                let share = (queue.count - queueStart + held + workers.count - 1) / workers.count
+                batch = min(batch, share - worker.dispatched.count)
+                guard batch > 0 else { return false }
+            }
             var count = min(batch, queue.count - queueStart)
-            if storiesAreQuick {
+            if storiesAreQuick && !isSourceDone {
                 let file = queue[queueStart + count - 1].story.location.file
                 while count < 256 {
                     if queueStart + count == queue.count { fill(count + batch) }
@@ -334,15 +376,19 @@ struct Supervisor {
             // wait, or a worker that answers a batch at a time idles while
             // it asks for the next.
             if !isStopping {
-                for worker in workers where worker.isReady && !worker.hasEnded {
+                // The idlest first.
+                for worker in workers.sorted(by: { $0.dispatched.count < $1.dispatched.count }) where worker.isReady && !worker.hasEnded {
                     while worker.dispatched.count < window, sendBatch(to: worker) {}
                 }
             }
-            // Tell idle workers when there is nothing more.
+            // Tell idle workers when there is nothing more: nothing to send,
+            // and nothing another worker may yet give back.
             let hasWork = queue.count > queueStart || !isSourceDone
+            if !isStopping && !hasWork && workerCount > 1 { takeBackWork() }
+            let mayGiveBack = !isStopping && workers.contains { $0.givingBack != nil || $0.dispatched.count >= 2 }
             for worker in workers {
                 worker.flush()
-                if worker.isReady && worker.dispatched.isEmpty && !worker.hasUnsent && (isStopping || !hasWork) {
+                if worker.isReady && worker.dispatched.isEmpty && !worker.hasUnsent && (isStopping || !hasWork && !mayGiveBack) {
                     worker.closeRequests()
                 }
             }
@@ -361,6 +407,8 @@ struct Supervisor {
                 // a story's answer before it leaves the story.
                 let before = worker.position.snapshot
                 for message in worker.readMessages().messages { handle(message, from: worker) }
+                // Every story it was asked back is given back or answered.
+                if let range = worker.givingBack, !worker.dispatched.contains(where: { range.contains($0) }) { worker.givingBack = nil }
                 // Between stories, its outbox written (or its channel lost),
                 // with every story sent started and some never answered:
                 // their answers are lost (its channel was closed or
@@ -372,6 +420,7 @@ struct Supervisor {
                     worker.kill(.exit(0))
                 }
             }
+            requeueGivenBack()
             // Overruns, deaths, and (with one worker) the story now running.
             let time = DispatchTime.now().uptimeNanoseconds
             for worker in workers {
@@ -451,3 +500,4 @@ struct Supervisor {
             testSteps: [.hook(HookResult(kind: "story", location: story.location, status: .failed, error: error, duration: 0))], duration: 0)
     }
 }
+

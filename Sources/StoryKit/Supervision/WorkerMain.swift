@@ -75,6 +75,11 @@ enum WorkerMain {
         }
         while let next = nextStory() {
             sequence = next.sequence
+            // Asked back (another worker has nothing left): not started here.
+            if shared.givesBack(sequence) {
+                outbox.send(WorkerWire.line(.givenBack(sequence: sequence)))
+                continue
+            }
             guard let planned = next.planned else {
                 outbox.send(WorkerWire.line(.missing(sequence: sequence, "no story starts at \(next.path):\(next.line) any more: was the file changed during the run?")))
                 continue
@@ -218,3 +223,4 @@ enum Lifeline {
         }
     }
 }
+

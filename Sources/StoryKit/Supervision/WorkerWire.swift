@@ -10,7 +10,9 @@ import Foundation
 /// Worker to parent, one line per message: most stories pass, and their
 /// line is compact (`P SEQ DURATION TESTSTEP…`, each test step `s:NS` or
 /// `hINDEX:NS`), which the parent turns back into a result with the matches
-/// it made itself; any other result goes whole, as JSON.
+/// it made itself; any other result goes whole, as JSON. A story the parent
+/// asked back through the shared page (``SharedPosition/giveBack(from:through:)``)
+/// and the worker had not started is answered `G SEQ`.
 enum WorkerWire {
     /// A message from a worker.
     enum Message {
@@ -23,6 +25,9 @@ enum WorkerWire {
         case result(sequence: UInt64, WireResult)
         /// The worker could not find the story.
         case missing(sequence: UInt64, String)
+        /// The parent asked for the story back and the worker had not
+        /// started it: it goes to another worker.
+        case givenBack(sequence: UInt64)
         /// A before-run or after-run hook ran.
         case runHook(HookResult)
         /// A diagnostic (an ambiguous step, say).
@@ -326,6 +331,7 @@ enum WorkerWire {
         case .diagnostic(let diagnostic): "D \(json(diagnostic))\n"
         case .used(let ids): "U \(ids.map(String.init).joined(separator: ","))\n"
         case .missing(let sequence, let text): "M \(sequence) \(json(text))\n"
+        case .givenBack(let sequence): "G \(sequence)\n"
         case .passed, .result: preconditionFailure("story results go through line(sequence:result:hookIndex:compact:)")
         }
     }
@@ -370,6 +376,7 @@ enum WorkerWire {
         case "H": return (try? decoder.decode(HookResult.self, from: Data(rest.utf8))).map { .runHook($0) }
         case "D": return (try? decoder.decode(Diagnostic.self, from: Data(rest.utf8))).map { .diagnostic($0) }
         case "U": return .used(rest.split(separator: ",").compactMap { Int($0) })
+        case "G": return UInt64(rest).map { .givenBack(sequence: $0) }
         default: return nil
         }
     }

@@ -50,6 +50,29 @@ import Testing
         #expect(workers.count == 2, "the stories ran in \(workers.count) worker(s)")
     }
 
+    @Test("With --jobs 2, slow stories after many quick ones are shared: a worker left idle takes back another's unstarted stories")
+    func slowStoriesAfterQuickOnes() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The quick stories make each worker's window hundreds of stories
+        // long, so the slow ones at the end are all sent to one worker.
+        var text = ""
+        for index in 0..<600 { text += "Story: quick \(index)\n  Given a step that passes\n\n" }
+        for index in 0..<4 {
+            text += "Story: slow \(index)\n  Given the step notes its process in \"\(folder)/workers.txt\"\n  And the step waits 300 ms\n\n"
+        }
+        try Self.write(text, to: folder + "/mixed.stories")
+        let outcome = try Binary.run(["mixed.stories", "--jobs", "2", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("604 passed"), "\(outcome.output)")
+        let workers = try String(contentsOfFile: folder + "/workers.txt", encoding: .utf8).split(separator: "\n")
+        // Each slow story ran once, and not all in one worker.
+        #expect(workers.count == 4, "\(workers)")
+        #expect(Set(workers).count == 2, "the slow stories ran in \(Set(workers).count) worker(s)")
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(junit.components(separatedBy: "<testcase ").count - 1 == 604, "every story once in the report")
+    }
+
     @Test("A story whose worker crashes is timed from its own start, not from when it was sent behind others")
     func crashedStoryDuration() throws {
         let folder = try Binary.temporaryFolder("supervision")

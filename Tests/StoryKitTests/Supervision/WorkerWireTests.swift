@@ -40,6 +40,10 @@ import Testing
         if case .ready? = message("R") {} else { Issue.record("R not read") }
         if case .end? = message("E") {} else { Issue.record("E not read") }
         if case .used(let ids)? = message("U 1,4") { #expect(ids == [1, 4]) } else { Issue.record("U not read") }
+        let givenBack = WorkerWire.line(.givenBack(sequence: 42))
+        #expect(givenBack == "G 42\n")
+        if case .givenBack(let sequence)? = message(String(givenBack.dropLast())) { #expect(sequence == 42) } else { Issue.record("G not read") }
+        #expect(message("G x") == nil)
     }
 
     @Test("A request line gives its numbers and its path, percent-decoded")
