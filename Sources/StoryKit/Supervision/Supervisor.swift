@@ -43,6 +43,19 @@ struct Supervisor {
         PhaseTimer.mark("workers-started")
     }
 
+    /// Workers that said they were done and were killed, not yet reaped.
+    nonisolated(unsafe) private static var retired: [pid_t] = []
+
+    /// Reaps the retired workers that have exited; the rest are left for
+    /// later (or for the system, when this process exits first).
+    private static func reapRetired() {
+        retired.removeAll { pid in
+            var status: Int32 = 0
+            let result = waitpid(pid, &status, WNOHANG)
+            return result == pid || result < 0
+        }
+    }
+
     /// Ends the workers started ahead when no run follows.
     static func discardPrestarted() {
         for worker in takePrestarted(arguments: nil) { discard(worker) }
@@ -164,8 +177,8 @@ struct Supervisor {
                 everReady = true
             case .end:
                 worker.hasEnded = true
-                // It has said everything: end it now rather than wait for
-                // its exit (its burial ends its group all the same).
+                // It has said everything and ended what its steps started:
+                // end it now rather than wait for its exit.
                 worker.process.killGroup()
             case .runHook(let hook):
                 if hook.status == .failed {
@@ -229,6 +242,14 @@ struct Supervisor {
             // cannot claim another worker's story.
             guard worker.dispatched.remove(sequence) else { return nil }
             return inFlight.removeValue(forKey: sequence)
+        }
+
+        /// A worker that said it is done (and was killed at once) leaves the
+        /// run without a wait for its exit.
+        func retire(_ worker: SupervisedWorker) {
+            worker.release()
+            workers.removeAll { $0 === worker }
+            Self.retired.append(worker.process.pid)
         }
 
         /// A worker has gone: blame the story it was in, hand on the rest.
@@ -315,7 +336,7 @@ struct Supervisor {
             worker.release()
             workers.removeAll { $0 === worker }
             // What its steps started and left running ends with it.
-            Orphans.end(keeping: Set(workers.map(\.process.pid)))
+            Orphans.end(keeping: Set(workers.map(\.process.pid) + Self.retired))
             // A worker that never got ready is not replaced: its successor
             // would fail the same way, for ever.
             let hasWork = queue.count > queueStart || !isSourceDone
@@ -407,6 +428,13 @@ struct Supervisor {
                 // a story's answer before it leaves the story.
                 let before = worker.position.snapshot
                 for message in worker.readMessages().messages { handle(message, from: worker) }
+                // Done, every story answered: the run goes on without
+                // waiting for its exit (a worker ends what its steps started
+                // before it says it is done; it is reaped later).
+                if worker.hasEnded && worker.dispatched.isEmpty {
+                    retire(worker)
+                    continue
+                }
                 // Every story it was asked back is given back or answered.
                 if let range = worker.givingBack, !worker.dispatched.contains(where: { range.contains($0) }) { worker.givingBack = nil }
                 // Between stories, its outbox written (or its channel lost),
@@ -435,6 +463,7 @@ struct Supervisor {
         }
 
         PhaseTimer.mark("workers-ended")
+        Self.reapRetired()
         // Whatever was never run is counted, never silently dropped.
         var notRun = queue.count - queueStart + inFlight.count
         while next() != nil { notRun += 1 }

@@ -25,6 +25,9 @@ enum WorkerMain {
             FileHandle.standardError.write(Data("storyrun: --worker is started by storyrun itself, not by hand\n".utf8))
             return .inputError
         }
+        // Orphans of what the steps start come to this process, not its
+        // parent's: it ends them all before it says it is done.
+        Orphans.adopt()
         let outbox = WorkerOutbox(position: shared, descriptor: messages)
         Lifeline.start(outbox: outbox)
         let probe = WorkerProbe(position: shared, capture: OutputCapture(file: STDOUT_FILENO))
@@ -98,6 +101,9 @@ enum WorkerMain {
         _ = await runner.finish(emit: forward)
         outbox.send(WorkerWire.line(.used(runner.usedDefinitionIDs)))
         shared.enter(.done)
+        // Whatever the steps started and left running ends now, so the
+        // parent, told the worker is done, need not wait for it to exit.
+        Orphans.end(keeping: [])
         outbox.send(WorkerWire.line(.end))
         PhaseTimer.mark("end")
         return .success
