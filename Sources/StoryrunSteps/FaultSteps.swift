@@ -101,6 +101,9 @@ final class FaultSteps: StepDefinitions {
         step("^the step prints (\\d+) bytes without a line end$") { (_: FaultSteps, count: Int) in
             FileHandle.standardOutput.write(Data(repeating: UInt8(ascii: "y"), count: count))
         }
+        step("^the step prints (\\d+) zero bytes and \"(.*)\"$") { (_: FaultSteps, count: Int, text: String) in
+            FileHandle.standardOutput.write(Data(repeating: 0, count: count) + Data((text + "\n").utf8))
+        }
         step("^the step prints binary output$") { _ in
             var bytes = [UInt8](0...255)
             bytes += Array("]]>\u{1B}[31m<not-xml & \"quoted\"\u{0}\n".utf8)

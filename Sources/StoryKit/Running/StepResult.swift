@@ -153,6 +153,18 @@ public enum TestStepResult: Sendable, Codable {
         case .step(let step): step.attachments
         }
     }
+
+    /// Adds attachments after those it has.
+    mutating func attach(_ more: [Attachment]) {
+        switch self {
+        case .hook(var hook):
+            hook.attachments += more
+            self = .hook(hook)
+        case .step(var step):
+            step.attachments += more
+            self = .step(step)
+        }
+    }
 }
 
 /// One run of a story that failed and was run again (`--retry`).

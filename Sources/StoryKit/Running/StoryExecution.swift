@@ -50,6 +50,13 @@ struct StoryExecution {
                 }
             }
         }
+        // Output a worker found only now goes with the last step that ran.
+        if let missed = probe?.endStory(), !missed.isEmpty, !state.testSteps.isEmpty {
+            let ran = state.testSteps.lastIndex {
+                if case .step(let step) = $0 { step.status != .skipped && step.status != .undefined } else { false }
+            }
+            state.testSteps[ran ?? state.testSteps.count - 1].attach(missed)
+        }
         let status: StoryStatus =
             if state.hasFailed { .failed }
             else if state.hasUndefined { .undefined }

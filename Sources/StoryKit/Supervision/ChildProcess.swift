@@ -167,15 +167,16 @@ enum Descriptors {
         return (ends[0], ends[1])
     }
 
-    /// An unlinked temporary file opened for reading and appending, closed
-    /// on exec, made in `folder` (the temporary folder when nil).
-    static func temporaryFile(_ purpose: String, in folder: String? = nil) -> Int32? {
+    /// An unlinked temporary file opened for reading and writing (and
+    /// appending, unless `appending` is false), closed on exec, made in
+    /// `folder` (the temporary folder when nil).
+    static func temporaryFile(_ purpose: String, in folder: String? = nil, appending: Bool = true) -> Int32? {
         let folder = folder ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(folder)/.storyrun-\(purpose)-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
         closeOnExec(descriptor)
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_APPEND)
+        if appending { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_APPEND) }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         return descriptor
     }

@@ -8,28 +8,56 @@ import Foundation
 /// What user code prints, caught per test step.
 ///
 /// A worker's standard output and standard error are one file its parent
-/// made (opened for appending, already unlinked), not a pipe: a step's
-/// background process that keeps it open cannot hang anyone, both streams
-/// keep their order, and the parent can read what a step printed even when
-/// the worker dies in it. After each test step the worker looks at how long
-/// the file has grown (one `lseek` to its end: cheaper than `fstat`, and the
-/// same length; the file is written only by appending, so where its
-/// position stands matters to no writer); what was added is the step's
-/// attachment.
+/// made (already unlinked), not a pipe: a step's background process that
+/// keeps it open cannot hang anyone, both streams keep their order, and the
+/// parent can read what a step printed even when the worker dies in it.
+///
+/// The file starts ``mappedSize`` bytes long and all zeros (a hole, no
+/// storage), and is written from its start at the position its writers
+/// share (the worker, and every process its steps start, hold the same
+/// open file). The worker maps it, so after each test step it sees whether
+/// anything was printed with no system call: the bytes where the output so
+/// far ends are no longer all zero (it looks at ``glance`` of them). Only
+/// then does it ask where the output ends (`lseek`), and read what was
+/// added: the step's attachment. Output that begins with more zero bytes
+/// than that is found at the end of the story, where one `lseek` per story
+/// checks the position: it goes with the story's last step that ran, with
+/// a note. The parent reads up to the same shared position.
 struct OutputCapture {
     /// The file.
     let file: Int32
-    /// Its length when the last test step ended.
+    /// Where the output so far ends (the shared position when last asked).
     private var length: UInt64
+    /// The file's first ``mappedSize`` bytes, read-only; nil where the file
+    /// cannot be mapped (then every test step asks the position).
+    private let mapped: UnsafePointer<UInt8>?
 
     /// The most bytes kept per test step.
     static let limit = 64 * 1024
     /// Past this length between stories, the file is emptied.
     static let resetLength: UInt64 = 1 << 20
+    /// How much of the file is mapped: output past it (a story that prints
+    /// more than a megabyte) is looked for with `lseek` after every step.
+    static let mappedSize = 2 << 20
+    /// How many bytes past the output's end a test step's check looks at.
+    static let glance = 64
 
     init(file: Int32) {
         self.file = file
-        length = Self.length(of: file)
+        length = Self.position(of: file)
+        let memory = mmap(nil, Self.mappedSize, PROT_READ, MAP_SHARED, file, 0)
+        mapped = memory == MAP_FAILED ? nil : memory.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+    }
+
+    /// Makes a capture file of the size a worker maps, in the temporary
+    /// folder, unlinked, closed on exec.
+    static func makeFile() -> Int32? {
+        guard let descriptor = Descriptors.temporaryFile("output", appending: false) else { return nil }
+        guard ftruncate(descriptor, off_t(mappedSize)) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
     }
 
     /// Where the next test step's output begins (what was printed between
@@ -39,7 +67,33 @@ struct OutputCapture {
     /// What the test step printed, as an attachment, if it printed anything.
     mutating func end() -> [Attachment] {
         fflush(nil)
-        let end = Self.length(of: file)
+        // Almost always: nothing printed, seen without a system call.
+        if let mapped, length + UInt64(Self.glance) <= UInt64(Self.mappedSize), Self.isZero(mapped + Int(length)) { return [] }
+        return added()
+    }
+
+    /// Whether the ``glance`` bytes from `start` are all zero.
+    private static func isZero(_ start: UnsafePointer<UInt8>) -> Bool {
+        let raw = UnsafeRawPointer(start)
+        var bits: UInt64 = 0
+        for offset in stride(from: 0, to: glance, by: 8) { bits |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+        return bits == 0
+    }
+
+    /// At the end of a story: output the test steps' checks missed (it
+    /// began with more than ``glance`` zero bytes), with a note.
+    mutating func endStory() -> [Attachment] {
+        added().map {
+            var attachment = $0
+            attachment.body = "[storyrun: printed during this story, by this step or one before it; it began with zero bytes, "
+                + "so it was found only at the story's end]\n" + attachment.body
+            return attachment
+        }
+    }
+
+    /// What was added since the output last ended, as an attachment.
+    private mutating func added() -> [Attachment] {
+        let end = Self.position(of: file)
         guard end > length else {
             length = end
             return []
@@ -50,22 +104,26 @@ struct OutputCapture {
         } ?? []
     }
 
-    /// Empties the file when it has grown long (between stories).
+    /// Empties the file when it has grown long (between stories): its
+    /// writers start again from its start, over zeros.
     mutating func trim() {
         guard length > Self.resetLength else { return }
         _ = ftruncate(file, 0)
+        _ = ftruncate(file, off_t(Self.mappedSize))
+        _ = lseek(file, 0, SEEK_SET)
         length = 0
     }
 
-    static func length(of descriptor: Int32) -> UInt64 {
-        UInt64(max(0, lseek(descriptor, 0, SEEK_END)))
+    /// Where the writers of a capture file stand: the end of its output.
+    static func position(of descriptor: Int32) -> UInt64 {
+        UInt64(max(0, lseek(descriptor, 0, SEEK_CUR)))
     }
 
-    /// The text added to a file between two offsets (to its end when `end`
-    /// is nil), at most ``limit`` bytes of it (the end kept, with a note of
-    /// what was left out); nil when nothing was added.
+    /// The text added to a file between two offsets (to where its writers
+    /// stand when `end` is nil), at most ``limit`` bytes of it (the end
+    /// kept, with a note of what was left out); nil when nothing was added.
     static func read(_ descriptor: Int32, from offset: UInt64, to end: UInt64? = nil) -> String? {
-        let end = end ?? length(of: descriptor)
+        let end = end ?? position(of: descriptor)
         guard end > offset else { return nil }
         let total = Int(end - offset)
         let count = min(total, limit)

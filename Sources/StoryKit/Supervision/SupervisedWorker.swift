@@ -48,7 +48,7 @@ final class SupervisedWorker {
         guard let requests = Descriptors.pipe(), let messages = Descriptors.pipe() else {
             throw ChildProcess.StartError(description: "cannot make pipes for a worker process: \(String(cString: strerror(errno)))")
         }
-        let output = Descriptors.temporaryFile("output")
+        let output = OutputCapture.makeFile()
         let page = Descriptors.sealedMemory("position", size: SharedPosition.size) ?? Descriptors.temporaryFile("position")
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
         func closeAll() {

@@ -69,6 +69,12 @@ final class WorkerProbe {
         }
     }
 
+    /// The story has ended: what its test steps printed that they missed
+    /// (see ``OutputCapture``).
+    func endStory() -> [Attachment] {
+        capture.endStory()
+    }
+
     /// Between stories: empties long capture files.
     func trim() {
         capture.trim()

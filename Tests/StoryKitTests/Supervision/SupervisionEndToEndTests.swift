@@ -73,6 +73,30 @@ import Testing
         #expect(junit.components(separatedBy: "<testcase ").count - 1 == 604, "every story once in the report")
     }
 
+    @Test("Output that begins with many zero bytes is not lost: it goes with the story's last step that ran, with a note")
+    func outputBeginningWithZeros() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write(
+            "Story: zeros\n  Given the step prints 100 zero bytes and \"after the zeros\"\n  And a step that passes\n\n"
+                + "Story: few zeros\n  Given the step prints 3 zero bytes and \"after three\"\n  And a step that passes\n",
+            to: folder + "/zeros.stories")
+        let outcome = try Binary.run(["zeros.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        // Past the check's glance: under the next step, with the note.
+        let passes = try #require(lines.firstIndex { $0.contains("And a step that passes") })
+        // Output lines (not the step's own text).
+        let after = try #require(lines.firstIndex { $0.contains("│") && $0.contains("after the zeros") })
+        #expect(after > passes, "\(outcome.output)")
+        #expect(outcome.output.contains("it began with zero bytes, so it was found only at the story's end"), "\(outcome.output)")
+        // Within it: under the step that printed it.
+        let three = try #require(lines.firstIndex { $0.contains("│") && $0.contains("after three") })
+        let printing = try #require(lines.firstIndex { $0.contains("prints 3 zero bytes") })
+        let nextStep = try #require(lines.lastIndex { $0.contains("And a step that passes") })
+        #expect(three > printing && three < nextStep, "\(outcome.output)")
+    }
+
     @Test("A story whose worker crashes is timed from its own start, not from when it was sent behind others")
     func crashedStoryDuration() throws {
         let folder = try Binary.temporaryFolder("supervision")
