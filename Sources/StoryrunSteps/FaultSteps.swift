@@ -200,6 +200,26 @@ final class FaultSteps: StepDefinitions {
             // A supervised worker's parent is the run.
             _ = kill(getppid(), SIGTERM)
         }
+        // Review: a thread the step leaves behind that keeps starting
+        // processes (Foundation's Process: a group of their own).
+        step("^the step starts a thread that starts a process every (\\d+) ms$") { (_: FaultSteps, milliseconds: Int) in
+            Thread.detachNewThread {
+                while true {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+                    process.arguments = ["299.5"]
+                    try? process.run()
+                    usleep(useconds_t(milliseconds * 1000))
+                }
+            }
+        }
+        // Review: a shell command left running in the background.
+        step("^the step runs the shell command \"(.*)\" in the background$") { (_: FaultSteps, command: String) in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            try process.run()
+        }
         step("^a step that passes with \"(.*)\"$") { (_: FaultSteps, _: String) in }
         step("^the step truncates descriptor (\\d+)$") { (_: FaultSteps, descriptor: Int32) in
             _ = ftruncate(descriptor, 0)

@@ -48,10 +48,11 @@ struct Supervisor {
 
     /// Reaps the retired workers that have exited; the rest are left for
     /// later (or for the system, when this process exits first).
-    private static func reapRetired() {
+    private static func reapRetired(waiting: Bool = false) {
         retired.removeAll { pid in
             var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
+            var result: pid_t
+            repeat { result = waitpid(pid, &status, waiting ? 0 : WNOHANG) } while result < 0 && errno == EINTR
             return result == pid || result < 0
         }
     }
@@ -205,7 +206,10 @@ struct Supervisor {
                 guard let flight = take(sequence, from: worker) else { return }
                 finish(lost(flight.planned.story, text), matches: nil)
             case .givenBack(let sequence):
-                guard let flight = take(sequence, from: worker) else { return }
+                // Only a story the worker did give back: a step that writes
+                // such a line for the story it runs must not have it run
+                // again elsewhere (and a crash in it go unreported).
+                guard worker.position.hasGivenBack(sequence), let flight = take(sequence, from: worker) else { return }
                 givenBack.append(flight.planned)
             }
         }
@@ -463,7 +467,13 @@ struct Supervisor {
         }
 
         PhaseTimer.mark("workers-ended")
-        Self.reapRetired()
+        // A thread a step left running may have started a process after its
+        // worker's last sweep and before the worker was killed: it is handed
+        // to this process (a subreaper) only once the worker has exited. So
+        // wait for the retired workers (killed already: a moment), then end
+        // whatever they handed over; never leave a process of the run behind.
+        Self.reapRetired(waiting: true)
+        Orphans.end(keeping: [])
         // Whatever was never run is counted, never silently dropped.
         var notRun = queue.count - queueStart + inFlight.count
         while next() != nil { notRun += 1 }

@@ -80,6 +80,7 @@ enum WorkerMain {
             sequence = next.sequence
             // Asked back (another worker has nothing left): not started here.
             if shared.givesBack(sequence) {
+                shared.noteGivenBack(sequence)
                 outbox.send(WorkerWire.line(.givenBack(sequence: sequence)))
                 continue
             }

@@ -97,6 +97,24 @@ import Testing
         #expect(three > printing && three < nextStep, "\(outcome.output)")
     }
 
+    @Test("A 'given back' line a step writes for its own story neither runs it again nor hides its crash")
+    func strayGivenBackLine() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Sequence 0 is the first story sent: this one, running.
+        try Self.write(
+            "Story: stray\n  Given the step notes its process in \"\(folder)/runs.txt\"\n"
+                + "  And the step writes \"G 0\" and a line end to descriptor 4\n"
+                + "  And the step crashes once, marking \"\(folder)/crashed\"\n\n"
+                + "Story: other\n  Given a step that passes\n",
+            to: folder + "/stray.stories")
+        let outcome = try Binary.run(["stray.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("1 passed, 1 failed"), "\(outcome.output)")
+        let runs = try String(contentsOfFile: folder + "/runs.txt", encoding: .utf8).split(separator: "\n")
+        #expect(runs.count == 1, "the story ran \(runs.count) times")
+    }
+
     @Test("A story whose worker crashes is timed from its own start, not from when it was sent behind others")
     func crashedStoryDuration() throws {
         let folder = try Binary.temporaryFolder("supervision")
