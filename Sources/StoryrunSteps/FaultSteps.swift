@@ -246,6 +246,7 @@ final class FaultSteps: StepDefinitions {
         case "exit": exit(0)
         case "hang": usleep(30_000_000)
         case "print": print("printed by the hook (\(name))")
+        case "stray-end": _ = "E\n".withCString { write(4, $0, 2) }
         case "blockraise15": blockAndRaise(SIGTERM)
         default: break
         }

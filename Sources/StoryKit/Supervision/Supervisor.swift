@@ -177,6 +177,11 @@ struct Supervisor {
                 worker.isReady = true
                 everReady = true
             case .end:
+                // Only once the worker is done (after its after-run hooks and
+                // its sweep): the same line written by a step or hook is not
+                // its end (in a before-run hook it made the run start and
+                // retire workers for ever).
+                guard worker.position.snapshot.phase == .done else { return }
                 worker.hasEnded = true
                 // It has said everything and ended what its steps started:
                 // end it now rather than wait for its exit.
