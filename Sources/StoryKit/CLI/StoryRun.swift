@@ -395,6 +395,7 @@ public enum StoryRun {
             output("storyrun: \(rejected) problem\(rejected == 1 ? "" : "s") in the input (above); the stories they are in did not run")
             status = .inputError
         }
+        Supervisor.endRetired()
         return status
     }
 }

@@ -107,7 +107,10 @@ enum Orphans {
             var info = siginfo_t()
             if waitid(P_ALL, 0, &info, WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD { return }
         }
-        for _ in 0..<5 {
+        // Pass after pass: each child ended hands its own children over (a
+        // chain of sessions, say), until none is left, for at most 2 s.
+        let deadline = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
+        while DispatchTime.now().uptimeNanoseconds < deadline {
             let children = self.children(of: me).filter { !keep.contains($0) }
             if children.isEmpty { return }
             for child in children {

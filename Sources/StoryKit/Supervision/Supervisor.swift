@@ -46,8 +46,20 @@ struct Supervisor {
     /// Workers that said they were done and were killed, not yet reaped.
     nonisolated(unsafe) private static var retired: [pid_t] = []
 
-    /// Reaps the retired workers that have exited; the rest are left for
-    /// later (or for the system, when this process exits first).
+    /// Waits for the workers retired during a run (killed already: a
+    /// moment), then ends whatever they handed over. A thread a step left
+    /// running may have started a process after its worker's last sweep and
+    /// before the worker was killed: it comes to this process (a subreaper)
+    /// only once the worker has exited. The run calls this once its reports
+    /// are written, so the wait overlaps them; no process of the run is left
+    /// behind.
+    static func endRetired() {
+        guard !retired.isEmpty else { return }
+        reapRetired(waiting: true)
+        Orphans.end(keeping: [])
+    }
+
+    /// Reaps the retired workers (that have exited, unless `waiting`).
     private static func reapRetired(waiting: Bool = false) {
         retired.removeAll { pid in
             var status: Int32 = 0
@@ -472,13 +484,6 @@ struct Supervisor {
         }
 
         PhaseTimer.mark("workers-ended")
-        // A thread a step left running may have started a process after its
-        // worker's last sweep and before the worker was killed: it is handed
-        // to this process (a subreaper) only once the worker has exited. So
-        // wait for the retired workers (killed already: a moment), then end
-        // whatever they handed over; never leave a process of the run behind.
-        Self.reapRetired(waiting: true)
-        Orphans.end(keeping: [])
         // Whatever was never run is counted, never silently dropped.
         var notRun = queue.count - queueStart + inFlight.count
         while next() != nil { notRun += 1 }
