@@ -135,7 +135,12 @@ enum CrashNote {
         } else if isInstalled && hookPlaceLength > 0 {
             write("\nstoryrun: the process crashed in the ")
             writeHook()
-            write("; run without --in-process to report the crash as a failed story and go on\n")
+            // A run hook is no story.
+            if isHookInStory {
+                write("; run without --in-process to report the crash as a failed story and go on\n")
+            } else {
+                write("; run without --in-process to report the crash and go on\n")
+            }
         }
         sigaction(signal, previous + Int(signal), nil)
         raise(signal)
