@@ -35,7 +35,7 @@ final class SharedPosition: @unchecked Sendable {
 
     private enum Slot: Int {
         case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt, lastStarted, unsent, channelLost, storyStart
-        case giveBackFrom, giveBackThrough, givenBackThrough
+        case giveBackFrom, giveBackThrough
     }
 
     private init(_ memory: UnsafeMutableRawPointer) {
@@ -123,19 +123,8 @@ final class SharedPosition: @unchecked Sendable {
         return through != 0 && sequence &+ 1 <= through && sequence &+ 1 >= load(.giveBackFrom)
     }
 
-    /// The worker gives back a story it was asked for (before it says so):
-    /// it gives them back in order, after every story sent before them has
-    /// ended, so the story it runs is always past the last one given back.
-    func noteGivenBack(_ sequence: UInt64) {
-        store(sequence &+ 1, .givenBackThrough)
-    }
-
-    /// Whether the worker has given back stories up to `sequence`: a "given
-    /// back" line for a story past them (the one running, say, written to
-    /// the worker's channel by a step) is not the worker's.
-    func hasGivenBack(_ sequence: UInt64) -> Bool {
-        sequence &+ 1 <= load(.givenBackThrough)
-    }
+    /// Whether the parent has asked for stories back.
+    var isGivingBack: Bool { load(.giveBackThrough) != 0 }
 
     // MARK: The parent's side
 

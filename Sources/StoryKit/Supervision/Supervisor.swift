@@ -223,10 +223,14 @@ struct Supervisor {
                 guard let flight = take(sequence, from: worker) else { return }
                 finish(lost(flight.planned.story, text), matches: nil)
             case .givenBack(let sequence):
-                // Only a story the worker did give back: a step that writes
-                // such a line for the story it runs must not have it run
-                // again elsewhere (and a crash in it go unreported).
-                guard worker.position.hasGivenBack(sequence), let flight = take(sequence, from: worker) else { return }
+                // Only a story asked back and never started (a worker starts
+                // stories in the order sent): a step that writes such a line
+                // for its own story must not have it run again elsewhere (and
+                // a crash in it go unreported).
+                guard worker.givingBack?.contains(sequence) == true,
+                    worker.position.snapshot.lastStarted.map({ sequence > $0 }) ?? true,
+                    let flight = take(sequence, from: worker)
+                else { return }
                 givenBack.append(flight.planned)
             }
         }

@@ -29,7 +29,9 @@ enum WorkerMain {
         // parent's: it ends them all before it says it is done.
         Orphans.adopt()
         let outbox = WorkerOutbox(position: shared, descriptor: messages)
-        Lifeline.start(outbox: outbox)
+        // Stories read and matched ahead of the one running (see below).
+        let ahead = HandOff<WorkerStory>(capacity: 256)
+        Lifeline.start(outbox: outbox) { giveBack(from: ahead, position: shared, outbox: outbox) }
         let probe = WorkerProbe(position: shared, capture: OutputCapture(file: STDOUT_FILENO))
         var runner = Runner(registry: registry, configuration: configuration, probe: probe, now: clock)
         var sequence: UInt64 = 0
@@ -62,7 +64,6 @@ enum WorkerMain {
         // matches their steps a few batches ahead, as a run's feed does, so
         // this thread only runs steps (without a thread to spare, this one
         // reads them as it goes).
-        let ahead = HandOff<WorkerStory>(capacity: 256)
         let source = StorySource(registry: registry)
         let reading = Threads.start {
             while let story = source.next() { ahead.put(story) }
@@ -80,7 +81,6 @@ enum WorkerMain {
             sequence = next.sequence
             // Asked back (another worker has nothing left): not started here.
             if shared.givesBack(sequence) {
-                shared.noteGivenBack(sequence)
                 outbox.send(WorkerWire.line(.givenBack(sequence: sequence)))
                 continue
             }
@@ -108,6 +108,16 @@ enum WorkerMain {
         outbox.send(WorkerWire.line(.end))
         PhaseTimer.mark("end")
         return .success
+    }
+
+    /// Gives back the stories the parent asked for that wait in the queue
+    /// (from the lifeline thread, while a long story runs): the ones
+    /// behind a long story need not wait for it to end to go elsewhere.
+    private static func giveBack(from ahead: HandOff<WorkerStory>, position: SharedPosition, outbox: WorkerOutbox) {
+        guard position.isGivingBack else { return }
+        for story in ahead.removeAll(where: { position.givesBack($0.sequence) }) {
+            outbox.send(WorkerWire.line(.givenBack(sequence: story.sequence)))
+        }
     }
 }
 
@@ -216,7 +226,8 @@ struct LineReader {
 /// stuck in a step reads nothing); meanwhile, sends on the answers that
 /// wait in the outbox while a long story runs.
 enum Lifeline {
-    static func start(outbox: WorkerOutbox) {
+    /// Starts the thread; `every` runs each time it wakes.
+    static func start(outbox: WorkerOutbox, every: @escaping @Sendable () -> Void) {
         let parent = getppid()
         // Without a thread (a process limit), the worker still ends when it
         // next writes to its parent, and its answers go when it next waits.
@@ -224,6 +235,7 @@ enum Lifeline {
             while getppid() == parent {
                 usleep(50_000)
                 outbox.flushIfStale()
+                every()
             }
             Orphans.endDescendants()
             _ = kill(0, SIGKILL)

@@ -8,7 +8,11 @@ final class HandOff<Element: Sendable>: @unchecked Sendable {
     // Unchecked: every field but `capacity` is read and written only under `condition`.
     private let capacity: Int
     private let condition = NSCondition()
-    private var values: [Element] = []
+    /// The queued values from `head` on; the slots before it were taken
+    /// (emptied at once, so nothing taken is kept alive; dropped in bulk, so
+    /// a take never moves the rest).
+    private var values: [Element?] = []
+    private var head = 0
     private var isFinished = false
     private var isCancelled = false
 
@@ -21,8 +25,15 @@ final class HandOff<Element: Sendable>: @unchecked Sendable {
     func put(_ value: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while values.count >= capacity && !isCancelled { condition.wait() }
+        while values.count - head >= capacity && !isCancelled { condition.wait() }
         guard !isCancelled else { return false }
+        if head > 0 && head == values.count {
+            values.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= capacity {
+            values.removeFirst(head)
+            head = 0
+        }
         values.append(value)
         condition.broadcast()
         return true
@@ -33,18 +44,36 @@ final class HandOff<Element: Sendable>: @unchecked Sendable {
     func take() -> Element? {
         condition.lock()
         defer { condition.unlock() }
-        while values.isEmpty && !isFinished && !isCancelled { condition.wait() }
-        guard !isCancelled, !values.isEmpty else { return nil }
-        let value = values.removeFirst()
+        while head == values.count && !isFinished && !isCancelled { condition.wait() }
+        guard !isCancelled, head < values.count else { return nil }
+        let value = values[head].take()
+        head += 1
         condition.broadcast()
         return value
+    }
+
+    /// Takes out every queued value that `predicate` picks, oldest first.
+    func removeAll(where predicate: (Element) -> Bool) -> [Element] {
+        condition.lock()
+        defer { condition.unlock() }
+        guard head < values.count else { return [] }
+        var kept: [Element?] = []
+        var removed: [Element] = []
+        for case let value? in values[head...] {
+            if predicate(value) { removed.append(value) } else { kept.append(value) }
+        }
+        guard !removed.isEmpty else { return [] }
+        values = kept
+        head = 0
+        condition.broadcast()
+        return removed
     }
 
     /// The oldest value, as ``take()``; when none is there yet, calls
     /// `beforeWaiting` (without holding the queue) first.
     func take(beforeWaiting: () -> Void) -> Element? {
         condition.lock()
-        let isEmpty = values.isEmpty && !isFinished && !isCancelled
+        let isEmpty = head == values.count && !isFinished && !isCancelled
         condition.unlock()
         if isEmpty { beforeWaiting() }
         return take()
@@ -63,6 +92,7 @@ final class HandOff<Element: Sendable>: @unchecked Sendable {
         condition.lock()
         isCancelled = true
         values = []
+        head = 0
         condition.broadcast()
         condition.unlock()
     }

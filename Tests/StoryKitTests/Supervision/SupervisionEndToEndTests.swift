@@ -115,6 +115,29 @@ import Testing
         #expect(runs.count == 1, "the story ran \(runs.count) times")
     }
 
+    @Test("With --jobs 2, stories queued behind a long one are given back while it runs, not after")
+    func givenBackBehindLongStory() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var text = ""
+        for index in 0..<600 { text += "Story: quick \(index)\n  Given a step that passes\n\n" }
+        text += "Story: long\n  Given the step notes its process in \"\(folder)/long.txt\"\n  And the step waits 1500 ms\n\n"
+        for index in 0..<4 {
+            text += "Story: medium \(index)\n  Given the step notes its process in \"\(folder)/medium.txt\"\n  And the step waits 200 ms\n\n"
+        }
+        try Self.write(text, to: folder + "/long.stories")
+        let outcome = try Binary.run(["long.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("605 passed"), "\(outcome.output)")
+        let long = try String(contentsOfFile: folder + "/long.txt", encoding: .utf8).split(separator: "\n")
+        let mediums = try String(contentsOfFile: folder + "/medium.txt", encoding: .utf8).split(separator: "\n")
+        #expect(long.count == 1 && mediums.count == 4, "each story ran once: \(long) \(mediums)")
+        // Sent with the long story to one worker, they waited for it (2-3
+        // of the 4 ran after it there); now the other worker takes them.
+        let afterLong = mediums.filter { $0 == long.first }.count
+        #expect(afterLong <= 1, "\(afterLong) of the 4 stories behind the long one ran in its worker")
+    }
+
     @Test("A story whose worker crashes is timed from its own start, not from when it was sent behind others")
     func crashedStoryDuration() throws {
         let folder = try Binary.temporaryFolder("supervision")
