@@ -12,6 +12,20 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
+    /// Stories named `name N` that each note their worker's process in
+    /// `file`, then wait.
+    static func waitingStories(_ name: String, _ count: Int, milliseconds: Int, noting file: String) -> String {
+        (0..<count).map {
+            "Story: \(name) \($0)\n  Given the step notes its process in \"\(file)\"\n  And the step waits \(milliseconds) ms\n\n"
+        }.joined()
+    }
+
+    /// Stories that pass at once: enough of them make each worker's window
+    /// hundreds of stories long.
+    static func quickStories(_ count: Int) -> String {
+        (0..<count).map { "Story: quick \($0)\n  Given a step that passes\n\n" }.joined()
+    }
+
     /// The command lines of the processes running now.
     static func commandLines() -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -39,11 +53,7 @@ import Testing
     func slowStoriesShared(count: Int) throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var text = ""
-        for index in 0..<count {
-            text += "Story: slow \(index)\n  Given the step notes its process in \"\(folder)/workers.txt\"\n  And the step waits 200 ms\n\n"
-        }
-        try Self.write(text, to: folder + "/slow.stories")
+        try Self.write(Self.waitingStories("slow", count, milliseconds: 200, noting: folder + "/workers.txt"), to: folder + "/slow.stories")
         let outcome = try Binary.run(["slow.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
         let workers = Set(try String(contentsOfFile: folder + "/workers.txt", encoding: .utf8).split(separator: "\n"))
@@ -54,14 +64,10 @@ import Testing
     func slowStoriesAfterQuickOnes() throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // The quick stories make each worker's window hundreds of stories
-        // long, so the slow ones at the end are all sent to one worker.
-        var text = ""
-        for index in 0..<600 { text += "Story: quick \(index)\n  Given a step that passes\n\n" }
-        for index in 0..<4 {
-            text += "Story: slow \(index)\n  Given the step notes its process in \"\(folder)/workers.txt\"\n  And the step waits 300 ms\n\n"
-        }
-        try Self.write(text, to: folder + "/mixed.stories")
+        // The slow ones at the end are all sent to one worker.
+        try Self.write(
+            Self.quickStories(600) + Self.waitingStories("slow", 4, milliseconds: 300, noting: folder + "/workers.txt"),
+            to: folder + "/mixed.stories")
         let outcome = try Binary.run(["mixed.stories", "--jobs", "2", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("604 passed"), "\(outcome.output)")
@@ -119,13 +125,10 @@ import Testing
     func givenBackBehindLongStory() throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        var text = ""
-        for index in 0..<600 { text += "Story: quick \(index)\n  Given a step that passes\n\n" }
-        text += "Story: long\n  Given the step notes its process in \"\(folder)/long.txt\"\n  And the step waits 1500 ms\n\n"
-        for index in 0..<4 {
-            text += "Story: medium \(index)\n  Given the step notes its process in \"\(folder)/medium.txt\"\n  And the step waits 200 ms\n\n"
-        }
-        try Self.write(text, to: folder + "/long.stories")
+        try Self.write(
+            Self.quickStories(600) + Self.waitingStories("long", 1, milliseconds: 1500, noting: folder + "/long.txt")
+                + Self.waitingStories("medium", 4, milliseconds: 200, noting: folder + "/medium.txt"),
+            to: folder + "/long.stories")
         let outcome = try Binary.run(["long.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("605 passed"), "\(outcome.output)")
