@@ -6,15 +6,15 @@ import Darwin
 
 /// Leaves a last word on standard error when a step or hook crashes the
 /// process (a `fatalError`, a trap, a bad access) in a run without worker
-/// processes: where the step or hook is, which story it belongs to, and that a supervised run
-/// (without `--in-process`) keeps the run going. When user code calls
+/// processes: where the step or hook is, which story it belongs to, and
+/// that a supervised run (without `--in-process`) keeps the run going. When user code calls
 /// `exit()` while the stories run, it says so too and makes the exit status
 /// 1: a run that did not reach its end never exits 0.
 ///
 /// The story's part of the note is copied into fixed buffers when the story
 /// starts (a hook's when the hook starts) and only the step's line number
-/// is stored per step, so the signal
-/// handler just formats a number and calls `write(2)`, which is safe there;
+/// is stored per step, so the signal handler just formats a number and
+/// calls `write(2)`, which is safe there;
 /// it then hands the signal on to the handler that was there before.
 enum CrashNote {
     private static let capacity = 2048

@@ -55,18 +55,12 @@ struct Supervisor {
     /// behind.
     static func endRetired() {
         guard !retired.isEmpty else { return }
-        reapRetired(waiting: true)
-        Orphans.end(keeping: [])
-    }
-
-    /// Reaps the retired workers (that have exited, unless `waiting`).
-    private static func reapRetired(waiting: Bool = false) {
-        retired.removeAll { pid in
+        for pid in retired {
             var status: Int32 = 0
-            var result: pid_t
-            repeat { result = waitpid(pid, &status, waiting ? 0 : WNOHANG) } while result < 0 && errno == EINTR
-            return result == pid || result < 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
+        retired = []
+        Orphans.end(keeping: [])
     }
 
     /// Ends the workers started ahead when no run follows.
@@ -553,4 +547,3 @@ struct Supervisor {
             testSteps: [.hook(HookResult(kind: "story", location: story.location, status: .failed, error: error, duration: 0))], duration: 0)
     }
 }
-
