@@ -14,6 +14,11 @@ extension [UInt8] {
     mutating func xmlEscaped(_ text: String, isAttribute: Bool = false) {
         var text = text
         let isASCII = text.withUTF8 { bytes in
+            // Most text needs no escape: one scan, one append.
+            if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && ($0 != 0x22 || !isAttribute) }) {
+                append(contentsOf: bytes)
+                return true
+            }
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
             appendEscaping(bytes) { byte in
                 switch byte {
@@ -57,6 +62,11 @@ extension [UInt8] {
     mutating func htmlEscaped(_ text: String) {
         var text = text
         let isASCII = text.withUTF8 { bytes in
+            // Most text needs no escape: one scan, one append.
+            if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) {
+                append(contentsOf: bytes)
+                return true
+            }
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
             appendEscaping(bytes) { byte in
                 switch byte {

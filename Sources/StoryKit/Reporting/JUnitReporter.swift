@@ -200,16 +200,28 @@ public struct JUnitReporter: Reporter {
             line(note)
             line("")
         }
-        for testStep in testSteps {
-            if case .hook(let hook) = testStep, hook.status == .passed, hook.attachments.isEmpty { continue }
-            let status = testStep.status.rawValue  // padded to 10 characters
+        // By index, each part read in place: a `for` loop would copy
+        // every step's result, and its title would be a String of its own.
+        for index in testSteps.indices {
+            if case .hook(let hook) = testSteps[index], hook.status == .passed, hook.attachments.isEmpty { continue }
+            let status = testSteps[index].status.rawValue  // padded to 10 characters
             if !isFirst { xml.append(UInt8(ascii: "\n")) }
             isFirst = false
             xml.text(status)
             for _ in status.utf8.count..<max(status.utf8.count, 10) { xml.append(UInt8(ascii: " ")) }
             xml.append(UInt8(ascii: " "))
-            xml.xmlEscaped(testStep.title)
-            for attachment in testStep.attachments { line(attachment.plainText(indent: "           ")) }
+            switch testSteps[index] {
+            case .step(let step):
+                // ``TestStepResult/title``, escaped piece by piece (XML escapes each scalar alone).
+                xml.xmlEscaped(step.step.keyword)
+                if !step.step.text.isEmpty {
+                    xml.append(UInt8(ascii: " "))
+                    xml.xmlEscaped(step.step.text)
+                }
+            case .hook:
+                xml.xmlEscaped(testSteps[index].title)
+            }
+            for attachment in testSteps[index].attachments { line(attachment.plainText(indent: "           ")) }
         }
         xml.literal("</system-out>\n")
     }
