@@ -11,6 +11,15 @@ extension SourceLocation {
     static let workingDirectory: String = FileManager.default.currentDirectoryPath + "/"
 
     static func relativePath(_ path: String) -> String {
-        path.hasPrefix(workingDirectory) ? String(path.dropFirst(workingDirectory.count)) : path
+        // The common case compared and cut as bytes (reports ask for every
+        // step's place): the same answer when the path starts with the
+        // folder's very bytes and goes on with an ASCII byte.
+        let utf8 = path.utf8
+        let prefix = workingDirectory.utf8
+        if utf8.count > prefix.count, utf8.starts(with: prefix) {
+            let rest = utf8.index(utf8.startIndex, offsetBy: prefix.count)
+            if utf8[rest] < 0x80 { return String(Substring(utf8[rest...])) }
+        }
+        return path.hasPrefix(workingDirectory) ? String(path.dropFirst(workingDirectory.count)) : path
     }
 }
