@@ -244,7 +244,9 @@ public struct MessagesReporter: Reporter {
             var gherkin = GherkinFile(info: info, uri: uri, base: 1)
             gherkin.marker = (marker, index)
             _ = ids.reserve(info.idCount)
-            Self.line(Self.envelope("gherkinDocument", gherkin.document), into: &head)
+            head.literal(#"{"gherkinDocument":"#)
+            gherkin.writeDocument(into: &head)
+            head.literal("}\n")
             return SourceFile(uri: uri, head: spill!.append(head), ids: ids, isFeature: true)
         }
         var document: [UInt8] = []
