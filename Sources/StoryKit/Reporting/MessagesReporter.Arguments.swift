@@ -29,9 +29,7 @@ extension MessagesReporter {
     static func writeMatchArguments(
         _ match: MatchInfo, definition: StepDefinition?, text: String, trees: TreeRegexCache, into out: inout [UInt8]
     ) {
-        if case .regex(let pattern)? = definition?.matcher, let ranges = pattern.simpleCaptureRanges(in: text),
-            ranges.count == match.arguments.count
-        {
+        if let ranges = definition?.matcher.simpleCaptureRanges(in: text), ranges.count == match.arguments.count {
             var text = text
             text.withUTF8 { bytes in
                 out.literal(#"{"stepMatchArguments":["#)
@@ -39,9 +37,10 @@ extension MessagesReporter {
                     if index > 0 { out.append(UInt8(ascii: ",")) }
                     out.literal(#"{"group":{"start":"#)
                     JSONValue.writeInteger(Int64(range.lowerBound), into: &out)
-                    out.literal(#","value":"#)
-                    JSONValue.writeString(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), into: &out)
-                    out.literal("}}")
+                    // The captured text, escaped from the step's own bytes (ASCII).
+                    out.literal(#","value":""#)
+                    JSONValue.writeEscaped(UnsafeBufferPointer(rebasing: bytes[range]), into: &out)
+                    out.literal(#""}}"#)
                 }
                 out.literal("]}")
             }
@@ -97,5 +96,14 @@ extension MessagesReporter {
             return .object([("group", .object(group))])
         }
         return .object([("stepMatchArguments", .array(arguments))])
+    }
+}
+
+extension StepMatcher {
+    /// A regex's ``Pattern/simpleCaptureRanges(in:)``; nil for a Cucumber
+    /// Expression. (Read in place: binding the pattern outside would copy it.)
+    func simpleCaptureRanges(in text: String) -> [Range<Int>]? {
+        guard case .regex(let pattern) = self else { return nil }
+        return pattern.simpleCaptureRanges(in: text)
     }
 }

@@ -34,23 +34,28 @@ extension MessagesReporter {
                 stepIndex += 1
                 out.literal(#"","pickleStepId":"#)
                 JSONValue.writeString(pickleStepID, into: &out)
+                // The match, then the others that matched: no array of them made.
                 out.literal(#","stepDefinitionIds":["#)
-                var matches: [MatchInfo] = step.match.map { [$0] } ?? []
-                matches += step.alsoMatched
                 var isFirst = true
-                for match in matches {
-                    guard let number = definitionNumber(match) else { continue }
+                func writeDefinitionID(_ match: MatchInfo) {
+                    guard let number = definitionNumber(match) else { return }
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
                     out.append(UInt8(ascii: "\""))
                     marker.write(.definition, number, into: &out)
                     out.append(UInt8(ascii: "\""))
                 }
+                if let match = step.match { writeDefinitionID(match) }
+                for match in step.alsoMatched { writeDefinitionID(match) }
                 out.literal(#"],"stepMatchArgumentsLists":["#)
-                for (number, match) in matches.enumerated() {
-                    if number > 0 { out.append(UInt8(ascii: ",")) }
+                isFirst = true
+                func writeArguments(_ match: MatchInfo) {
+                    if !isFirst { out.append(UInt8(ascii: ",")) }
+                    isFirst = false
                     Self.writeMatchArguments(match, definition: known(match)?.definition ?? registered[match.key], text: step.step.text, trees: trees, into: &out)
                 }
+                if let match = step.match { writeArguments(match) }
+                for match in step.alsoMatched { writeArguments(match) }
                 out.literal("]}")
             }
         }
@@ -59,10 +64,11 @@ extension MessagesReporter {
         out.literal("\"}}\n")
         var storyStep = -1
         for testStepIndex in result.testSteps.indices {
-            guard case .step(let step) = result.testSteps[testStepIndex] else { continue }
+            // The status read in place; the step only for an undefined one.
+            guard let status = result.testSteps[testStepIndex].stepStatus else { continue }
             storyStep += 1
             let index = storyStep
-            guard step.status == .undefined && index < pickle.stepIDs.count else { continue }
+            guard status == .undefined && index < pickle.stepIDs.count, case .step(let step) = result.testSteps[testStepIndex] else { continue }
             Self.line(Self.envelope("suggestion", .object([
                 ("id", .string(marker.text(.run, runIDs.nextNumber()))), ("pickleStepId", .string(pickle.stepIDs[index])),
                 ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
@@ -86,7 +92,9 @@ extension MessagesReporter {
             for index in attempt.testSteps.indices {
                 // An earlier attempt's test steps are the test case's
                 // when they have the same shape; else they are matched in order.
-                guard let stepID = Self.testStepID(attempt.testSteps[index], index: index, attempt: attempt.testSteps, last: result.testSteps, ids: stepIDs)
+                let isSameShape = attempt.testSteps.count == result.testSteps.count && index < stepIDs.count
+                guard let stepID = isSameShape
+                    ? stepIDs[index] : Self.testStepID(attempt.testSteps[index], index: index, attempt: attempt.testSteps, last: result.testSteps, ids: stepIDs)
                 else { continue }
                 // `"testCaseStartedId":"…","testStepId":"…"`
                 reference.removeAll(keepingCapacity: true)
