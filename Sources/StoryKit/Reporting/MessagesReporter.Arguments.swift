@@ -29,7 +29,7 @@ extension MessagesReporter {
     static func writeMatchArguments(
         _ match: MatchInfo, definition: StepDefinition?, text: String, trees: TreeRegexCache, into out: inout [UInt8]
     ) {
-        if let ranges = definition?.matcher.simpleCaptureRanges(in: text), ranges.count == match.arguments.count {
+        if let ranges = definition?.simpleCaptureRanges(in: text), ranges.count == match.arguments.count {
             var text = text
             text.withUTF8 { bytes in
                 out.literal(#"{"stepMatchArguments":["#)
@@ -99,11 +99,12 @@ extension MessagesReporter {
     }
 }
 
-extension StepMatcher {
+extension StepDefinition {
     /// A regex's ``Pattern/simpleCaptureRanges(in:)``; nil for a Cucumber
-    /// Expression. (Read in place: binding the pattern outside would copy it.)
+    /// Expression. (The matcher read in place: taken out of the definition
+    /// first, it would be copied.)
     func simpleCaptureRanges(in text: String) -> [Range<Int>]? {
-        guard case .regex(let pattern) = self else { return nil }
+        guard case .regex(let pattern) = matcher else { return nil }
         return pattern.simpleCaptureRanges(in: text)
     }
 }
