@@ -7,7 +7,10 @@ import Foundation
 /// The file is read and parsed again when a report is written, once per
 /// file, so running stays as lean as it is: stories carry nothing a report
 /// alone needs.
-final class StoryFileInfo {
+///
+/// Unchecked `Sendable`: everything is set in `init` and never changed,
+/// but for ``lines``, made under a lock; so the report threads share one.
+final class StoryFileInfo: @unchecked Sendable {
     /// Where a story sits in its file's syntax tree.
     struct Place {
         var rule: GherkinRule?
@@ -22,8 +25,18 @@ final class StoryFileInfo {
     let path: String
     /// The file's text; empty when it cannot be read.
     let text: String
-    /// The file's lines, for the places of table cells.
-    private(set) lazy var lines: [Substring] = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    /// The file's lines, for the places of table cells: made when first
+    /// asked for (few files have tables), under a lock (threads share the file).
+    var lines: [Substring] {
+        linesLock.withLock {
+            if let madeLines { return madeLines }
+            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            madeLines = lines
+            return lines
+        }
+    }
+    private var madeLines: [Substring]?
+    private let linesLock = NSLock()
     /// The syntax tree of a `.feature` file; nil for `.stories` files and
     /// files that no longer parse.
     let document: GherkinDocument?
@@ -136,19 +149,29 @@ final class StoryFileInfo {
         return result
     }
 
-    /// Each file's info, read once.
     /// The files the reports of one run read last, shared by those
-    /// reports so each file is read and parsed once, not once per report;
-    /// stories finish file by file, so a few suffice.
-    final class Recent {
+    /// reports, on every report thread, so each file is read and parsed
+    /// once, not once per report; stories finish file by file, so a few
+    /// suffice (enough for one thread to be a few batches of stories
+    /// behind the other).
+    ///
+    /// Unchecked `Sendable`: the list is read and changed under a lock,
+    /// held while a file is parsed, so a thread that wants the same file
+    /// waits for it instead of parsing it too.
+    final class Recent: @unchecked Sendable {
         private var infos: [StoryFileInfo] = []
+        private let lock = NSLock()
+        /// How many files are kept.
+        static let size = 8
 
         func info(_ path: String) -> StoryFileInfo {
-            if let known = infos.first(where: { $0.path == path }) { return known }
-            let info = StoryFileInfo(path: path)
-            infos.append(info)
-            if infos.count > 4 { infos.removeFirst() }
-            return info
+            lock.withLock {
+                if let known = infos.first(where: { $0.path == path }) { return known }
+                let info = StoryFileInfo(path: path)
+                infos.append(info)
+                if infos.count > Self.size { infos.removeFirst() }
+                return info
+            }
         }
     }
 
