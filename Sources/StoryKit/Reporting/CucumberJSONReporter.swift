@@ -49,10 +49,16 @@ public struct CucumberJSONReporter: Reporter {
             features.append(feature(file: file, info: info, first: result))
         }
         if spill == nil { spill = ReportSpill(near: path) }
-        var bytes: [UInt8] = features[index].elements.isEmpty ? [] : [UInt8(ascii: ",")]
-        bytes.reserveCapacity(2048)
-        elements(result, info: info, featureID: features[index].featureID, tagLines: features[index].tagLines, into: &bytes)
-        features[index].elements.append(spill!.append(bytes))
+        // Not the whole feature: a copy of it would make appending to its
+        // list of elements copy the list.
+        let isFirst = features[index].elements.isEmpty
+        let featureID = features[index].featureID
+        let tagLines = features[index].tagLines
+        let place = spill!.append { out in
+            if !isFirst { out.append(UInt8(ascii: ",")) }
+            elements(result, info: info, featureID: featureID, tagLines: tagLines, into: &out)
+        }
+        features[index].elements.append(place)
     }
 
     public mutating func finish() throws {

@@ -32,26 +32,29 @@ extension HTMLReporter {
             let description = info.feature?.description
             files.append(FileSection(file: file, name: result.story.groupName, description: description?.isEmpty == false ? description : nil))
         }
-        var section = files[index]
-        let storyIndex = section.count
+        // The section is changed in place: a copy of it would copy its
+        // lists of places for every story.
+        let storyIndex = files[index].count
+        var rule = files[index].rule
         let anchor = Self.anchor(index, storyIndex)
-        var html: [UInt8] = []
-        html.reserveCapacity(2048)
-        if let current = info.place(of: result.story)?.rule, current.id != section.rule {
-            section.rule = current.id
-            html.literal("<h3 class=\"rule\">")
-            html.htmlEscaped(current.keyword)
-            html.literal(": ")
-            html.htmlEscaped(current.name)
-            html.literal("</h3>\n")
-            if !current.description.isEmpty {
-                html.literal("<p class=\"description\">")
-                html.htmlEscaped(Self.trimmed(current.description))
-                html.literal("</p>\n")
+        let place = spill!.append { html in
+            if let current = info.place(of: result.story)?.rule, current.id != rule {
+                rule = current.id
+                html.literal("<h3 class=\"rule\">")
+                html.htmlEscaped(current.keyword)
+                html.literal(": ")
+                html.htmlEscaped(current.name)
+                html.literal("</h3>\n")
+                if !current.description.isEmpty {
+                    html.literal("<p class=\"description\">")
+                    html.htmlEscaped(Self.trimmed(current.description))
+                    html.literal("</p>\n")
+                }
             }
+            story(result, anchor: anchor, info: info, into: &html)
         }
-        story(result, anchor: anchor, info: info, into: &html)
-        section.stories.append(spill!.append(html))
+        files[index].rule = rule
+        files[index].stories.append(place)
         if [.failed, .undefined, .pending].contains(result.status) {
             var line: [UInt8] = []
             line.literal("\n<li class=\"")
@@ -65,11 +68,10 @@ extension HTMLReporter {
             line.literal("</a> <span class=\"why\">")
             line.htmlEscaped(Self.reason(result))
             line.literal("</span></li>")
-            section.attention.append(spill!.append(line))
+            files[index].attention.append(spill!.append(line))
         }
-        section.counts[result.status, default: 0] += 1
-        section.count += 1
-        files[index] = section
+        files[index].counts[result.status, default: 0] += 1
+        files[index].count += 1
     }
 
     /// The start of one file's group of stories, with its own bar.

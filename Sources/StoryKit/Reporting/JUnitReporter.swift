@@ -63,7 +63,7 @@ public struct JUnitReporter: Reporter {
                 suites.append(Suite(file: file))
             }
             if spill == nil { spill = ReportSpill(near: path) }
-            suites[index].testCases.append(spill!.append(testCase(result, file: file)))
+            suites[index].testCases.append(spill!.append { testCase(result, file: file, into: &$0) })
             suites[index].tally = suites[index].tally + tally(result)
             suites[index].time = suites[index].time &+ result.duration
         case .runFinished(let summary):
@@ -108,10 +108,8 @@ public struct JUnitReporter: Reporter {
         return xml + "  </testsuite>\n"
     }
 
-    /// A story's `<testcase>`, as bytes.
-    private func testCase(_ result: StoryResult, file: String) -> [UInt8] {
-        var xml: [UInt8] = []
-        xml.reserveCapacity(512)
+    /// Appends a story's `<testcase>`.
+    private func testCase(_ result: StoryResult, file: String, into xml: inout [UInt8]) {
         xml.literal("    <testcase classname=")
         xml.xmlAttribute(file)
         xml.literal(" name=")
@@ -175,7 +173,6 @@ public struct JUnitReporter: Reporter {
         }
         Self.systemOut(result.testSteps, note: result.attemptsNote, into: &xml)
         xml.literal("    </testcase>\n")
-        return xml
     }
 
     /// Each test step's status and title, what it attached, and a note

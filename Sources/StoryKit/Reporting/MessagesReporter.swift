@@ -221,12 +221,8 @@ public struct MessagesReporter: Reporter {
         for attempt in result.earlierAttempts { define(attempt.testSteps) }
         define(result.testSteps)
         guard let pickle else { return }
-        var bytes: [UInt8] = []
-        bytes += pickle.line
-        files[index].pickles.append(spill.append(bytes))
-        bytes.removeAll(keepingCapacity: true)
-        testCase(result, pickle: pickle, into: &bytes)
-        run.append(spill.append(bytes))
+        files[index].pickles.append(spill.append(pickle.line))
+        run.append(spill.append { testCase(result, pickle: pickle, into: &$0) })
     }
 
     /// A story file's `source` and, for a feature file, `gherkinDocument`
