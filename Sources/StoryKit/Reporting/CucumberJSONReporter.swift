@@ -19,7 +19,7 @@ public struct CucumberJSONReporter: Reporter {
     /// Each story's elements, written as it finishes.
     private var spill: ReportSpill?
     /// The story files, read once for all their stories (and all reports).
-    var fileInfos = StoryFileInfo.Recent()
+    var fileInfos = StoryFileInfo.Recent().reader()
 
     /// One story file's feature: its members up to its elements, and where
     /// its stories' elements are.

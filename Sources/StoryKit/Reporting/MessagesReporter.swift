@@ -44,7 +44,7 @@ public struct MessagesReporter: Reporter {
     private var files: [SourceFile] = []
     private var fileIndex: [String: Int] = [:]
     /// The story files, read once for all their stories (and all reports).
-    var fileInfos = StoryFileInfo.Recent()
+    var fileInfos = StoryFileInfo.Recent().reader()
     /// Step definitions and hooks in the order they are written, each
     /// with its number in its series.
     private var definitions: [(key: MatchInfo.Key, number: Int)] = []

@@ -151,26 +151,65 @@ final class StoryFileInfo: @unchecked Sendable {
 
     /// The files the reports of one run read last, shared by those
     /// reports, on every report thread, so each file is read and parsed
-    /// once, not once per report; stories finish file by file, so a few
-    /// suffice (enough for one thread to be a few batches of stories
-    /// behind the other).
+    /// once a run, not once per report or per thread.
+    ///
+    /// Stories finish file by file, so a few files suffice, but the report
+    /// threads can be thousands of stories apart: each report that reads
+    /// files is a ``Reader``, and a file is kept until every reader has
+    /// asked for a later one (and the last few files are always kept, for
+    /// stories that finish out of order), at most ``limit`` files.
     ///
     /// Unchecked `Sendable`: the list is read and changed under a lock,
     /// held while a file is parsed, so a thread that wants the same file
     /// waits for it instead of parsing it too.
     final class Recent: @unchecked Sendable {
-        private var infos: [StoryFileInfo] = []
+        /// The files, oldest first, each with its number in the order they were read.
+        private var infos: [(number: Int, info: StoryFileInfo)] = []
+        private var nextNumber = 0
+        /// The number of the last file each reader asked for (-1: none yet).
+        private var readerPositions: [Int] = []
         private let lock = NSLock()
-        /// How many files are kept.
-        static let size = 8
+        /// How many files are always kept.
+        static let size = 4
+        /// How many files are kept at most, however far a reader lags.
+        static let limit = 64
 
-        func info(_ path: String) -> StoryFileInfo {
+        /// A report that reads these files as its stories finish.
+        struct Reader {
+            let files: Recent
+            let number: Int?
+
+            func info(_ path: String) -> StoryFileInfo {
+                files.info(path, reader: number)
+            }
+        }
+
+        /// A new reader of these files.
+        func reader() -> Reader {
             lock.withLock {
-                if let known = infos.first(where: { $0.path == path }) { return known }
-                let info = StoryFileInfo(path: path)
-                infos.append(info)
-                if infos.count > Self.size { infos.removeFirst() }
-                return info
+                readerPositions.append(-1)
+                return Reader(files: self, number: readerPositions.count - 1)
+            }
+        }
+
+        /// The file's info, read now unless it is kept.
+        func info(_ path: String, reader: Int? = nil) -> StoryFileInfo {
+            lock.withLock {
+                let found: (number: Int, info: StoryFileInfo)
+                if let known = infos.first(where: { $0.info.path == path }) {
+                    found = known
+                } else {
+                    found = (nextNumber, StoryFileInfo(path: path))
+                    nextNumber += 1
+                    infos.append(found)
+                }
+                if let reader { readerPositions[reader] = max(readerPositions[reader], found.number) }
+                // Files every reader has gone past go, but for the last few.
+                let slowest = readerPositions.min() ?? nextNumber
+                while infos.count > Self.size, infos[0].number < slowest || infos.count > Self.limit {
+                    infos.removeFirst()
+                }
+                return found.info
             }
         }
     }
