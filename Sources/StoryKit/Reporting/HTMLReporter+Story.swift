@@ -137,10 +137,10 @@ extension HTMLReporter {
             html.literal("</span>")
         }
         html.literal("\n<span class=\"where\">")
-        let steps = result.steps
-        html.decimal(steps.count { $0.status == .passed })
+        // Counted in place: `result.steps` would make an array of copies.
+        html.decimal(result.testSteps.count { $0.stepStatus == .passed })
         html.append(UInt8(ascii: "/"))
-        html.decimal(steps.count)
+        html.decimal(result.testSteps.count { $0.stepStatus != nil })
         html.literal(" steps &middot; ")
         html.text(Self.duration(result.duration))
         html.literal("<span class=\"tech\"> &middot; ")
