@@ -300,7 +300,7 @@ public struct CucumberJSONReporter: Reporter {
         if let winner = result.match {
             // `displayFileAndLine`, written in place.
             out.literal(#""location":""#)
-            JSONValue.writeEscaped(winner.location.displayPath, into: &out)
+            winner.location.withDisplayPathUTF8 { JSONValue.writeEscaped($0, into: &out) }
             out.append(UInt8(ascii: ":"))
             JSONValue.writeInteger(Int64(winner.location.line), into: &out)
             out.literal(#"","pattern":"#)
