@@ -57,28 +57,32 @@ extension MessagesReporter {
         out.literal(#","language":"#)
         JSONValue.writeString(pickle.language, into: &out)
         out.literal(#","steps":["#)
-        for (index, step) in pickle.steps.enumerated() {
+        // Each step's fields read in place: a `for` loop would copy every step.
+        for index in pickle.steps.indices {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.literal(#"{"id":"#)
-            file.writeID(step.id, into: &out)
+            file.writeID(pickle.steps[index].id, into: &out)
             out.literal(#","text":"#)
-            JSONValue.writeString(step.text, into: &out)
+            JSONValue.writeString(pickle.steps[index].text, into: &out)
             out.literal(#","type":"#)
-            JSONValue.writeString(step.type.rawValue, into: &out)
+            JSONValue.writeString(pickle.steps[index].type.rawValue, into: &out)
             out.literal(#","astNodeIds":["#)
-            for (index, id) in step.astNodeIDs.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+            for (number, id) in pickle.steps[index].astNodeIDs.enumerated() {
+                if number > 0 { out.append(UInt8(ascii: ",")) }
                 file.writeID(id, into: &out)
             }
             out.append(UInt8(ascii: "]"))
-            if let argument = argument(docString: step.docString.map { ($0.content, $0.mediaType) }, dataTable: step.dataTable) {
+            if pickle.steps[index].docString != nil || pickle.steps[index].dataTable != nil,
+                let argument = argument(
+                    docString: pickle.steps[index].docString.map { ($0.content, $0.mediaType) }, dataTable: pickle.steps[index].dataTable)
+            {
                 out.literal(#","argument":"#)
                 argument.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
         out.literal("]}}\n")
-        return PickleIDs(id: file.id(pickle.id), stepIDs: pickle.steps.map { file.id($0.id) }, line: out)
+        return PickleIDs(id: file.id(pickle.id), stepIDs: pickle.steps.indices.map { file.id(pickle.steps[$0].id) }, line: out)
     }
 
     static func argument(docString: (content: String, mediaType: String?)?, dataTable: [[String]]?) -> JSONValue? {
