@@ -52,7 +52,10 @@ extension MessagesReporter {
                 func writeArguments(_ match: MatchInfo) {
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
-                    Self.writeMatchArguments(match, definition: known(match)?.definition ?? registered[match.key], text: step.step.text, trees: trees, into: &out)
+                    let known = known(match)
+                    Self.writeMatchArguments(
+                        match, definition: known?.definition ?? registered[match.key], captures: known?.captures, text: step.step.text, trees: trees,
+                        into: &out)
                 }
                 if let match = step.match { writeArguments(match) }
                 for match in step.alsoMatched { writeArguments(match) }

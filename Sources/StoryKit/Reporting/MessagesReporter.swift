@@ -52,9 +52,10 @@ public struct MessagesReporter: Reporter {
     private var hooks: [(hook: HookResult, tags: String?, name: String?)] = []
     private var hookNumbers: [HookKey: Int] = [:]
     let registered: [MatchInfo.Key: StepDefinition]
-    /// The registry's definitions by id, each with its number: a step's
-    /// match finds both without hashing its pattern and place.
-    private var byID: [(definition: StepDefinition, number: Int)?] = []
+    /// The registry's definitions by id, each with its number (and its
+    /// regex's fast matcher): a step's match finds them without hashing
+    /// its pattern and place.
+    private var byID: [(definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?)?] = []
     /// The ids of the run, from `testRunStarted`'s.
     var runIDs: IDs
     var clock: Clock
@@ -102,7 +103,7 @@ public struct MessagesReporter: Reporter {
             let key = MatchInfo.Key(pattern: definition.pattern, location: definition.location)
             guard let first = registered[key], let number = definitionNumbers[key] else { continue }
             if byID.count <= definition.id { byID += Array(repeating: nil, count: definition.id + 1 - byID.count) }
-            byID[definition.id] = (first, number)
+            byID[definition.id] = (first, number, SimpleCaptureFinder(first))
         }
         for hook in registry?.hooks ?? [] {
             defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags, name: hook.name)
@@ -129,7 +130,7 @@ public struct MessagesReporter: Reporter {
 
     /// The registered definition behind a match and its number, when the
     /// match names it by id (a run's own results do; merged ones do not).
-    func known(_ match: MatchInfo) -> (definition: StepDefinition, number: Int)? {
+    func known(_ match: MatchInfo) -> (definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?)? {
         guard let id = match.definitionID, id >= 0, id < byID.count, let entry = byID[id],
             entry.definition.pattern == match.pattern, entry.definition.location == match.location
         else { return nil }
