@@ -93,6 +93,16 @@ extension HTMLReporter {
         return html
     }
 
+    /// Appends ``duration(_:)``; below a second (nearly every step) as
+    /// digits written in place, not a String.
+    static func writeDuration(_ nanoseconds: UInt64, into html: inout [UInt8]) {
+        let remainder = nanoseconds % 1_000_000
+        // A tie goes to ``duration(_:)``, which lets printf round it.
+        guard nanoseconds < 1_000_000_000, remainder * 2 != 1_000_000 else { return html.text(duration(nanoseconds)) }
+        html.decimal(Int(nanoseconds / 1_000_000 + (remainder * 2 > 1_000_000 ? 1 : 0)))
+        html.literal(" ms")
+    }
+
     /// A file name as a heading: `failing-stories.stories` → `Failing stories`.
     static func humanName(_ base: String) -> String {
         let stem = base.split(separator: ".").first.map(String.init) ?? base
@@ -272,7 +282,7 @@ extension HTMLReporter {
         html.literal("<span class=\"where tech\">line ")
         html.decimal(step.step.location.line)
         html.literal(" &middot; ")
-        html.text(Self.duration(step.duration))
+        Self.writeDuration(step.duration, into: &html)
         html.literal("</span>")
         argument(step.step.attachment, into: &html)
         if let match = step.match {
