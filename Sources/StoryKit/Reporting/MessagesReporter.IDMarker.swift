@@ -77,7 +77,7 @@ extension MessagesReporter {
             guard let found = memchr(bytes.baseAddress! + index, 0x5C, count - index) else { break }
             index = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
             guard index + prefix.count < count,
-                  (0..<prefix.count).allSatisfy({ bytes[index + $0] == prefix[$0] }),
+                  memcmp(bytes.baseAddress! + index, prefix, prefix.count) == 0,
                   let series = IDMarker.Series(rawValue: bytes[index + prefix.count])
             else {
                 index += 1
