@@ -24,41 +24,39 @@ extension MessagesReporter {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.literal(#"{"id":""#)
             marker.write(.run, id, into: &out)
-            switch result.testSteps[index] {
-            case .hook(let hook):
+            if let hook = result.testSteps[index].hookResult {
                 out.literal(#"","hookId":"#)
                 JSONValue.writeString(hookID(hook), into: &out)
                 out.literal("}")
-            case .step(let step):
+            } else if let (firstMatch, others, text) = result.testSteps[index].matches {
                 let pickleStepID = stepIndex < pickle.stepIDs.count ? pickle.stepIDs[stepIndex] : ""
                 stepIndex += 1
                 out.literal(#"","pickleStepId":"#)
                 JSONValue.writeString(pickleStepID, into: &out)
-                // The match, then the others that matched: no array of them made.
+                // The match, then the others that matched (position -1, then
+                // from 0): no array of them made, and no nested function,
+                // which would copy the whole reporter for each call.
                 out.literal(#","stepDefinitionIds":["#)
                 var isFirst = true
-                func writeDefinitionID(_ match: MatchInfo) {
-                    guard let number = definitionNumber(match) else { return }
+                for position in -1..<others.count {
+                    guard let match = position < 0 ? firstMatch : others[position], let number = definitionNumber(match) else { continue }
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
                     out.append(UInt8(ascii: "\""))
                     marker.write(.definition, number, into: &out)
                     out.append(UInt8(ascii: "\""))
                 }
-                if let match = step.match { writeDefinitionID(match) }
-                for match in step.alsoMatched { writeDefinitionID(match) }
                 out.literal(#"],"stepMatchArgumentsLists":["#)
                 isFirst = true
-                func writeArguments(_ match: MatchInfo) {
+                for position in -1..<others.count {
+                    guard let match = position < 0 ? firstMatch : others[position] else { continue }
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
                     let known = known(match)
                     Self.writeMatchArguments(
-                        match, definition: known?.definition ?? registered[match.key], captures: known?.captures, text: step.step.text, trees: trees,
+                        match, definition: known?.definition ?? registered[match.key], captures: known?.captures, text: text, trees: trees,
                         into: &out)
                 }
-                if let match = step.match { writeArguments(match) }
-                for match in step.alsoMatched { writeArguments(match) }
                 out.literal("]}")
             }
         }
@@ -144,6 +142,15 @@ extension MessagesReporter {
             out.literal(number < attempts.count - 1 ? #","willBeRetried":true}}"# : #","willBeRetried":false}}"#)
             out.append(UInt8(ascii: "\n"))
         }
+    }
+}
+
+extension TestStepResult {
+    /// A story step's match, the others that matched, and its text; nil
+    /// for a hook. (Taken alone: a `switch` on a test step in an array
+    /// copies the step's whole result.)
+    var matches: (match: MatchInfo?, others: [MatchInfo], text: String)? {
+        if case .step(let step) = self { (step.match, step.alsoMatched, step.step.text) } else { nil }
     }
 }
 

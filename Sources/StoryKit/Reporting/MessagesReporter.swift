@@ -56,6 +56,8 @@ public struct MessagesReporter: Reporter {
     /// regex's fast matcher): a step's match finds them without hashing
     /// its pattern and place.
     private var byID: [(definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?)?] = []
+    /// ``byID``'s definitions alone, to check a match's id without copying its entry.
+    private var definitionsByID: [StepDefinition?] = []
     /// The ids of the run, from `testRunStarted`'s.
     var runIDs: IDs
     var clock: Clock
@@ -104,6 +106,8 @@ public struct MessagesReporter: Reporter {
             guard let first = registered[key], let number = definitionNumbers[key] else { continue }
             if byID.count <= definition.id { byID += Array(repeating: nil, count: definition.id + 1 - byID.count) }
             byID[definition.id] = (first, number, SimpleCaptureFinder(first))
+            if definitionsByID.count <= definition.id { definitionsByID += Array(repeating: nil, count: definition.id + 1 - definitionsByID.count) }
+            definitionsByID[definition.id] = first
         }
         for hook in registry?.hooks ?? [] {
             defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags, name: hook.name)
@@ -131,10 +135,15 @@ public struct MessagesReporter: Reporter {
     /// The registered definition behind a match and its number, when the
     /// match names it by id (a run's own results do; merged ones do not).
     func known(_ match: MatchInfo) -> (definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?)? {
-        guard let id = match.definitionID, id >= 0, id < byID.count, let entry = byID[id],
-            entry.definition.pattern == match.pattern, entry.definition.location == match.location
+        knownID(match).flatMap { byID[$0] }
+    }
+
+    /// The id of ``known(_:)``'s definition, without taking it out.
+    private func knownID(_ match: MatchInfo) -> Int? {
+        guard let id = match.definitionID, id >= 0, id < definitionsByID.count, let definition = definitionsByID[id],
+            definition.pattern == match.pattern, definition.location == match.location
         else { return nil }
-        return entry
+        return id
     }
 
     /// The number of the definition behind a match, if it was written.
@@ -143,7 +152,7 @@ public struct MessagesReporter: Reporter {
     }
 
     private mutating func define(_ match: MatchInfo) {
-        if known(match) == nil { define(match.pattern, match.location) }
+        if knownID(match) == nil { define(match.pattern, match.location) }
     }
 
     private mutating func define(_ pattern: String, _ location: SourceLocation) {
@@ -209,13 +218,14 @@ public struct MessagesReporter: Reporter {
             pickle = synthesized
         }
         func define(_ testSteps: [TestStepResult]) {
-            // By index: a `for` loop would copy every step's result.
+            // By index, a step's matches taken alone: a `for` loop, or a
+            // `switch`, would copy every step's whole result.
             for index in testSteps.indices {
-                switch testSteps[index] {
-                case .step(let step):
-                    if let match = step.match { self.define(match) }
-                    for match in step.alsoMatched { self.define(match) }
-                case .hook(let hook): defineHook(hook)
+                if let (match, others, _) = testSteps[index].matches {
+                    if let match { self.define(match) }
+                    for match in others { self.define(match) }
+                } else if let hook = testSteps[index].hookResult {
+                    defineHook(hook)
                 }
             }
         }
