@@ -197,25 +197,25 @@ public struct JUnitReporter: Reporter {
             line(note)
             line("")
         }
-        // By index, each part read in place: a `for` loop would copy
-        // every step's result, and its title would be a String of its own.
+        // By index, each part read alone: a `for` loop, or a `switch`,
+        // would copy every step's whole result, and its title would be a
+        // String of its own.
         for index in testSteps.indices {
-            if case .hook(let hook) = testSteps[index], hook.status == .passed, hook.attachments.isEmpty { continue }
+            if testSteps[index].hookResult.map({ $0.status == .passed && $0.attachments.isEmpty }) == true { continue }
             let status = testSteps[index].status.rawValue  // padded to 10 characters
             if !isFirst { xml.append(UInt8(ascii: "\n")) }
             isFirst = false
             xml.text(status)
             for _ in status.utf8.count..<max(status.utf8.count, 10) { xml.append(UInt8(ascii: " ")) }
             xml.append(UInt8(ascii: " "))
-            switch testSteps[index] {
-            case .step(let step):
+            if let (keyword, text) = testSteps[index].keywordAndText {
                 // ``TestStepResult/title``, escaped piece by piece (XML escapes each scalar alone).
-                xml.xmlEscaped(step.step.keyword)
-                if !step.step.text.isEmpty {
+                xml.xmlEscaped(keyword)
+                if !text.isEmpty {
                     xml.append(UInt8(ascii: " "))
-                    xml.xmlEscaped(step.step.text)
+                    xml.xmlEscaped(text)
                 }
-            case .hook:
+            } else {
                 xml.xmlEscaped(testSteps[index].title)
             }
             for attachment in testSteps[index].attachments { line(attachment.plainText(indent: "           ")) }
