@@ -65,17 +65,30 @@ public enum JSONValue: Sendable, Equatable {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 bytes of digits, from the end
         withUnsafeMutableBytes(of: &digits) { buffer in
             var start = buffer.count
-            repeat {
+            // Two digits per division, from a table of "00" to "99".
+            digitPairs.withUTF8Buffer { pairs in
+                while magnitude >= 10 {
+                    let pair = Int(magnitude % 100) * 2
+                    magnitude /= 100
+                    start -= 2
+                    buffer[start] = pairs[pair]
+                    buffer[start + 1] = pairs[pair + 1]
+                }
+            }
+            // The first digit of an odd number of digits, or the 0 of zero.
+            if magnitude > 0 || start == buffer.count {
                 start -= 1
-                buffer[start] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
-                magnitude /= 10
-            } while magnitude > 0
+                buffer[start] = UInt8(truncatingIfNeeded: magnitude) + 0x30
+            }
             // One append: each byte on its own would check the array's
             // capacity and ownership again (a Messages report writes
             // about twenty numbers per step).
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
     }
+
+    /// The decimal digits of 0 to 99, two each.
+    private static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
 
     /// A string as a quoted, escaped JSON string in UTF-8: the bytes
     /// ``quoted(_:)`` makes.
