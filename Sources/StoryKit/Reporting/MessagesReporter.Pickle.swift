@@ -217,12 +217,19 @@ extension MessagesReporter {
 
     /// The time of the run so far: the start time plus the durations seen.
     struct Clock {
-        var start: Date
+        let start: Date
+        /// The start in nanoseconds since 1970, worked out once (four
+        /// timestamps a step).
+        let startNanos: Int64
         /// Nanoseconds since the start.
         var nanoseconds: UInt64 = 0
 
+        init(start: Date) {
+            self.start = start
+            startNanos = Int64((start.timeIntervalSince1970 * 1_000_000_000).rounded())
+        }
+
         var timestamp: JSONValue {
-            let startNanos = Int64((start.timeIntervalSince1970 * 1_000_000_000).rounded())
             let total = startNanos &+ Int64(clamping: nanoseconds)
             return .object([("seconds", .int(total / 1_000_000_000)), ("nanos", .int(total % 1_000_000_000))])
         }

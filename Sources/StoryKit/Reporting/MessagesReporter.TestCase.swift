@@ -172,7 +172,6 @@ extension MessagesReporter.IDMarker {
 extension MessagesReporter.Clock {
     /// ``timestamp`` as JSON text.
     func writeTimestamp(into out: inout [UInt8]) {
-        let startNanos = Int64((start.timeIntervalSince1970 * 1_000_000_000).rounded())
         let total = startNanos &+ Int64(clamping: nanoseconds)
         out.literal(#"{"seconds":"#)
         JSONValue.writeInteger(total / 1_000_000_000, into: &out)
