@@ -122,10 +122,12 @@ public enum JSONValue: Sendable, Equatable {
             case 0x08: out.append(contentsOf: "\\b".utf8)
             case 0x0C: out.append(contentsOf: "\\f".utf8)
             default:
-                let hex = Array("0123456789abcdef".utf8)
+                // `\u00XX`, lowercase hex (no table made for it: Messages
+                // escape the control character of every id marker).
+                func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x57 + value }
                 out.append(contentsOf: "\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0xF))
             }
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
