@@ -65,6 +65,9 @@ final class StoryFileInfo: @unchecked Sendable {
         let pickles = PickleCompiler.compile(parsed, uri: SourceLocation.relativePath(path), firstID: nextID)
         idCount = (pickles.map(\.id).max() ?? nextID - 1) + 1
         var byLine: [Int: Pickle] = [:]
+        // Sized once: grown a story at a time, they were rehashed over and over.
+        byLine.reserveCapacity(pickles.count)
+        places.reserveCapacity(pickles.count)
         for pickle in pickles { byLine[pickle.location.line] = pickle }
         func add(_ scenario: GherkinScenario, rule: GherkinRule?) {
             if scenario.examples.isEmpty {
