@@ -255,9 +255,9 @@ public enum StoryRun {
         // device or a FIFO (written as they are made, no temporary file)
         // render on one thread and are written by this one, one after
         // another and after the terminal reports, so that none mixes with
-        // another. The reports of a thread share the story files they read,
-        // through a cache of that thread's own (made anew for each run:
-        // watch mode reads the files anew).
+        // another. The reports of both threads share the story files they
+        // read, through one cache (made anew for each run: watch mode
+        // reads the files anew).
         let fileRequests = Array(options.reports.filter(\.format.isFile).enumerated())
         let writesOnThreads = fileRequests.allSatisfy { _, request in
             guard let path = request.path, case .replacing = try? ReportDestination(path: path) else { return false }
@@ -266,9 +266,9 @@ public enum StoryRun {
         let fileGroups = writesOnThreads
             ? [fileRequests.filter { $0.element.format == .messages }, fileRequests.filter { $0.element.format != .messages }]
             : [fileRequests]
+        context.fileInfos = StoryFileInfo.Recent()
         let fileReports = fileGroups.filter { !$0.isEmpty }.map { group in
-            context.fileInfos = StoryFileInfo.Recent()
-            return (order: group.map(\.offset), thread: ReportThread(reporters: group.map { makeReporter($0.element) }, writesOnThread: writesOnThreads))
+            (order: group.map(\.offset), thread: ReportThread(reporters: group.map { makeReporter($0.element) }, writesOnThread: writesOnThreads))
         }
         func emit(_ event: RunEvent) {
             if !listsUnused, case .runFinished(var summary) = event {

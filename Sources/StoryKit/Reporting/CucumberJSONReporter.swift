@@ -19,7 +19,7 @@ public struct CucumberJSONReporter: Reporter {
     /// Each story's elements, written as it finishes.
     private var spill: ReportSpill?
     /// The story files, read once for all their stories (and all reports).
-    var fileInfos = StoryFileInfo.Recent()
+    var fileInfos = StoryFileInfo.Recent().reader()
 
     /// One story file's feature: its members up to its elements, and where
     /// its stories' elements are.
@@ -49,10 +49,16 @@ public struct CucumberJSONReporter: Reporter {
             features.append(feature(file: file, info: info, first: result))
         }
         if spill == nil { spill = ReportSpill(near: path) }
-        var bytes: [UInt8] = features[index].elements.isEmpty ? [] : [UInt8(ascii: ",")]
-        bytes.reserveCapacity(2048)
-        elements(result, info: info, featureID: features[index].featureID, tagLines: features[index].tagLines, into: &bytes)
-        features[index].elements.append(spill!.append(bytes))
+        // Not the whole feature: a copy of it would make appending to its
+        // list of elements copy the list.
+        let isFirst = features[index].elements.isEmpty
+        let featureID = features[index].featureID
+        let tagLines = features[index].tagLines
+        let place = spill!.append { out in
+            if !isFirst { out.append(UInt8(ascii: ",")) }
+            elements(result, info: info, featureID: featureID, tagLines: tagLines, into: &out)
+        }
+        features[index].elements.append(place)
     }
 
     public mutating func finish() throws {
@@ -264,8 +270,9 @@ public struct CucumberJSONReporter: Reporter {
     /// A step's object, its step hooks last (`before`, then `after`).
     private func step(_ entry: StepEntry, into out: inout [UInt8]) {
         let result = entry.step
-        out.literal(#"{"keyword":"#)
-        JSONValue.writeString(result.step.keyword + " ", into: &out)
+        out.literal(#"{"keyword":""#)
+        JSONValue.writeEscaped(result.step.keyword, into: &out)
+        out.literal(#" ""#)
         out.literal(#","name":"#)
         JSONValue.writeString(result.step.text, into: &out)
         out.literal(#","line":"#)
@@ -291,15 +298,30 @@ public struct CucumberJSONReporter: Reporter {
         }
         out.literal(#","match":{"#)
         if let winner = result.match {
-            out.literal(#""location":"#)
-            JSONValue.writeString(winner.location.displayFileAndLine, into: &out)
-            out.literal(#","pattern":"#)
+            // `displayFileAndLine`, written in place.
+            out.literal(#""location":""#)
+            winner.location.withDisplayPathUTF8 { JSONValue.writeEscaped($0, into: &out) }
+            out.append(UInt8(ascii: ":"))
+            JSONValue.writeInteger(Int64(winner.location.line), into: &out)
+            out.literal(#"","pattern":"#)
             JSONValue.writeString(winner.pattern, into: &out)
             out.literal(#","arguments":"#)
-            JSONValue.array(Self.arguments(winner.arguments, in: result.step.text)).write(into: &out)
+            Self.writeArguments(winner.arguments, in: result.step.text, into: &out)
         }
         out.literal(#"},"result":"#)
-        Self.result(status: result.status, duration: result.duration, error: result.error, place: result.step.location).write(into: &out)
+        if result.error == nil {
+            // ``result(status:duration:error:place:)`` without an error, as bytes.
+            out.literal(#"{"status":""#)
+            out.text(result.status == .ambiguous ? "failed" : result.status.rawValue)
+            out.append(UInt8(ascii: "\""))
+            if result.status == .passed || result.status == .failed || result.status == .ambiguous {
+                out.literal(#","duration":"#)
+                JSONValue.writeInteger(Int64(clamping: result.duration), into: &out)
+            }
+            out.append(UInt8(ascii: "}"))
+        } else {
+            Self.result(status: result.status, duration: result.duration, error: result.error, place: result.step.location).write(into: &out)
+        }
         if let snippet = result.snippet {
             // Not Cucumber's: the snippet for an undefined step, named for
             // the project's step class, so `merge` shows the same one.
@@ -332,6 +354,47 @@ public struct CucumberJSONReporter: Reporter {
             let offset = stepText.unicodeScalars.distance(from: stepText.startIndex, to: range.lowerBound)
             return .object([("val", .string(text)), ("offset", .int(Int64(offset)))])
         }
+    }
+
+    /// Appends ``arguments(_:in:)`` as a JSON array; for ASCII text (where
+    /// an offset is a byte's) straight as bytes, found as
+    /// ``asciiArguments(_:in:)`` finds them.
+    static func writeArguments(_ texts: [String?], in stepText: String, into out: inout [UInt8]) {
+        var stepText = stepText
+        let isWritten = stepText.withUTF8 { step -> Bool in
+            guard step.allSatisfy({ $0 < 0x80 }), texts.allSatisfy({ $0?.utf8.allSatisfy { $0 < 0x80 } ?? true }) else { return false }
+            out.append(UInt8(ascii: "["))
+            var searchFrom = 0
+            for index in texts.indices {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                guard var text = texts[index] else {
+                    out.literal(#"{"val":null,"offset":null}"#)
+                    continue
+                }
+                let found = text.withUTF8 { needle -> Int? in
+                    guard needle.count > 0, needle.count <= step.count else { return nil }
+                    var start = searchFrom
+                    while start + needle.count <= step.count {
+                        if step[start] == needle[0], memcmp(step.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return start }
+                        start += 1
+                    }
+                    return nil
+                }
+                out.literal(#"{"val":"#)
+                JSONValue.writeString(text, into: &out)
+                out.literal(#","offset":"#)
+                if let found {
+                    searchFrom = found + text.utf8.count
+                    JSONValue.writeInteger(Int64(found), into: &out)
+                } else {
+                    out.literal("null")
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+            return true
+        }
+        if !isWritten { JSONValue.array(arguments(texts, in: stepText)).write(into: &out) }
     }
 
     /// ``arguments(_:in:)`` for ASCII text, where an offset is a byte's:
@@ -397,6 +460,25 @@ public struct CucumberJSONReporter: Reporter {
 
     /// A lowercase id with dashes for blanks, as Cucumber makes them.
     static func slug(_ text: String) -> String {
-        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: "-")
+        // ASCII text, one pass over its bytes (a slug per story).
+        var bytes: [UInt8] = []
+        var text = text
+        let isASCII = text.withUTF8 { source in
+            guard source.allSatisfy({ $0 < 0x80 }) else { return false }
+            bytes.reserveCapacity(source.count)
+            var isBlank = false
+            for byte in source {
+                if byte == 0x20 || (byte >= 0x09 && byte <= 0x0D) {
+                    isBlank = true
+                    continue
+                }
+                if isBlank, !bytes.isEmpty { bytes.append(UInt8(ascii: "-")) }
+                isBlank = false
+                bytes.append(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte)
+            }
+            return true
+        }
+        if isASCII { return String(decoding: bytes, as: UTF8.self) }
+        return text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: "-")
     }
 }

@@ -14,6 +14,11 @@ extension [UInt8] {
     mutating func xmlEscaped(_ text: String, isAttribute: Bool = false) {
         var text = text
         let isASCII = text.withUTF8 { bytes in
+            // Most text needs no escape: one scan, one append.
+            if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && ($0 != 0x22 || !isAttribute) }) {
+                append(contentsOf: bytes)
+                return true
+            }
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
             appendEscaping(bytes) { byte in
                 switch byte {
@@ -56,28 +61,37 @@ extension [UInt8] {
     /// Appends text as ``String/htmlEscaped`` escapes it.
     mutating func htmlEscaped(_ text: String) {
         var text = text
-        let isASCII = text.withUTF8 { bytes in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
-            appendEscaping(bytes) { byte in
-                switch byte {
-                case 0x26: "&amp;"
-                case 0x3C: "&lt;"
-                case 0x3E: "&gt;"
-                case 0x22: "&quot;"
-                case 0x27: "&#39;"
-                case 0x09, 0x0A, 0x0D, 0x20...: nil
-                default: ""  // control characters HTML forbids
-                }
-            }
-            return true
+        text.withUTF8 { htmlEscaped($0) }
+    }
+
+    /// Appends text in UTF-8 as ``String/htmlEscaped`` escapes it.
+    mutating func htmlEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Most text needs no escape: one scan, one append.
+        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) {
+            append(contentsOf: bytes)
+            return
         }
-        if !isASCII { self.text(text.htmlEscaped) }
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
+            self.text(String(decoding: bytes, as: UTF8.self).htmlEscaped)
+            return
+        }
+        appendEscaping(bytes) { byte in
+            switch byte {
+            case 0x26: "&amp;"
+            case 0x3C: "&lt;"
+            case 0x3E: "&gt;"
+            case 0x22: "&quot;"
+            case 0x27: "&#39;"
+            case 0x09, 0x0A, 0x0D, 0x20...: nil
+            default: ""  // control characters HTML forbids
+            }
+        }
     }
 
     /// Appends a place as `path:line`, escaped as ``htmlEscaped(_:)``
     /// escapes its `displayFileAndLine`.
     mutating func htmlEscaped(_ place: SourceLocation) {
-        htmlEscaped(place.displayPath)
+        place.withDisplayPathUTF8 { htmlEscaped($0) }
         append(UInt8(ascii: ":"))
         decimal(place.line)
     }

@@ -32,26 +32,29 @@ extension HTMLReporter {
             let description = info.feature?.description
             files.append(FileSection(file: file, name: result.story.groupName, description: description?.isEmpty == false ? description : nil))
         }
-        var section = files[index]
-        let storyIndex = section.count
+        // The section is changed in place: a copy of it would copy its
+        // lists of places for every story.
+        let storyIndex = files[index].count
+        var rule = files[index].rule
         let anchor = Self.anchor(index, storyIndex)
-        var html: [UInt8] = []
-        html.reserveCapacity(2048)
-        if let current = info.place(of: result.story)?.rule, current.id != section.rule {
-            section.rule = current.id
-            html.literal("<h3 class=\"rule\">")
-            html.htmlEscaped(current.keyword)
-            html.literal(": ")
-            html.htmlEscaped(current.name)
-            html.literal("</h3>\n")
-            if !current.description.isEmpty {
-                html.literal("<p class=\"description\">")
-                html.htmlEscaped(Self.trimmed(current.description))
-                html.literal("</p>\n")
+        let place = spill!.append { html in
+            if let current = info.place(of: result.story)?.rule, current.id != rule {
+                rule = current.id
+                html.literal("<h3 class=\"rule\">")
+                html.htmlEscaped(current.keyword)
+                html.literal(": ")
+                html.htmlEscaped(current.name)
+                html.literal("</h3>\n")
+                if !current.description.isEmpty {
+                    html.literal("<p class=\"description\">")
+                    html.htmlEscaped(Self.trimmed(current.description))
+                    html.literal("</p>\n")
+                }
             }
+            story(result, anchor: anchor, info: info, into: &html)
         }
-        story(result, anchor: anchor, info: info, into: &html)
-        section.stories.append(spill!.append(html))
+        files[index].rule = rule
+        files[index].stories.append(place)
         if [.failed, .undefined, .pending].contains(result.status) {
             var line: [UInt8] = []
             line.literal("\n<li class=\"")
@@ -65,11 +68,10 @@ extension HTMLReporter {
             line.literal("</a> <span class=\"why\">")
             line.htmlEscaped(Self.reason(result))
             line.literal("</span></li>")
-            section.attention.append(spill!.append(line))
+            files[index].attention.append(spill!.append(line))
         }
-        section.counts[result.status, default: 0] += 1
-        section.count += 1
-        files[index] = section
+        files[index].counts[result.status, default: 0] += 1
+        files[index].count += 1
     }
 
     /// The start of one file's group of stories, with its own bar.
@@ -89,6 +91,16 @@ extension HTMLReporter {
             html += "<p class=\"description\">\(Self.trimmed(description).htmlEscaped)</p>\n"
         }
         return html
+    }
+
+    /// Appends ``duration(_:)``; below a second (nearly every step) as
+    /// digits written in place, not a String.
+    static func writeDuration(_ nanoseconds: UInt64, into html: inout [UInt8]) {
+        let remainder = nanoseconds % 1_000_000
+        // A tie goes to ``duration(_:)``, which lets printf round it.
+        guard nanoseconds < 1_000_000_000, remainder * 2 != 1_000_000 else { return html.text(duration(nanoseconds)) }
+        html.decimal(Int(nanoseconds / 1_000_000 + (remainder * 2 > 1_000_000 ? 1 : 0)))
+        html.literal(" ms")
     }
 
     /// A file name as a heading: `failing-stories.stories` → `Failing stories`.
@@ -135,10 +147,10 @@ extension HTMLReporter {
             html.literal("</span>")
         }
         html.literal("\n<span class=\"where\">")
-        let steps = result.steps
-        html.decimal(steps.count { $0.status == .passed })
+        // Counted in place: `result.steps` would make an array of copies.
+        html.decimal(result.testSteps.count { $0.stepStatus == .passed })
         html.append(UInt8(ascii: "/"))
-        html.decimal(steps.count)
+        html.decimal(result.testSteps.count { $0.stepStatus != nil })
         html.literal(" steps &middot; ")
         html.text(Self.duration(result.duration))
         html.literal("<span class=\"tech\"> &middot; ")
@@ -270,7 +282,7 @@ extension HTMLReporter {
         html.literal("<span class=\"where tech\">line ")
         html.decimal(step.step.location.line)
         html.literal(" &middot; ")
-        html.text(Self.duration(step.duration))
+        Self.writeDuration(step.duration, into: &html)
         html.literal("</span>")
         argument(step.step.attachment, into: &html)
         if let match = step.match {

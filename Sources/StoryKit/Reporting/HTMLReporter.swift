@@ -16,7 +16,7 @@ public struct HTMLReporter: Reporter {
     /// written as it finishes.
     var spill: ReportSpill?
     /// The story files, read once for all their stories (and all reports).
-    var fileInfos = StoryFileInfo.Recent()
+    var fileInfos = StoryFileInfo.Recent().reader()
     var diagnostics: [Diagnostic] = []
     var summary = RunSummary()
     var runHooks: [HookResult] = []

@@ -63,7 +63,7 @@ public struct JUnitReporter: Reporter {
                 suites.append(Suite(file: file))
             }
             if spill == nil { spill = ReportSpill(near: path) }
-            suites[index].testCases.append(spill!.append(testCase(result, file: file)))
+            suites[index].testCases.append(spill!.append { testCase(result, file: file, into: &$0) })
             suites[index].tally = suites[index].tally + tally(result)
             suites[index].time = suites[index].time &+ result.duration
         case .runFinished(let summary):
@@ -108,10 +108,8 @@ public struct JUnitReporter: Reporter {
         return xml + "  </testsuite>\n"
     }
 
-    /// A story's `<testcase>`, as bytes.
-    private func testCase(_ result: StoryResult, file: String) -> [UInt8] {
-        var xml: [UInt8] = []
-        xml.reserveCapacity(512)
+    /// Appends a story's `<testcase>`.
+    private func testCase(_ result: StoryResult, file: String, into xml: inout [UInt8]) {
         xml.literal("    <testcase classname=")
         xml.xmlAttribute(file)
         xml.literal(" name=")
@@ -175,7 +173,6 @@ public struct JUnitReporter: Reporter {
         }
         Self.systemOut(result.testSteps, note: result.attemptsNote, into: &xml)
         xml.literal("    </testcase>\n")
-        return xml
     }
 
     /// Each test step's status and title, what it attached, and a note
@@ -200,16 +197,28 @@ public struct JUnitReporter: Reporter {
             line(note)
             line("")
         }
-        for testStep in testSteps {
-            if case .hook(let hook) = testStep, hook.status == .passed, hook.attachments.isEmpty { continue }
-            let status = testStep.status.rawValue  // padded to 10 characters
+        // By index, each part read alone: a `for` loop, or a `switch`,
+        // would copy every step's whole result, and its title would be a
+        // String of its own.
+        for index in testSteps.indices {
+            if testSteps[index].hookResult.map({ $0.status == .passed && $0.attachments.isEmpty }) == true { continue }
+            let status = testSteps[index].status.rawValue  // padded to 10 characters
             if !isFirst { xml.append(UInt8(ascii: "\n")) }
             isFirst = false
             xml.text(status)
             for _ in status.utf8.count..<max(status.utf8.count, 10) { xml.append(UInt8(ascii: " ")) }
             xml.append(UInt8(ascii: " "))
-            xml.xmlEscaped(testStep.title)
-            for attachment in testStep.attachments { line(attachment.plainText(indent: "           ")) }
+            if let (keyword, text) = testSteps[index].keywordAndText {
+                // ``TestStepResult/title``, escaped piece by piece (XML escapes each scalar alone).
+                xml.xmlEscaped(keyword)
+                if !text.isEmpty {
+                    xml.append(UInt8(ascii: " "))
+                    xml.xmlEscaped(text)
+                }
+            } else {
+                xml.xmlEscaped(testSteps[index].title)
+            }
+            for attachment in testSteps[index].attachments { line(attachment.plainText(indent: "           ")) }
         }
         xml.literal("</system-out>\n")
     }

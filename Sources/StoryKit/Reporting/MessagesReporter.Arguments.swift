@@ -25,13 +25,14 @@ extension MessagesReporter {
     }
 
     /// Appends ``matchArguments(_:definition:text:trees:)`` as JSON text;
-    /// the common case (a regex the fast matcher took apart) straight as bytes.
+    /// the common case (a regex the fast matcher took apart) straight as
+    /// bytes. `captures`: the definition's fast matcher, when known.
     static func writeMatchArguments(
-        _ match: MatchInfo, definition: StepDefinition?, text: String, trees: TreeRegexCache, into out: inout [UInt8]
+        _ match: MatchInfo, definition: StepDefinition?, captures: SimpleCaptureFinder? = nil, text: String, trees: TreeRegexCache,
+        into out: inout [UInt8]
     ) {
-        if case .regex(let pattern)? = definition?.matcher, let ranges = pattern.simpleCaptureRanges(in: text),
-            ranges.count == match.arguments.count
-        {
+        let simpleRanges = captures.map { $0.ranges(in: text) } ?? definition?.simpleCaptureRanges(in: text)
+        if let ranges = simpleRanges, ranges.count == match.arguments.count {
             var text = text
             text.withUTF8 { bytes in
                 out.literal(#"{"stepMatchArguments":["#)
@@ -39,9 +40,10 @@ extension MessagesReporter {
                     if index > 0 { out.append(UInt8(ascii: ",")) }
                     out.literal(#"{"group":{"start":"#)
                     JSONValue.writeInteger(Int64(range.lowerBound), into: &out)
-                    out.literal(#","value":"#)
-                    JSONValue.writeString(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self), into: &out)
-                    out.literal("}}")
+                    // The captured text, escaped from the step's own bytes (ASCII).
+                    out.literal(#","value":""#)
+                    JSONValue.writeEscaped(UnsafeBufferPointer(rebasing: bytes[range]), into: &out)
+                    out.literal(#""}}"#)
                 }
                 out.literal("]}")
             }
@@ -97,5 +99,32 @@ extension MessagesReporter {
             return .object([("group", .object(group))])
         }
         return .object([("stepMatchArguments", .array(arguments))])
+    }
+}
+
+extension StepDefinition {
+    /// A regex's ``Pattern/simpleCaptureRanges(in:)``; nil for a Cucumber Expression.
+    func simpleCaptureRanges(in text: String) -> [Range<Int>]? {
+        guard case .regex(let pattern) = matcher else { return nil }
+        return pattern.simpleCaptureRanges(in: text)
+    }
+}
+
+extension MessagesReporter {
+    /// A regex definition's pattern, taken out of its definition once:
+    /// taken out for every step (an enum's payload), it was copied each time.
+    final class SimpleCaptureFinder {
+        private let pattern: Pattern
+
+        /// Nil for a Cucumber Expression, or a regex the fast matcher does not read.
+        init?(_ definition: StepDefinition) {
+            guard case .regex(let pattern) = definition.matcher, pattern.isSimple else { return nil }
+            self.pattern = pattern
+        }
+
+        /// ``Pattern/simpleCaptureRanges(in:)``.
+        func ranges(in text: String) -> [Range<Int>]? {
+            pattern.simpleCaptureRanges(in: text)
+        }
     }
 }

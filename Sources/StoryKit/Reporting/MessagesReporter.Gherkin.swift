@@ -25,107 +25,202 @@ extension MessagesReporter {
             out.append(UInt8(ascii: "\""))
         }
 
-        /// The `gherkinDocument` message.
-        var document: JSONValue {
-            var members: [(String, JSONValue)] = [("uri", .string(uri))]
-            if let feature = info.feature { members.append(("feature", self.feature(feature))) }
-            members.append(("comments", .array((info.document?.comments ?? []).map {
-                .object([("location", location($0.location)), ("text", .string($0.text))])
-            })))
-            return .object(members)
+        /// Appends the `gherkinDocument` message as JSON text, straight as
+        /// bytes (a file's whole syntax tree, thousands of nodes): the
+        /// text ``JSONValue`` makes of the same members, in the same order.
+        func writeDocument(into out: inout [UInt8]) {
+            out.literal(#"{"uri":"#)
+            JSONValue.writeString(uri, into: &out)
+            if let feature = info.feature {
+                out.literal(#","feature":"#)
+                write(feature, into: &out)
+            }
+            out.literal(#","comments":["#)
+            for (index, comment) in (info.document?.comments ?? []).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.literal(#"{"location":"#)
+                write(comment.location, into: &out)
+                out.literal(#","text":"#)
+                JSONValue.writeString(comment.text, into: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.literal("]}")
         }
 
-        private func location(_ place: GherkinLocation) -> JSONValue {
-            .object([("line", .int(Int64(place.line))), ("column", .int(Int64(place.column)))])
+        /// `{"line":…,"column":…}`.
+        private func write(_ place: GherkinLocation, into out: inout [UInt8]) {
+            out.literal(#"{"line":"#)
+            JSONValue.writeInteger(Int64(place.line), into: &out)
+            out.literal(#","column":"#)
+            JSONValue.writeInteger(Int64(place.column), into: &out)
+            out.append(UInt8(ascii: "}"))
         }
 
-        private func tags(_ tags: [GherkinTag]) -> JSONValue {
-            .array(tags.map { .object([("location", location($0.location)), ("name", .string($0.name)), ("id", id($0.id).json)]) })
+        /// `"id":…,"location":…`: the members every node starts with.
+        private func writeIDAndLocation(_ id: Int, _ place: GherkinLocation, into out: inout [UInt8]) {
+            out.literal(#""id":"#)
+            writeID(id, into: &out)
+            out.literal(#","location":"#)
+            write(place, into: &out)
         }
 
-        private func feature(_ feature: GherkinFeature) -> JSONValue {
-            .object([
-                ("location", location(feature.location)), ("tags", tags(feature.tags)),
-                ("language", .string(feature.language)), ("keyword", .string(feature.keyword)),
-                ("name", .string(feature.name)), ("description", .string(feature.description)),
-                ("children", .array(feature.children.map { self.child($0) })),
-            ])
+        /// `,"tags":[…]`.
+        private func write(_ tags: [GherkinTag], into out: inout [UInt8]) {
+            out.literal(#","tags":["#)
+            for (index, tag) in tags.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.literal(#"{"location":"#)
+                write(tag.location, into: &out)
+                out.literal(#","name":"#)
+                JSONValue.writeString(tag.name, into: &out)
+                out.literal(#","id":"#)
+                writeID(tag.id, into: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
         }
 
-        private func child(_ child: GherkinFeature.Child) -> JSONValue {
+        /// `,"keyword":…,"name":…,"description":…`.
+        private func writeTitle(keyword: String, name: String, description: String, into out: inout [UInt8]) {
+            out.literal(#","keyword":"#)
+            JSONValue.writeString(keyword, into: &out)
+            out.literal(#","name":"#)
+            JSONValue.writeString(name, into: &out)
+            out.literal(#","description":"#)
+            JSONValue.writeString(description, into: &out)
+        }
+
+        private func write(_ feature: GherkinFeature, into out: inout [UInt8]) {
+            out.literal(#"{"location":"#)
+            write(feature.location, into: &out)
+            write(feature.tags, into: &out)
+            out.literal(#","language":"#)
+            JSONValue.writeString(feature.language, into: &out)
+            writeTitle(keyword: feature.keyword, name: feature.name, description: feature.description, into: &out)
+            out.literal(#","children":["#)
+            for (index, child) in feature.children.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(child, into: &out)
+            }
+            out.literal("]}")
+        }
+
+        private func write(_ child: GherkinFeature.Child, into out: inout [UInt8]) {
             switch child {
             case .background(let background):
-                return .object([("background", .object([
-                    ("id", id(background.id).json), ("location", location(background.location)),
-                    ("keyword", .string(background.keyword)), ("name", .string(background.name)),
-                    ("description", .string(background.description)), ("steps", .array(background.steps.map { self.step($0) })),
-                ]))])
+                out.literal(#"{"background":{"#)
+                writeIDAndLocation(background.id, background.location, into: &out)
+                writeTitle(keyword: background.keyword, name: background.name, description: background.description, into: &out)
+                write(steps: background.steps, into: &out)
+                out.literal("}}")
             case .scenario(let scenario):
-                return .object([("scenario", .object([
-                    ("id", id(scenario.id).json), ("location", location(scenario.location)), ("tags", tags(scenario.tags)),
-                    ("keyword", .string(scenario.keyword)), ("name", .string(scenario.name)),
-                    ("description", .string(scenario.description)), ("steps", .array(scenario.steps.map { self.step($0) })),
-                    ("examples", .array(scenario.examples.map { self.examples($0) })),
-                ]))])
+                out.literal(#"{"scenario":{"#)
+                writeIDAndLocation(scenario.id, scenario.location, into: &out)
+                write(scenario.tags, into: &out)
+                writeTitle(keyword: scenario.keyword, name: scenario.name, description: scenario.description, into: &out)
+                write(steps: scenario.steps, into: &out)
+                out.literal(#","examples":["#)
+                for (index, examples) in scenario.examples.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
+                    write(examples, into: &out)
+                }
+                out.literal("]}}")
             case .rule(let rule):
-                return .object([("rule", .object([
-                    ("id", id(rule.id).json), ("location", location(rule.location)), ("tags", tags(rule.tags)),
-                    ("keyword", .string(rule.keyword)), ("name", .string(rule.name)),
-                    ("description", .string(rule.description)), ("children", .array(rule.children.map { self.child($0) })),
-                ]))])
+                out.literal(#"{"rule":{"#)
+                writeIDAndLocation(rule.id, rule.location, into: &out)
+                write(rule.tags, into: &out)
+                writeTitle(keyword: rule.keyword, name: rule.name, description: rule.description, into: &out)
+                out.literal(#","children":["#)
+                for (index, child) in rule.children.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
+                    write(child, into: &out)
+                }
+                out.literal("]}}")
             }
         }
 
-        private func examples(_ examples: GherkinExamples) -> JSONValue {
-            var members: [(String, JSONValue)] = [
-                ("id", id(examples.id).json), ("location", location(examples.location)), ("tags", tags(examples.tags)),
-                ("keyword", .string(examples.keyword)), ("name", .string(examples.name)),
-                ("description", .string(examples.description)),
-            ]
-            if let header = examples.tableHeader { members.append(("tableHeader", row(header.id, header.location, header.cells))) }
-            members.append(("tableBody", .array(examples.tableBody.map { row($0.id, $0.location, $0.cells) })))
-            return .object(members)
+        private func write(_ examples: GherkinExamples, into out: inout [UInt8]) {
+            out.append(UInt8(ascii: "{"))
+            writeIDAndLocation(examples.id, examples.location, into: &out)
+            write(examples.tags, into: &out)
+            writeTitle(keyword: examples.keyword, name: examples.name, description: examples.description, into: &out)
+            if let header = examples.tableHeader {
+                out.literal(#","tableHeader":"#)
+                writeRow(header.id, header.location, header.cells, into: &out)
+            }
+            out.literal(#","tableBody":["#)
+            for (index, row) in examples.tableBody.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                writeRow(row.id, row.location, row.cells, into: &out)
+            }
+            out.literal("]}")
         }
 
-        private func row(_ rowID: Int, _ place: GherkinLocation, _ cells: [String]) -> JSONValue {
+        private func writeRow(_ rowID: Int, _ place: GherkinLocation, _ cells: [String], into out: inout [UInt8]) {
             let columns = info.cellColumns(line: place.line)
-            return .object([
-                ("id", id(rowID).json), ("location", location(place)),
-                ("cells", .array(cells.enumerated().map { index, value in
-                    let column = index < columns.count ? columns[index] : place.column
-                    return .object([("location", location(GherkinLocation(line: place.line, column: column))), ("value", .string(value))])
-                })),
-            ])
+            out.append(UInt8(ascii: "{"))
+            writeIDAndLocation(rowID, place, into: &out)
+            out.literal(#","cells":["#)
+            for (index, value) in cells.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                let column = index < columns.count ? columns[index] : place.column
+                out.literal(#"{"location":"#)
+                write(GherkinLocation(line: place.line, column: column), into: &out)
+                out.literal(#","value":"#)
+                JSONValue.writeString(value, into: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+            out.literal("]}")
         }
 
-        private func step(_ step: GherkinStep) -> JSONValue {
-            var members: [(String, JSONValue)] = [
-                ("id", id(step.id).json), ("location", location(step.location)),
-                ("keyword", .string(step.keyword)), ("keywordType", .string(step.keywordType.rawValue)),
-                ("text", .string(step.text)),
-            ]
+        /// `,"steps":[…]`.
+        private func write(steps: [GherkinStep], into out: inout [UInt8]) {
+            out.literal(#","steps":["#)
+            for index in steps.indices {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                write(steps[index], into: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+
+        private func write(_ step: GherkinStep, into out: inout [UInt8]) {
+            out.append(UInt8(ascii: "{"))
+            writeIDAndLocation(step.id, step.location, into: &out)
+            out.literal(#","keyword":"#)
+            JSONValue.writeString(step.keyword, into: &out)
+            out.literal(#","keywordType":"#)
+            JSONValue.writeString(step.keywordType.rawValue, into: &out)
+            out.literal(#","text":"#)
+            JSONValue.writeString(step.text, into: &out)
             if let table = step.dataTable {
                 // The parser numbers a table's rows just before its step.
                 let lines = info.tableRowLines(from: table.location.line, count: table.rows.count)
                 let firstRowID = step.id - table.rows.count
-                let rows = table.rows.enumerated().map { index, cells in
+                out.literal(#","dataTable":{"location":"#)
+                write(table.location, into: &out)
+                out.literal(#","rows":["#)
+                for (index, cells) in table.rows.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
                     let line = lines[index]
                     let column = info.cellColumns(line: line).first.map { $0 - 2 } ?? table.location.column
-                    return row(firstRowID + index, GherkinLocation(line: line, column: index == 0 ? table.location.column : max(1, column)), cells)
+                    writeRow(firstRowID + index, GherkinLocation(line: line, column: index == 0 ? table.location.column : max(1, column)), cells, into: &out)
                 }
-                members.append(("dataTable", .object([("location", location(table.location)), ("rows", .array(rows))])))
+                out.literal("]}")
             }
             if let doc = step.docString {
-                var docMembers: [(String, JSONValue)] = [("location", location(doc.location))]
-                if let mediaType = doc.mediaType { docMembers.append(("mediaType", .string(mediaType))) }
-                docMembers += [("content", .string(doc.content)), ("delimiter", .string(doc.delimiter))]
-                members.append(("docString", .object(docMembers)))
+                out.literal(#","docString":{"location":"#)
+                write(doc.location, into: &out)
+                if let mediaType = doc.mediaType {
+                    out.literal(#","mediaType":"#)
+                    JSONValue.writeString(mediaType, into: &out)
+                }
+                out.literal(#","content":"#)
+                JSONValue.writeString(doc.content, into: &out)
+                out.literal(#","delimiter":"#)
+                JSONValue.writeString(doc.delimiter, into: &out)
+                out.append(UInt8(ascii: "}"))
             }
-            return .object(members)
+            out.append(UInt8(ascii: "}"))
         }
     }
-}
-
-extension String {
-    var json: JSONValue { .string(self) }
 }

@@ -33,7 +33,17 @@ extension MessagesReporter {
 
         /// The marker of the `number`th id (from 1) of a series.
         func text(_ series: Series, _ number: Int, file: Int = 0) -> String {
-            "\u{1}#" + nonce + String(UnicodeScalar(series.rawValue)) + (series == .file ? "\(file):" : "") + String(number)
+            // Made as bytes: a pickle names a marker per step.
+            var bytes: [UInt8] = [0x01, UInt8(ascii: "#")]
+            bytes.reserveCapacity(32)
+            bytes.append(contentsOf: nonce.utf8)
+            bytes.append(series.rawValue)
+            if series == .file {
+                JSONValue.writeInteger(Int64(file), into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+            }
+            JSONValue.writeInteger(Int64(number), into: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 
@@ -67,7 +77,7 @@ extension MessagesReporter {
             guard let found = memchr(bytes.baseAddress! + index, 0x5C, count - index) else { break }
             index = bytes.baseAddress!.distance(to: UnsafeRawPointer(found))
             guard index + prefix.count < count,
-                  (0..<prefix.count).allSatisfy({ bytes[index + $0] == prefix[$0] }),
+                  memcmp(bytes.baseAddress! + index, prefix, prefix.count) == 0,
                   let series = IDMarker.Series(rawValue: bytes[index + prefix.count])
             else {
                 index += 1

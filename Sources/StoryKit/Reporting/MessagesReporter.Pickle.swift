@@ -57,28 +57,32 @@ extension MessagesReporter {
         out.literal(#","language":"#)
         JSONValue.writeString(pickle.language, into: &out)
         out.literal(#","steps":["#)
-        for (index, step) in pickle.steps.enumerated() {
+        // Each step's fields read in place: a `for` loop would copy every step.
+        for index in pickle.steps.indices {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.literal(#"{"id":"#)
-            file.writeID(step.id, into: &out)
+            file.writeID(pickle.steps[index].id, into: &out)
             out.literal(#","text":"#)
-            JSONValue.writeString(step.text, into: &out)
+            JSONValue.writeString(pickle.steps[index].text, into: &out)
             out.literal(#","type":"#)
-            JSONValue.writeString(step.type.rawValue, into: &out)
+            JSONValue.writeString(pickle.steps[index].type.rawValue, into: &out)
             out.literal(#","astNodeIds":["#)
-            for (index, id) in step.astNodeIDs.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+            for (number, id) in pickle.steps[index].astNodeIDs.enumerated() {
+                if number > 0 { out.append(UInt8(ascii: ",")) }
                 file.writeID(id, into: &out)
             }
             out.append(UInt8(ascii: "]"))
-            if let argument = argument(docString: step.docString.map { ($0.content, $0.mediaType) }, dataTable: step.dataTable) {
+            if pickle.steps[index].docString != nil || pickle.steps[index].dataTable != nil,
+                let argument = argument(
+                    docString: pickle.steps[index].docString.map { ($0.content, $0.mediaType) }, dataTable: pickle.steps[index].dataTable)
+            {
                 out.literal(#","argument":"#)
                 argument.write(into: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
         out.literal("]}}\n")
-        return PickleIDs(id: file.id(pickle.id), stepIDs: pickle.steps.map { file.id($0.id) }, line: out)
+        return PickleIDs(id: file.id(pickle.id), stepIDs: pickle.steps.indices.map { file.id(pickle.steps[$0].id) }, line: out)
     }
 
     static func argument(docString: (content: String, mediaType: String?)?, dataTable: [[String]]?) -> JSONValue? {
@@ -213,12 +217,19 @@ extension MessagesReporter {
 
     /// The time of the run so far: the start time plus the durations seen.
     struct Clock {
-        var start: Date
+        let start: Date
+        /// The start in nanoseconds since 1970, worked out once (four
+        /// timestamps a step).
+        let startNanos: Int64
         /// Nanoseconds since the start.
         var nanoseconds: UInt64 = 0
 
+        init(start: Date) {
+            self.start = start
+            startNanos = Int64((start.timeIntervalSince1970 * 1_000_000_000).rounded())
+        }
+
         var timestamp: JSONValue {
-            let startNanos = Int64((start.timeIntervalSince1970 * 1_000_000_000).rounded())
             let total = startNanos &+ Int64(clamping: nanoseconds)
             return .object([("seconds", .int(total / 1_000_000_000)), ("nanos", .int(total % 1_000_000_000))])
         }

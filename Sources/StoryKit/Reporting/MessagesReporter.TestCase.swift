@@ -24,22 +24,22 @@ extension MessagesReporter {
             if index > 0 { out.append(UInt8(ascii: ",")) }
             out.literal(#"{"id":""#)
             marker.write(.run, id, into: &out)
-            switch result.testSteps[index] {
-            case .hook(let hook):
+            if let hook = result.testSteps[index].hookResult {
                 out.literal(#"","hookId":"#)
                 JSONValue.writeString(hookID(hook), into: &out)
                 out.literal("}")
-            case .step(let step):
+            } else if let (firstMatch, others, text) = result.testSteps[index].matches {
                 let pickleStepID = stepIndex < pickle.stepIDs.count ? pickle.stepIDs[stepIndex] : ""
                 stepIndex += 1
                 out.literal(#"","pickleStepId":"#)
                 JSONValue.writeString(pickleStepID, into: &out)
+                // The match, then the others that matched (position -1, then
+                // from 0): no array of them made, and no nested function,
+                // which would copy the whole reporter for each call.
                 out.literal(#","stepDefinitionIds":["#)
-                var matches: [MatchInfo] = step.match.map { [$0] } ?? []
-                matches += step.alsoMatched
                 var isFirst = true
-                for match in matches {
-                    guard let number = definitionNumber(match) else { continue }
+                for position in -1..<others.count {
+                    guard let match = position < 0 ? firstMatch : others[position], let number = definitionNumber(match) else { continue }
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
                     out.append(UInt8(ascii: "\""))
@@ -47,9 +47,15 @@ extension MessagesReporter {
                     out.append(UInt8(ascii: "\""))
                 }
                 out.literal(#"],"stepMatchArgumentsLists":["#)
-                for (number, match) in matches.enumerated() {
-                    if number > 0 { out.append(UInt8(ascii: ",")) }
-                    Self.writeMatchArguments(match, definition: known(match)?.definition ?? registered[match.key], text: step.step.text, trees: trees, into: &out)
+                isFirst = true
+                for position in -1..<others.count {
+                    guard let match = position < 0 ? firstMatch : others[position] else { continue }
+                    if !isFirst { out.append(UInt8(ascii: ",")) }
+                    isFirst = false
+                    let known = known(match)
+                    Self.writeMatchArguments(
+                        match, definition: known?.definition ?? registered[match.key], captures: known?.captures, text: text, trees: trees,
+                        into: &out)
                 }
                 out.literal("]}")
             }
@@ -59,10 +65,11 @@ extension MessagesReporter {
         out.literal("\"}}\n")
         var storyStep = -1
         for testStepIndex in result.testSteps.indices {
-            guard case .step(let step) = result.testSteps[testStepIndex] else { continue }
+            // The status read in place; the step only for an undefined one.
+            guard let status = result.testSteps[testStepIndex].stepStatus else { continue }
             storyStep += 1
             let index = storyStep
-            guard step.status == .undefined && index < pickle.stepIDs.count else { continue }
+            guard status == .undefined && index < pickle.stepIDs.count, case .step(let step) = result.testSteps[testStepIndex] else { continue }
             Self.line(Self.envelope("suggestion", .object([
                 ("id", .string(marker.text(.run, runIDs.nextNumber()))), ("pickleStepId", .string(pickle.stepIDs[index])),
                 ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
@@ -86,7 +93,9 @@ extension MessagesReporter {
             for index in attempt.testSteps.indices {
                 // An earlier attempt's test steps are the test case's
                 // when they have the same shape; else they are matched in order.
-                guard let stepID = Self.testStepID(attempt.testSteps[index], index: index, attempt: attempt.testSteps, last: result.testSteps, ids: stepIDs)
+                let isSameShape = attempt.testSteps.count == result.testSteps.count && index < stepIDs.count
+                guard let stepID = isSameShape
+                    ? stepIDs[index] : Self.testStepID(attempt.testSteps[index], index: index, attempt: attempt.testSteps, last: result.testSteps, ids: stepIDs)
                 else { continue }
                 // `"testCaseStartedId":"…","testStepId":"…"`
                 reference.removeAll(keepingCapacity: true)
@@ -136,6 +145,15 @@ extension MessagesReporter {
     }
 }
 
+extension TestStepResult {
+    /// A story step's match, the others that matched, and its text; nil
+    /// for a hook. (Taken alone: a `switch` on a test step in an array
+    /// copies the step's whole result.)
+    var matches: (match: MatchInfo?, others: [MatchInfo], text: String)? {
+        if case .step(let step) = self { (step.match, step.alsoMatched, step.step.text) } else { nil }
+    }
+}
+
 extension MessagesReporter.IDMarker {
     /// Appends the marker of an id as the JSON writer escapes it, without
     /// its quotes: what ``MessagesReporter/resolving(_:marker:bases:into:)`` finds.
@@ -154,7 +172,6 @@ extension MessagesReporter.IDMarker {
 extension MessagesReporter.Clock {
     /// ``timestamp`` as JSON text.
     func writeTimestamp(into out: inout [UInt8]) {
-        let startNanos = Int64((start.timeIntervalSince1970 * 1_000_000_000).rounded())
         let total = startNanos &+ Int64(clamping: nanoseconds)
         out.literal(#"{"seconds":"#)
         JSONValue.writeInteger(total / 1_000_000_000, into: &out)

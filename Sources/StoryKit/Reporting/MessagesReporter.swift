@@ -44,7 +44,7 @@ public struct MessagesReporter: Reporter {
     private var files: [SourceFile] = []
     private var fileIndex: [String: Int] = [:]
     /// The story files, read once for all their stories (and all reports).
-    var fileInfos = StoryFileInfo.Recent()
+    var fileInfos = StoryFileInfo.Recent().reader()
     /// Step definitions and hooks in the order they are written, each
     /// with its number in its series.
     private var definitions: [(key: MatchInfo.Key, number: Int)] = []
@@ -52,9 +52,12 @@ public struct MessagesReporter: Reporter {
     private var hooks: [(hook: HookResult, tags: String?, name: String?)] = []
     private var hookNumbers: [HookKey: Int] = [:]
     let registered: [MatchInfo.Key: StepDefinition]
-    /// The registry's definitions by id, each with its number: a step's
-    /// match finds both without hashing its pattern and place.
-    private var byID: [(definition: StepDefinition, number: Int)?] = []
+    /// The registry's definitions by id, each with its number (and its
+    /// regex's fast matcher): a step's match finds them without hashing
+    /// its pattern and place.
+    private var byID: [(definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?)?] = []
+    /// ``byID``'s definitions alone, to check a match's id without copying its entry.
+    private var definitionsByID: [StepDefinition?] = []
     /// The ids of the run, from `testRunStarted`'s.
     var runIDs: IDs
     var clock: Clock
@@ -102,7 +105,9 @@ public struct MessagesReporter: Reporter {
             let key = MatchInfo.Key(pattern: definition.pattern, location: definition.location)
             guard let first = registered[key], let number = definitionNumbers[key] else { continue }
             if byID.count <= definition.id { byID += Array(repeating: nil, count: definition.id + 1 - byID.count) }
-            byID[definition.id] = (first, number)
+            byID[definition.id] = (first, number, SimpleCaptureFinder(first))
+            if definitionsByID.count <= definition.id { definitionsByID += Array(repeating: nil, count: definition.id + 1 - definitionsByID.count) }
+            definitionsByID[definition.id] = first
         }
         for hook in registry?.hooks ?? [] {
             defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags, name: hook.name)
@@ -129,11 +134,16 @@ public struct MessagesReporter: Reporter {
 
     /// The registered definition behind a match and its number, when the
     /// match names it by id (a run's own results do; merged ones do not).
-    func known(_ match: MatchInfo) -> (definition: StepDefinition, number: Int)? {
-        guard let id = match.definitionID, id >= 0, id < byID.count, let entry = byID[id],
-            entry.definition.pattern == match.pattern, entry.definition.location == match.location
+    func known(_ match: MatchInfo) -> (definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?)? {
+        knownID(match).flatMap { byID[$0] }
+    }
+
+    /// The id of ``known(_:)``'s definition, without taking it out.
+    private func knownID(_ match: MatchInfo) -> Int? {
+        guard let id = match.definitionID, id >= 0, id < definitionsByID.count, let definition = definitionsByID[id],
+            definition.pattern == match.pattern, definition.location == match.location
         else { return nil }
-        return entry
+        return id
     }
 
     /// The number of the definition behind a match, if it was written.
@@ -142,7 +152,7 @@ public struct MessagesReporter: Reporter {
     }
 
     private mutating func define(_ match: MatchInfo) {
-        if known(match) == nil { define(match.pattern, match.location) }
+        if knownID(match) == nil { define(match.pattern, match.location) }
     }
 
     private mutating func define(_ pattern: String, _ location: SourceLocation) {
@@ -208,25 +218,22 @@ public struct MessagesReporter: Reporter {
             pickle = synthesized
         }
         func define(_ testSteps: [TestStepResult]) {
-            // By index: a `for` loop would copy every step's result.
+            // By index, a step's matches taken alone: a `for` loop, or a
+            // `switch`, would copy every step's whole result.
             for index in testSteps.indices {
-                switch testSteps[index] {
-                case .step(let step):
-                    if let match = step.match { self.define(match) }
-                    for match in step.alsoMatched { self.define(match) }
-                case .hook(let hook): defineHook(hook)
+                if let (match, others, _) = testSteps[index].matches {
+                    if let match { self.define(match) }
+                    for match in others { self.define(match) }
+                } else if let hook = testSteps[index].hookResult {
+                    defineHook(hook)
                 }
             }
         }
         for attempt in result.earlierAttempts { define(attempt.testSteps) }
         define(result.testSteps)
         guard let pickle else { return }
-        var bytes: [UInt8] = []
-        bytes += pickle.line
-        files[index].pickles.append(spill.append(bytes))
-        bytes.removeAll(keepingCapacity: true)
-        testCase(result, pickle: pickle, into: &bytes)
-        run.append(spill.append(bytes))
+        files[index].pickles.append(spill.append(pickle.line))
+        run.append(spill.append { testCase(result, pickle: pickle, into: &$0) })
     }
 
     /// A story file's `source` and, for a feature file, `gherkinDocument`
@@ -244,7 +251,9 @@ public struct MessagesReporter: Reporter {
             var gherkin = GherkinFile(info: info, uri: uri, base: 1)
             gherkin.marker = (marker, index)
             _ = ids.reserve(info.idCount)
-            Self.line(Self.envelope("gherkinDocument", gherkin.document), into: &head)
+            head.literal(#"{"gherkinDocument":"#)
+            gherkin.writeDocument(into: &head)
+            head.literal("}\n")
             return SourceFile(uri: uri, head: spill!.append(head), ids: ids, isFeature: true)
         }
         var document: [UInt8] = []

@@ -62,17 +62,17 @@ enum ReportFormat: String, CaseIterable, Sendable {
                 style: context.style, definitions: context.definitions.map { ($0.pattern, $0.location) }, write: context.output)
         case .html:
             var reporter = HTMLReporter(path: context.path ?? "report.html")
-            reporter.fileInfos = context.fileInfos
+            reporter.fileInfos = context.fileInfos.reader()
             return reporter
         case .json:
             var reporter = CucumberJSONReporter(path: context.path ?? "report.json")
-            reporter.fileInfos = context.fileInfos
+            reporter.fileInfos = context.fileInfos.reader()
             return reporter
         case .junit: return JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
         case .messages:
             var reporter = MessagesReporter(
                 path: context.path ?? "report.ndjson", startTime: context.startTime, registry: context.registry, isStrict: context.isStrict)
-            reporter.fileInfos = context.fileInfos
+            reporter.fileInfos = context.fileInfos.reader()
             return reporter
         case .rerun: return RerunReporter(path: context.path ?? "rerun.txt")
         }

@@ -59,6 +59,18 @@ final class ReportSpill {
         return place
     }
 
+    /// Appends a fragment that `write` appends to the spill's own bytes:
+    /// no array of its own, and no copy of it. `write` must not append
+    /// to this spill itself. Returns where the fragment is.
+    @discardableResult
+    func append(writing write: (inout [UInt8]) -> Void) -> Place {
+        let start = count
+        write(&pending)
+        let place = Place(offset: start, count: count - start)
+        flushIfFull()
+        return place
+    }
+
     /// Appends a fragment of text; returns where it is.
     @discardableResult
     func append(_ text: String) -> Place {

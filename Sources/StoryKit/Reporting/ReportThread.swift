@@ -12,8 +12,8 @@ import Darwin
 /// The thread that receives the results calls ``send(_:)`` for every event;
 /// events go over in batches through a bounded ``HandOff``, so memory stays
 /// flat however far the reports fall behind (the sender waits). The reports
-/// of one thread may share a `StoryFileInfo.Recent`, which is not safe
-/// across threads. ``finish(into:)`` waits for every event to be handled;
+/// of both threads may share a `StoryFileInfo.Recent`, which locks.
+/// ``finish(into:)`` waits for every event to be handled;
 /// then the thread writes its reports whole, under their temporary names,
 /// into the caller's ``ReportBatch`` (so the threads write their files at
 /// the same time, and the caller renames them all at once), unless it is

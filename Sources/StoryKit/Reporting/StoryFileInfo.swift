@@ -7,7 +7,10 @@ import Foundation
 /// The file is read and parsed again when a report is written, once per
 /// file, so running stays as lean as it is: stories carry nothing a report
 /// alone needs.
-final class StoryFileInfo {
+///
+/// Unchecked `Sendable`: everything is set in `init` and never changed,
+/// but for ``lines``, made under a lock; so the report threads share one.
+final class StoryFileInfo: @unchecked Sendable {
     /// Where a story sits in its file's syntax tree.
     struct Place {
         var rule: GherkinRule?
@@ -22,8 +25,18 @@ final class StoryFileInfo {
     let path: String
     /// The file's text; empty when it cannot be read.
     let text: String
-    /// The file's lines, for the places of table cells.
-    private(set) lazy var lines: [Substring] = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    /// The file's lines, for the places of table cells: made when first
+    /// asked for (few files have tables), under a lock (threads share the file).
+    var lines: [Substring] {
+        linesLock.withLock {
+            if let madeLines { return madeLines }
+            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            madeLines = lines
+            return lines
+        }
+    }
+    private var madeLines: [Substring]?
+    private let linesLock = NSLock()
     /// The syntax tree of a `.feature` file; nil for `.stories` files and
     /// files that no longer parse.
     let document: GherkinDocument?
@@ -52,6 +65,9 @@ final class StoryFileInfo {
         let pickles = PickleCompiler.compile(parsed, uri: SourceLocation.relativePath(path), firstID: nextID)
         idCount = (pickles.map(\.id).max() ?? nextID - 1) + 1
         var byLine: [Int: Pickle] = [:]
+        // Sized once: grown a story at a time, they were rehashed over and over.
+        byLine.reserveCapacity(pickles.count)
+        places.reserveCapacity(pickles.count)
         for pickle in pickles { byLine[pickle.location.line] = pickle }
         func add(_ scenario: GherkinScenario, rule: GherkinRule?) {
             if scenario.examples.isEmpty {
@@ -136,19 +152,68 @@ final class StoryFileInfo {
         return result
     }
 
-    /// Each file's info, read once.
     /// The files the reports of one run read last, shared by those
-    /// reports so each file is read and parsed once, not once per report;
-    /// stories finish file by file, so a few suffice.
-    final class Recent {
-        private var infos: [StoryFileInfo] = []
+    /// reports, on every report thread, so each file is read and parsed
+    /// once a run, not once per report or per thread.
+    ///
+    /// Stories finish file by file, so a few files suffice, but the report
+    /// threads can be thousands of stories apart: each report that reads
+    /// files is a ``Reader``, and a file is kept until every reader has
+    /// asked for a later one (and the last few files are always kept, for
+    /// stories that finish out of order), at most ``limit`` files.
+    ///
+    /// Unchecked `Sendable`: the list is read and changed under a lock,
+    /// held while a file is parsed, so a thread that wants the same file
+    /// waits for it instead of parsing it too.
+    final class Recent: @unchecked Sendable {
+        /// The files, oldest first, each with its number in the order they were read.
+        private var infos: [(number: Int, info: StoryFileInfo)] = []
+        private var nextNumber = 0
+        /// The number of the last file each reader asked for (-1: none yet).
+        private var readerPositions: [Int] = []
+        private let lock = NSLock()
+        /// How many files are always kept.
+        static let size = 4
+        /// How many files are kept at most, however far a reader lags.
+        static let limit = 64
 
-        func info(_ path: String) -> StoryFileInfo {
-            if let known = infos.first(where: { $0.path == path }) { return known }
-            let info = StoryFileInfo(path: path)
-            infos.append(info)
-            if infos.count > 4 { infos.removeFirst() }
-            return info
+        /// A report that reads these files as its stories finish.
+        struct Reader {
+            let files: Recent
+            let number: Int?
+
+            func info(_ path: String) -> StoryFileInfo {
+                files.info(path, reader: number)
+            }
+        }
+
+        /// A new reader of these files.
+        func reader() -> Reader {
+            lock.withLock {
+                readerPositions.append(-1)
+                return Reader(files: self, number: readerPositions.count - 1)
+            }
+        }
+
+        /// The file's info, read now unless it is kept.
+        func info(_ path: String, reader: Int? = nil) -> StoryFileInfo {
+            lock.withLock {
+                let found: (number: Int, info: StoryFileInfo)
+                if let known = infos.first(where: { $0.info.path == path }) {
+                    found = known
+                } else {
+                    found = (nextNumber, StoryFileInfo(path: path))
+                    nextNumber += 1
+                    infos.append(found)
+                }
+                if let reader { readerPositions[reader] = max(readerPositions[reader], found.number) }
+                // Files every reader has gone past go, but for the last few.
+                let slowest = readerPositions.min() ?? nextNumber
+                while infos.count > Self.size, infos[0].number < slowest || infos.count > Self.limit {
+                    infos.removeFirst()
+                }
+                return found.info
+            }
         }
     }
 

@@ -9,6 +9,12 @@ extension TestStepResult {
         if case .step(let step) = self { step } else { nil }
     }
 
+    /// A story step's keyword and text; nil for a hook. (Taken alone: a
+    /// `switch` on a test step in an array copies the step's whole result.)
+    var keywordAndText: (keyword: String, text: String)? {
+        if case .step(let step) = self { (step.step.keyword, step.step.text) } else { nil }
+    }
+
     /// The hook, for a hook.
     var hookResult: HookResult? {
         if case .hook(let hook) = self { hook } else { nil }

@@ -65,11 +65,21 @@ public enum JSONValue: Sendable, Equatable {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 bytes of digits, from the end
         withUnsafeMutableBytes(of: &digits) { buffer in
             var start = buffer.count
-            repeat {
+            // Two digits per division, from a table of "00" to "99".
+            digitPairs.withUTF8Buffer { pairs in
+                while magnitude >= 10 {
+                    let pair = Int(magnitude % 100) * 2
+                    magnitude /= 100
+                    start -= 2
+                    buffer[start] = pairs[pair]
+                    buffer[start + 1] = pairs[pair + 1]
+                }
+            }
+            // The first digit of an odd number of digits, or the 0 of zero.
+            if magnitude > 0 || start == buffer.count {
                 start -= 1
-                buffer[start] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
-                magnitude /= 10
-            } while magnitude > 0
+                buffer[start] = UInt8(truncatingIfNeeded: magnitude) + 0x30
+            }
             // One append: each byte on its own would check the array's
             // capacity and ownership again (a Messages report writes
             // about twenty numbers per step).
@@ -77,36 +87,50 @@ public enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// The decimal digits of 0 to 99, two each.
+    private static var digitPairs: StaticString { "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899" }
+
     /// A string as a quoted, escaped JSON string in UTF-8: the bytes
     /// ``quoted(_:)`` makes.
     static func writeString(_ string: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { bytes in
-            var start = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                start = index + 1
-                switch byte {
-                case 0x22: out.append(contentsOf: "\\\"".utf8)
-                case 0x5C: out.append(contentsOf: "\\\\".utf8)
-                case 0x0A: out.append(contentsOf: "\\n".utf8)
-                case 0x0D: out.append(contentsOf: "\\r".utf8)
-                case 0x09: out.append(contentsOf: "\\t".utf8)
-                case 0x08: out.append(contentsOf: "\\b".utf8)
-                case 0x0C: out.append(contentsOf: "\\f".utf8)
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: "\\u00".utf8)
-                    out.append(hex[Int(byte >> 4)])
-                    out.append(hex[Int(byte & 0xF)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
-        }
+        writeEscaped(string, into: &out)
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// ``writeString(_:into:)`` without the quotes: the string's escaped
+    /// text, for a JSON string written in parts.
+    static func writeEscaped(_ string: String, into out: inout [UInt8]) {
+        var string = string
+        string.withUTF8 { writeEscaped($0, into: &out) }
+    }
+
+    /// ``writeEscaped(_:into:)`` for text already in UTF-8.
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        var start = 0
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            start = index + 1
+            switch byte {
+            case 0x22: out.append(contentsOf: "\\\"".utf8)
+            case 0x5C: out.append(contentsOf: "\\\\".utf8)
+            case 0x0A: out.append(contentsOf: "\\n".utf8)
+            case 0x0D: out.append(contentsOf: "\\r".utf8)
+            case 0x09: out.append(contentsOf: "\\t".utf8)
+            case 0x08: out.append(contentsOf: "\\b".utf8)
+            case 0x0C: out.append(contentsOf: "\\f".utf8)
+            default:
+                // `\u00XX`, lowercase hex (no table made for it: Messages
+                // escape the control character of every id marker).
+                func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x57 + value }
+                out.append(contentsOf: "\\u00".utf8)
+                out.append(hexDigit(byte >> 4))
+                out.append(hexDigit(byte & 0xF))
+            }
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
     }
 
     /// A string as a quoted, escaped JSON string.
