@@ -167,14 +167,10 @@ struct SimpleRegex: Sendable {
         case .literal:
             return false  // Consumed by the loop above.
         case .group(let characterClass, let atLeastOne, let signed, let captures):
-            var bodyStart = position
-            var signOptions = [position]
-            if signed, position < bytes.count, bytes[position] == UInt8(ascii: "-") {
-                // Greedy: try with the sign first, then without.
-                signOptions = [position + 1, position]
-            }
-            for option in signOptions {
-                bodyStart = option
+            let hasSign = signed && position < bytes.count && bytes[position] == UInt8(ascii: "-")
+            // Greedy: with the sign first, then without (a stride, not an
+            // array made for every group tried).
+            for bodyStart in stride(from: hasSign ? position + 1 : position, through: position, by: -1) {
                 var end = bodyStart
                 while end < bytes.count, characterClass.contains(bytes[end]) { end += 1 }
                 let shortest = bodyStart + (atLeastOne ? 1 : 0)
