@@ -160,7 +160,9 @@ final class StoryFileInfo: @unchecked Sendable {
     /// threads can be thousands of stories apart: each report that reads
     /// files is a ``Reader``, and a file is kept until every reader has
     /// asked for a later one (and the last few files are always kept, for
-    /// stories that finish out of order), at most ``limit`` files.
+    /// stories that finish out of order), at most ``limit`` files and
+    /// ``byteLimit`` bytes of text (large files are parsed again rather
+    /// than held: memory stays flat).
     ///
     /// Unchecked `Sendable`: the list is read and changed under a lock,
     /// held while a file is parsed, so a thread that wants the same file
@@ -176,6 +178,10 @@ final class StoryFileInfo: @unchecked Sendable {
         static let size = 4
         /// How many files are kept at most, however far a reader lags.
         static let limit = 64
+        /// How much text the files kept past the last ``size`` may hold.
+        static let byteLimit = 8 << 20
+        /// The text the kept files hold, in bytes.
+        private var keptBytes = 0
 
         /// A report that reads these files as its stories finish.
         struct Reader {
@@ -205,12 +211,13 @@ final class StoryFileInfo: @unchecked Sendable {
                     found = (nextNumber, StoryFileInfo(path: path))
                     nextNumber += 1
                     infos.append(found)
+                    keptBytes += found.info.text.utf8.count
                 }
                 if let reader { readerPositions[reader] = max(readerPositions[reader], found.number) }
                 // Files every reader has gone past go, but for the last few.
                 let slowest = readerPositions.min() ?? nextNumber
-                while infos.count > Self.size, infos[0].number < slowest || infos.count > Self.limit {
-                    infos.removeFirst()
+                while infos.count > Self.size, infos[0].number < slowest || infos.count > Self.limit || keptBytes > Self.byteLimit {
+                    keptBytes -= infos.removeFirst().info.text.utf8.count
                 }
                 return found.info
             }
