@@ -23,6 +23,11 @@ import Foundation
 /// than that is found at the end of the story, where one `lseek` per story
 /// checks the position: it goes with the story's last step that ran, with
 /// a note. The parent reads up to the same shared position.
+///
+/// User code may truncate the file (`> /dev/stdout` in a shell, say), and
+/// reading a mapped page past a file's end raises SIGBUS: the worker takes
+/// that one signal, maps zeros in place of the file and asks the position
+/// after every test step from then on, so a truncation never crashes it.
 struct OutputCapture {
     /// The file.
     let file: Int32
@@ -46,7 +51,12 @@ struct OutputCapture {
         self.file = file
         length = Self.position(of: file)
         let memory = mmap(nil, Self.mappedSize, PROT_READ, MAP_SHARED, file, 0)
-        mapped = memory == MAP_FAILED ? nil : memory.map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) }
+        guard let memory, memory != MAP_FAILED else {
+            mapped = nil
+            return
+        }
+        mapped = UnsafePointer(memory.assumingMemoryBound(to: UInt8.self))
+        Truncation.watch(memory, size: Self.mappedSize)
     }
 
     /// Makes a capture file of the size a worker maps, in the temporary
@@ -68,7 +78,9 @@ struct OutputCapture {
     mutating func end() -> [Attachment] {
         fflush(nil)
         // Almost always: nothing printed, seen without a system call.
-        if let mapped, length + UInt64(Self.glance) <= UInt64(Self.mappedSize), Self.isZero(mapped + Int(length)) { return [] }
+        if let mapped, !Truncation.happened, length + UInt64(Self.glance) <= UInt64(Self.mappedSize), Self.isZero(mapped + Int(length)) {
+            return []
+        }
         return added()
     }
 
@@ -134,5 +146,48 @@ struct OutputCapture {
         let text = String(decoding: bytes[..<read], as: UTF8.self)
         guard total > count else { return text }
         return "[storyrun: \(total - count) earlier bytes of this output left out; at most \(limit) are kept]\n" + text
+    }
+}
+
+/// The SIGBUS a truncated capture file raises where the worker reads its
+/// mapping: zeros are mapped in its place, and the capture asks the
+/// position from then on. Any other SIGBUS (a step's bad access, a
+/// `raise`) goes to the handler that was there, and ends the worker as
+/// before.
+private enum Truncation {
+    nonisolated(unsafe) private static var start = 0
+    nonisolated(unsafe) private static var size = 0
+    nonisolated(unsafe) private static var previous = sigaction()
+    /// Whether the file was truncated under the mapping.
+    nonisolated(unsafe) static var happened = false
+
+    static func watch(_ memory: UnsafeMutableRawPointer, size: Int) {
+        #if os(Linux)
+        start = Int(bitPattern: memory)
+        self.size = size
+        var action = sigaction()
+        action.__sigaction_handler.sa_sigaction = { _, info, _ in Truncation.handle(info) }
+        action.sa_flags = SA_SIGINFO
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGBUS, &action, &previous)
+        #endif
+    }
+
+    private static func handle(_ info: UnsafeMutablePointer<siginfo_t>?) {
+        #if os(Linux)
+        // A fault the kernel raised (not a `kill` or `raise`) at the mapping.
+        if let info, info.pointee.si_code > 0 {
+            let address = Int(bitPattern: info.pointee._sifields._sigfault.si_addr)
+            if address >= start && address < start + size,
+                mmap(UnsafeMutableRawPointer(bitPattern: start), size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED
+            {
+                happened = true
+                return
+            }
+        }
+        // Not the capture's: the handler that was there takes it.
+        sigaction(SIGBUS, &previous, nil)
+        raise(SIGBUS)
+        #endif
     }
 }

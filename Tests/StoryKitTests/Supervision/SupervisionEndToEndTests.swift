@@ -141,6 +141,24 @@ import Testing
         #expect(afterLong <= 1, "\(afterLong) of the 4 stories behind the long one ran in its worker")
     }
 
+    @Test("A step that truncates its own output does not crash its worker; a SIGBUS it raises still does")
+    func truncatedOutput() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Enough printed first that the output ends past the file's first
+        // page: read through the mapping, it was a SIGBUS once truncated.
+        try Self.write(
+            "Story: truncates\n  Given the step prints 8000 bytes without a line end\n  And the step truncates descriptor 1\n"
+                + "  And the step prints \"after the truncation\" and \"said\" to its error output\n\n"
+                + "Story: raises\n  Given the step raises signal 7\n",
+            to: folder + "/truncate.stories")
+        let outcome = try Binary.run(["truncate.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("1 passed, 1 failed"), "\(outcome.output)")
+        #expect(outcome.output.contains("after the truncation"), "\(outcome.output)")
+        #expect(outcome.output.contains("signal 7 (SIGBUS"), "\(outcome.output)")
+    }
+
     @Test("A story whose worker crashes is timed from its own start, not from when it was sent behind others")
     func crashedStoryDuration() throws {
         let folder = try Binary.temporaryFolder("supervision")
