@@ -9,18 +9,18 @@ extension String {
         if isPlain { return self }
         var out = ""
         out.reserveCapacity(utf8.count)
-        for character in self {
-            if character.unicodeScalars.contains(where: { !String.isLegalInXML($0) }) {
-                out.unicodeScalars.append(contentsOf: character.unicodeScalars.filter(String.isLegalInXML))
-                continue
-            }
-            switch character {
+        // Scalar by scalar, as XML and browsers read it: a Character
+        // would take `"` or `&` with a combining mark after it as one
+        // character that is neither, and leave the quote unescaped.
+        for scalar in unicodeScalars {
+            switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            default: out.append(character)
+            case let s where !String.isLegalInXML(s): continue
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

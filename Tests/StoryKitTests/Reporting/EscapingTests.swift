@@ -7,6 +7,19 @@ import Testing
         #expect("<script>alert('x') & \"y\"</script>".htmlEscaped == "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;")
     }
 
+    @Test("A quote, ampersand or angle bracket with a combining mark after it is still escaped")
+    func combiningMarks() {
+        // `"` + U+0301 is one Character but two scalars: a browser ends an
+        // attribute at the quote (an attachment's name goes in `alt=` and `download=`).
+        let hostile = "x\"\u{301} onerror=alert(1) <\u{338}b> &\u{301}"
+        #expect(!hostile.htmlEscaped.unicodeScalars.contains("\""))
+        #expect(!hostile.htmlEscaped.unicodeScalars.contains("<"))
+        #expect(hostile.htmlEscaped == "x&quot;\u{301} onerror=alert(1) &lt;\u{338}b&gt; &amp;\u{301}")
+        var bytes: [UInt8] = []
+        bytes.htmlEscaped(hostile)
+        #expect(String(decoding: bytes, as: UTF8.self) == hostile.htmlEscaped)
+    }
+
     @Test("Story text in the HTML report never becomes markup")
     func htmlReportEscapesStories() {
         let story = Story(name: "<script>alert(1)</script>", tags: ["@<b>"], location: .init(file: "x.stories", line: 1),
