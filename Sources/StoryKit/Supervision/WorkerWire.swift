@@ -349,15 +349,19 @@ enum WorkerWire {
         case "R": return .ready
         case "E": return .end
         case "P":
-            let parts = rest.split(separator: " ")
+            // Split by bytes, not Characters: a separator followed by a
+            // combining mark (an argument that starts with one) is one
+            // Character, and would not split.
+            let parts = rest.utf8.split(separator: 0x20).map { Substring($0) }
             guard parts.count >= 2, let sequence = UInt64(parts[0]), let duration = UInt64(parts[1]) else { return nil }
             var testSteps: [PassedTestStep] = []
             testSteps.reserveCapacity(parts.count - 2)
             for part in parts.dropFirst(2) {
-                let fields = part.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
+                let fields = part.utf8.split(separator: 0x3A, maxSplits: 3, omittingEmptySubsequences: false).map { Substring($0) }
                 guard fields.count >= 2, let nanoseconds = UInt64(fields[1]) else { return nil }
                 if fields[0] == "s", fields.count == 4, let definition = Int(fields[2]) {
-                    let arguments = fields[3].isEmpty ? [] : fields[3].split(separator: ",", omittingEmptySubsequences: false).map(unescapeArgument)
+                    let arguments = fields[3].isEmpty ? [] : fields[3].utf8.split(separator: 0x2C, omittingEmptySubsequences: false)
+                        .map { unescapeArgument(Substring($0)) }
                     testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: definition, arguments: arguments))
                 } else if fields[0].first == "h", let index = Int(fields[0].dropFirst()) {
                     testSteps.append(PassedTestStep(hook: index, duration: nanoseconds))

@@ -29,6 +29,13 @@ import Testing
             return
         }
         #expect(testSteps.first?.arguments == ["a b,c", "~"])
+        // A separator followed by a combining mark splits all the same
+        // (as Characters, the two are one).
+        guard case .passed(_, _, let combining)? = message("P 0 1 s:1:0:\u{301}%20x,\u{301}") else {
+            Issue.record("a line with combining marks not read")
+            return
+        }
+        #expect(combining.first?.arguments == ["\u{301} x", "\u{301}"])
     }
 
     @Test("Lines that are not messages are rejected, the others read")
