@@ -97,12 +97,18 @@ extension MessagesReporter {
             out.literal(#","language":"#)
             JSONValue.writeString(feature.language, into: &out)
             writeTitle(keyword: feature.keyword, name: feature.name, description: feature.description, into: &out)
+            write(children: feature.children, into: &out)
+            out.literal("}")
+        }
+
+        /// `,"children":[…]` of a feature or rule.
+        private func write(children: [GherkinFeature.Child], into out: inout [UInt8]) {
             out.literal(#","children":["#)
-            for (index, child) in feature.children.enumerated() {
+            for (index, child) in children.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
                 write(child, into: &out)
             }
-            out.literal("]}")
+            out.literal("]")
         }
 
         private func write(_ child: GherkinFeature.Child, into out: inout [UInt8]) {
@@ -130,12 +136,8 @@ extension MessagesReporter {
                 writeIDAndLocation(rule.id, rule.location, into: &out)
                 write(rule.tags, into: &out)
                 writeTitle(keyword: rule.keyword, name: rule.name, description: rule.description, into: &out)
-                out.literal(#","children":["#)
-                for (index, child) in rule.children.enumerated() {
-                    if index > 0 { out.append(UInt8(ascii: ",")) }
-                    write(child, into: &out)
-                }
-                out.literal("]}}")
+                write(children: rule.children, into: &out)
+                out.literal("}}")
             }
         }
 

@@ -36,6 +36,13 @@ extension MessagesReporter {
             // Made as bytes: a pickle names a marker per step.
             var bytes: [UInt8] = [0x01, UInt8(ascii: "#")]
             bytes.reserveCapacity(32)
+            appendRest(series, number, file: file, into: &bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// A marker after its first two characters: the nonce, the series,
+        /// the file's number (for a file's ids) and the id's number.
+        func appendRest(_ series: Series, _ number: Int, file: Int, into bytes: inout [UInt8]) {
             bytes.append(contentsOf: nonce.utf8)
             bytes.append(series.rawValue)
             if series == .file {
@@ -43,7 +50,6 @@ extension MessagesReporter {
                 bytes.append(UInt8(ascii: ":"))
             }
             JSONValue.writeInteger(Int64(number), into: &bytes)
-            return String(decoding: bytes, as: UTF8.self)
         }
     }
 

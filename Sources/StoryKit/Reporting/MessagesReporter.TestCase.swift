@@ -159,13 +159,7 @@ extension MessagesReporter.IDMarker {
     /// its quotes: what ``MessagesReporter/resolving(_:marker:bases:into:)`` finds.
     func write(_ series: Series, _ number: Int, file: Int = 0, into out: inout [UInt8]) {
         out.literal("\\u0001#")
-        out.append(contentsOf: nonce.utf8)
-        out.append(series.rawValue)
-        if series == .file {
-            JSONValue.writeInteger(Int64(file), into: &out)
-            out.append(UInt8(ascii: ":"))
-        }
-        JSONValue.writeInteger(Int64(number), into: &out)
+        appendRest(series, number, file: file, into: &out)
     }
 }
 
