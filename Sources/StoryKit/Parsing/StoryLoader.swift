@@ -69,7 +69,29 @@ enum StoryLoader {
             files += found
             diagnostics += problems
         }
+        diagnostics += sameButForNormalization(files)
         return (files, diagnostics)
+    }
+
+    /// A problem for each two paths that are spelled with other bytes for
+    /// the same text (é as one code point and as e with an accent, which
+    /// Swift's `String` takes for equal): storyrun would take them for one
+    /// file, run one of them and name the other in its reports.
+    private static func sameButForNormalization(_ files: [String]) -> [Diagnostic] {
+        var seen: [String: String] = [:]
+        var problems: [Diagnostic] = []
+        for file in files {
+            guard let other = seen[file] else {
+                seen[file] = file
+                continue
+            }
+            guard !other.utf8.elementsEqual(file.utf8) else { continue }
+            problems.append(Diagnostic(
+                at: nil,
+                problem: "\(other) and \(file) are the same name in two Unicode forms (composed and decomposed accents); storyrun cannot tell them apart",
+                help: "rename one of them, so that their names differ in more than how an accent is written"))
+        }
+        return problems
     }
 
     private static func files(at path: String) -> ([String], [Diagnostic]) {

@@ -92,7 +92,9 @@ struct StoryFilter: Sendable {
                 continue
             }
             let path = parts.joined(separator: ":")
-            if !paths.contains(path) { paths.append(path) }
+            // By bytes: two spellings of one text in other Unicode forms are
+            // two files (which the loader then reports).
+            if !paths.contains(where: { $0.utf8.elementsEqual(path.utf8) }) { paths.append(path) }
             if numbers.isEmpty { whole.insert(path) } else { lines[path, default: []].formUnion(numbers) }
         }
         for path in whole { lines[path] = nil }
