@@ -13,16 +13,7 @@ extension SourceLocation {
     /// ``relativePath(_:)`` cuts as bytes): reports write one per step.
     func withDisplayPathUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         var path = file
-        var workingDirectory = Self.workingDirectory
-        let cut = path.withUTF8 { bytes in
-            workingDirectory.withUTF8 { prefix -> Int? in
-                guard bytes.count > prefix.count, bytes[prefix.count] < 0x80,
-                    UnsafeBufferPointer(rebasing: bytes[..<prefix.count]).elementsEqual(prefix)
-                else { return nil }
-                return prefix.count
-            }
-        }
-        if let cut { return path.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[cut...])) } }
+        if let cut = path.withUTF8(Self.workingDirectoryCut) { return path.withUTF8 { body(UnsafeBufferPointer(rebasing: $0[cut...])) } }
         var display = displayPath
         return display.withUTF8(body)
     }
@@ -31,14 +22,23 @@ extension SourceLocation {
 
     static func relativePath(_ path: String) -> String {
         // The common case compared and cut as bytes (reports ask for every
-        // step's place): the same answer when the path starts with the
-        // folder's very bytes and goes on with an ASCII byte.
-        let utf8 = path.utf8
-        let prefix = workingDirectory.utf8
-        if utf8.count > prefix.count, utf8.starts(with: prefix) {
-            let rest = utf8.index(utf8.startIndex, offsetBy: prefix.count)
-            if utf8[rest] < 0x80 { return String(Substring(utf8[rest...])) }
-        }
+        // step's place).
+        var bytes = path
+        if let cut = bytes.withUTF8(workingDirectoryCut) { return String(Substring(path.utf8.dropFirst(cut))) }
         return path.hasPrefix(workingDirectory) ? String(path.dropFirst(workingDirectory.count)) : path
+    }
+
+    /// How many bytes of a path (in UTF-8) the working directory takes
+    /// when the path starts with the folder's very bytes and goes on with
+    /// an ASCII byte (where cutting bytes and cutting Characters agree);
+    /// nil otherwise.
+    private static func workingDirectoryCut(_ path: UnsafeBufferPointer<UInt8>) -> Int? {
+        var folder = workingDirectory
+        return folder.withUTF8 { prefix in
+            guard path.count > prefix.count, path[prefix.count] < 0x80,
+                UnsafeBufferPointer(rebasing: path[..<prefix.count]).elementsEqual(prefix)
+            else { return nil }
+            return prefix.count
+        }
     }
 }

@@ -371,15 +371,7 @@ public struct CucumberJSONReporter: Reporter {
                     out.literal(#"{"val":null,"offset":null}"#)
                     continue
                 }
-                let found = text.withUTF8 { needle -> Int? in
-                    guard needle.count > 0, needle.count <= step.count else { return nil }
-                    var start = searchFrom
-                    while start + needle.count <= step.count {
-                        if step[start] == needle[0], memcmp(step.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return start }
-                        start += 1
-                    }
-                    return nil
-                }
+                let found = text.withUTF8 { asciiOffset(of: $0, in: step, from: searchFrom) }
                 out.literal(#"{"val":"#)
                 JSONValue.writeString(text, into: &out)
                 out.literal(#","offset":"#)
@@ -402,23 +394,24 @@ public struct CucumberJSONReporter: Reporter {
     private static func asciiArguments(_ texts: [String?], in stepText: [UInt8]) -> [JSONValue] {
         var searchFrom = 0
         return texts.map { text -> JSONValue in
-            guard let text else { return .object([("val", .null), ("offset", .null)]) }
-            let needle = Array(text.utf8)
-            var found: Int?
-            if !needle.isEmpty, needle.count <= stepText.count {
-                var start = searchFrom
-                while start + needle.count <= stepText.count {
-                    if stepText[start] == needle[0], stepText[start..<(start + needle.count)].elementsEqual(needle) {
-                        found = start
-                        break
-                    }
-                    start += 1
-                }
-            }
+            guard var text else { return .object([("val", .null), ("offset", .null)]) }
+            let found = stepText.withUnsafeBufferPointer { step in text.withUTF8 { asciiOffset(of: $0, in: step, from: searchFrom) } }
             guard let found else { return .object([("val", .string(text)), ("offset", .null)]) }
-            searchFrom = found + needle.count
+            searchFrom = found + text.utf8.count
             return .object([("val", .string(text)), ("offset", .int(Int64(found)))])
         }
+    }
+
+    /// Where `needle` first starts in `step` at or after `start` (byte
+    /// offsets: ASCII text); nil when nowhere, or when `needle` is empty.
+    private static func asciiOffset(of needle: UnsafeBufferPointer<UInt8>, in step: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard needle.count > 0, needle.count <= step.count else { return nil }
+        var start = start
+        while start + needle.count <= step.count {
+            if step[start] == needle[0], memcmp(step.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return start }
+            start += 1
+        }
+        return nil
     }
 
     private static func hook(_ hook: HookResult) -> JSONValue {
