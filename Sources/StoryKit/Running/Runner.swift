@@ -71,10 +71,11 @@ struct Runner {
 
     private mutating func run(_ story: Story, matches: [MatchResult], attemptsUsed: Int = 0, emit: (RunEvent) -> Void) async {
         if configuration.emitsStoryProgress { emit(.storyStarted(story)) }
-        for (step, result) in zip(story.steps, matches) {
-            if let winner = result.winner { isUsed[winner.definition.id] = true }
-            if result.isAmbiguous, reportedAmbiguities.insert(result.matches.map(\.definition.id)).inserted {
-                emit(.diagnostic(AmbiguityDiagnostic.make(step: step, result: result, isStrict: configuration.isStrict)))
+        // By index: pairs of steps and matches would copy both.
+        for index in 0..<min(story.steps.count, matches.count) where !matches[index].matches.isEmpty {
+            isUsed[matches[index].matches[0].definition.id] = true
+            if matches[index].isAmbiguous, reportedAmbiguities.insert(matches[index].matches.map(\.definition.id)).inserted {
+                emit(.diagnostic(AmbiguityDiagnostic.make(step: story.steps[index], result: matches[index], isStrict: configuration.isStrict)))
             }
         }
         var earlier: [StoryAttempt] = []

@@ -1,27 +1,161 @@
 import Foundation
 
 /// The outcome of one step, as events and reports carry it.
+///
+/// Its fields live in one shared, immutable reference: a result goes from
+/// the runner through events to every report, and each copy is then one
+/// retain rather than one per string and array it holds. Setting a field
+/// makes a new reference (results are set up once and rarely changed).
 public struct StepResult: Sendable, Codable {
+    private var fields: Fields
+
+    /// Creates a step result.
+    init(
+        step: Step, status: StepStatus, duration: UInt64, error: StepError?, match: MatchInfo?, alsoMatched: [MatchInfo],
+        didYouMean: MatchInfo? = nil, snippet: String? = nil, attachments: [Attachment] = []
+    ) {
+        fields = Fields(
+            step: step, status: status, duration: duration, error: error, match: match, alsoMatched: alsoMatched,
+            didYouMean: didYouMean, snippet: snippet, attachments: attachments)
+    }
+
     /// The step.
-    public var step: Step
+    public var step: Step {
+        _read { yield fields.step }
+        set { change { $0.step = newValue } }
+    }
     /// What happened.
-    public var status: StepStatus
+    public var status: StepStatus {
+        get { fields.status }
+        set { change { $0.status = newValue } }
+    }
     /// How long the step ran, in nanoseconds.
-    public var duration: UInt64
+    public var duration: UInt64 {
+        get { fields.duration }
+        set { change { $0.duration = newValue } }
+    }
     /// Why the step failed, if it did.
-    public var error: StepError?
+    public var error: StepError? {
+        _read { yield fields.error }
+        set { change { $0.error = newValue } }
+    }
     /// The definition that ran the step (the first that matched).
-    public var match: MatchInfo?
+    public var match: MatchInfo? {
+        _read { yield fields.match }
+        set { change { $0.match = newValue } }
+    }
     /// Other definitions that matched too, in registration order.
-    public var alsoMatched: [MatchInfo]
+    public var alsoMatched: [MatchInfo] {
+        _read { yield fields.alsoMatched }
+        set { change { $0.alsoMatched = newValue } }
+    }
     /// For an undefined step, the definition it was probably meant for.
-    public var didYouMean: MatchInfo? = nil
+    public var didYouMean: MatchInfo? {
+        _read { yield fields.didYouMean }
+        set { change { $0.didYouMean = newValue } }
+    }
     /// For an undefined step, the Swift code that would define it, named
     /// for the project's step class (see ``StoryRun/snippet(for:)``).
-    public var snippet: String? = nil
+    public var snippet: String? {
+        _read { yield fields.snippet }
+        set { change { $0.snippet = newValue } }
+    }
     /// What the step attached (``attach(_:mediaType:name:)``, ``log(_:)``)
     /// and what it printed, in order.
-    public var attachments: [Attachment] = []
+    public var attachments: [Attachment] {
+        _read { yield fields.attachments }
+        set { change { $0.attachments = newValue } }
+    }
+
+    /// Changes a field in a copy of the fields.
+    private mutating func change(_ body: (inout Fields.Values) -> Void) {
+        var values = fields.values
+        body(&values)
+        fields = Fields(values)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case step, status, duration, error, match, alsoMatched, didYouMean, snippet, attachments
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            step: try container.decode(Step.self, forKey: .step),
+            status: try container.decode(StepStatus.self, forKey: .status),
+            duration: try container.decode(UInt64.self, forKey: .duration),
+            error: try container.decodeIfPresent(StepError.self, forKey: .error),
+            match: try container.decodeIfPresent(MatchInfo.self, forKey: .match),
+            alsoMatched: try container.decode([MatchInfo].self, forKey: .alsoMatched),
+            didYouMean: try container.decodeIfPresent(MatchInfo.self, forKey: .didYouMean),
+            snippet: try container.decodeIfPresent(String.self, forKey: .snippet),
+            attachments: try container.decode([Attachment].self, forKey: .attachments))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(step, forKey: .step)
+        try container.encode(status, forKey: .status)
+        try container.encode(duration, forKey: .duration)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(match, forKey: .match)
+        try container.encode(alsoMatched, forKey: .alsoMatched)
+        try container.encodeIfPresent(didYouMean, forKey: .didYouMean)
+        try container.encodeIfPresent(snippet, forKey: .snippet)
+        try container.encode(attachments, forKey: .attachments)
+    }
+
+    /// A result's fields, never changed once made (so shared freely).
+    private final class Fields: Sendable {
+        struct Values {
+            var step: Step
+            var status: StepStatus
+            var duration: UInt64
+            var error: StepError?
+            var match: MatchInfo?
+            var alsoMatched: [MatchInfo]
+            var didYouMean: MatchInfo?
+            var snippet: String?
+            var attachments: [Attachment]
+        }
+
+        let step: Step
+        let status: StepStatus
+        let duration: UInt64
+        let error: StepError?
+        let match: MatchInfo?
+        let alsoMatched: [MatchInfo]
+        let didYouMean: MatchInfo?
+        let snippet: String?
+        let attachments: [Attachment]
+
+        init(
+            step: Step, status: StepStatus, duration: UInt64, error: StepError?, match: MatchInfo?, alsoMatched: [MatchInfo],
+            didYouMean: MatchInfo?, snippet: String?, attachments: [Attachment]
+        ) {
+            self.step = step
+            self.status = status
+            self.duration = duration
+            self.error = error
+            self.match = match
+            self.alsoMatched = alsoMatched
+            self.didYouMean = didYouMean
+            self.snippet = snippet
+            self.attachments = attachments
+        }
+
+        convenience init(_ values: Values) {
+            self.init(
+                step: values.step, status: values.status, duration: values.duration, error: values.error, match: values.match,
+                alsoMatched: values.alsoMatched, didYouMean: values.didYouMean, snippet: values.snippet, attachments: values.attachments)
+        }
+
+        var values: Values {
+            Values(
+                step: step, status: status, duration: duration, error: error, match: match, alsoMatched: alsoMatched,
+                didYouMean: didYouMean, snippet: snippet, attachments: attachments)
+        }
+    }
 }
 
 /// A step definition that matched a step, as reports show it.

@@ -39,9 +39,12 @@ struct StoryExecution {
                         await runHook(hook, index: index, around: 0, context: context, state: &state)
                     }
                 }
-                // By index: a tuple of each step and its match would copy both.
+                // The step hooks that apply, found once for all the steps.
+                let stepHooks = StepHooks(before: hooks(.beforeStep), after: hooks(.afterStep).reversed())
+                // By index, each step and its match read where they are: a
+                // step passed across a suspension would be copied.
                 for index in 0..<min(story.steps.count, matches.count) {
-                    await run(story.steps[index], index: index, match: matches[index], context: context, state: &state, emit: emit)
+                    await runStep(at: index, hooks: stepHooks, context: context, state: &state, emit: emit)
                 }
                 if runsHooks {
                     for (index, hook) in hooks(.afterStory).reversed() {
@@ -79,91 +82,110 @@ struct StoryExecution {
         var skipsSteps: Bool { hasFailed || hasUndefined || stop != nil }
     }
 
-    /// Runs a step between its step hooks; its result goes into the list
-    /// between theirs.
-    private func run(
-        _ step: Step, index: Int, match: MatchResult, context: StoryContext, state: inout State,
-        emit: (RunEvent) -> Void
-    ) async {
-        var result = StepResult(
-            step: step, status: .skipped, duration: 0, error: nil,
-            match: match.winner.map(MatchInfo.init),
-            alsoMatched: match.matches.dropFirst().map(MatchInfo.init))
+    /// The step hooks that apply to a story: before ones in order, after
+    /// ones in reverse order (as they run).
+    private struct StepHooks {
+        var before: [(Int, Hook)]
+        var after: [(Int, Hook)]
+    }
+
+    /// Runs the story's step at `index` between its step hooks; its result
+    /// goes into the list between theirs.
+    private func runStep(at index: Int, hooks stepHooks: StepHooks, context: StoryContext, state: inout State, emit: (RunEvent) -> Void) async {
+        let match = matches[index]
+        // The result's parts, put together once at the end.
+        var status = StepStatus.skipped
+        var error: StepError?
+        var duration: UInt64 = 0
+        var attachments: [Attachment] = []
+        var undefined: (didYouMean: MatchInfo?, snippet: String)?
+        func finish() {
+            let result = StepResult(
+                step: story.steps[index], status: status, duration: duration, error: error,
+                match: match.matches.isEmpty ? nil : MatchInfo(match.matches[0]),
+                alsoMatched: match.matches.count > 1 ? match.matches.dropFirst().map(MatchInfo.init) : [],
+                didYouMean: undefined?.didYouMean, snippet: undefined?.snippet, attachments: attachments)
+            if status == .failed || status == .ambiguous { context.noteFailure(error) }
+            // Only a pending or skipped story has news for the context.
+            if state.stop != nil { context.note(pending: state.stop == .pending, skipped: state.stop == .skipped) }
+            if configuration.emitsStoryProgress { emit(.stepFinished(result)) }
+            state.testSteps.append(.step(result))
+        }
         // As Cucumber's: after skip(_:) every step is skipped; after any
         // other step that did not pass, undefined and (strict) ambiguous
         // steps still say so, and the rest are skipped.
         if state.stop == .skipped {
-            result.status = .skipped
+            status = .skipped
         } else if match.isUndefined {
-            result.status = .undefined
-            result.didYouMean = Suggestion.closest(to: step, in: registry.definitions).map { MatchInfo($0) }
-            result.snippet = Snippet(for: step, stepClass: Snippet.stepClass(for: step, in: registry), style: configuration.snippetStyle).code()
+            let step = story.steps[index]
+            status = .undefined
+            undefined = (
+                Suggestion.closest(to: step, in: registry.definitions).map { MatchInfo($0) },
+                Snippet(for: step, stepClass: Snippet.stepClass(for: step, in: registry), style: configuration.snippetStyle).code()
+            )
             state.hasUndefined = true
         } else if match.isAmbiguous && configuration.isStrict {
-            result.status = .ambiguous
-            result.error = StepError(message: "\(match.matches.count) step definitions match this step and --strict is on")
+            status = .ambiguous
+            error = StepError(message: "\(match.matches.count) step definitions match this step and --strict is on")
             state.hasFailed = true
         } else if state.skipsSteps || configuration.isDryRun {
-            result.status = .skipped
-        } else if let winner = match.winner {
-            if configuration.emitsStoryProgress { emit(.stepStarted(step)) }
-            for (hookIndex, hook) in hooks(.beforeStep) where !state.skipsSteps {
+            status = .skipped
+        } else {
+            if configuration.emitsStoryProgress { emit(.stepStarted(story.steps[index])) }
+            for (hookIndex, hook) in stepHooks.before where !state.skipsSteps {
                 await runHook(hook, index: hookIndex, around: index, context: context, state: &state)
             }
             let stepStart = now()
             var didRun = false
             if state.skipsSteps {
-                result.status = .skipped
+                status = .skipped
             } else {
                 didRun = true
                 probe?.beginStep(index: index, seconds: configuration.stepTimeout)
+                let winner = match.matches[0]
                 do {
-                    try await invoke(winner, step: step, context: context)
-                    result.status = .passed
+                    try await invoke(winner.definition, inputs: winner.inputs, step: story.steps[index], context: context)
+                    status = .passed
                 } catch let signal as PendingStep {
-                    result.status = .pending
-                    result.error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
+                    status = .pending
+                    error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
                     state.stop = .pending
                 } catch let signal as SkippedStory {
-                    result.status = .skipped
-                    result.error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
+                    status = .skipped
+                    error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
                     state.stop = state.stop ?? .skipped
-                } catch {
-                    result.status = .failed
-                    result.error = StepError(error)
+                } catch let thrown {
+                    status = .failed
+                    error = StepError(thrown)
                     // An error that does not say where it was raised is
                     // reported at the definition that threw it.
-                    if result.error?.location == nil { result.error?.location = winner.definition.location }
+                    if error?.location == nil { error?.location = winner.definition.location }
                     state.hasFailed = true
                 }
-                result.attachments = context.recorder.take() + (probe?.end() ?? [])
+                // Nearly always nothing: no arrays joined.
+                let recorded = context.recorder.take()
+                let printed = probe?.end() ?? []
+                if !recorded.isEmpty || !printed.isEmpty { attachments = recorded + printed }
             }
-            result.duration = now() &- stepStart
-            finish(result, context: context, state: &state, emit: emit)
+            duration = now() &- stepStart
+            finish()
             if didRun {
-                for (hookIndex, hook) in hooks(.afterStep).reversed() {
+                for (hookIndex, hook) in stepHooks.after {
                     await runHook(hook, index: hookIndex, around: index, context: context, state: &state)
                 }
             }
             return
         }
-        finish(result, context: context, state: &state, emit: emit)
+        finish()
     }
 
-    private func finish(_ result: StepResult, context: StoryContext, state: inout State, emit: (RunEvent) -> Void) {
-        if result.status == .failed || result.status == .ambiguous { context.noteFailure(result.error) }
-        context.note(pending: state.stop == .pending, skipped: state.stop == .skipped)
-        if configuration.emitsStoryProgress { emit(.stepFinished(result)) }
-        state.testSteps.append(.step(result))
-    }
-
-    private func invoke(_ winner: Match, step: Step, context: StoryContext) async throws {
-        let site = ArgumentSite(step: step, definitionLocation: winner.definition.location)
+    private func invoke(_ definition: StepDefinition, inputs: [StepArgumentInput], step: Step, context: StoryContext) async throws {
+        let site = ArgumentSite(step: step, definitionLocation: definition.location)
         CrashNote.setStep(line: step.location.line)
         defer { CrashNote.setStep(line: 0) }
         watchdog.arm(seconds: configuration.stepTimeout)
         do {
-            try await winner.definition.invoke(context, winner.inputs, site)
+            try await definition.invoke(context, inputs, site)
         } catch {
             if watchdog.disarm() { throw StepTimeoutError(seconds: configuration.stepTimeout, step: step) }
             throw error
