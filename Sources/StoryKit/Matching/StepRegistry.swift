@@ -1,7 +1,10 @@
 import Foundation
 
 /// The frozen list of step definitions: finds which ones match a step.
-public struct StepRegistry: Sendable {
+///
+/// A class: every story's run and every step's match reach it, and a
+/// reference is one retain where a struct was one per list it holds.
+public final class StepRegistry: Sendable {
     /// The definitions in registration order.
     public let definitions: [StepDefinition]
     /// The hooks, in registration order.

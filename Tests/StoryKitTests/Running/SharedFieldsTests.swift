@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// `Step` and `StepResult` keep their fields in one shared reference (a copy
+/// is one retain): they must still behave as values, compare and hash by
+/// content, and encode exactly as the plain structs they were.
+@Suite struct SharedFieldsTests {
+    static let place = StoryKit.SourceLocation(file: "Stories/shop.feature", line: 7, column: 5)
+
+    static func step(text: String = "a basket with 3 apples", attachment: StepAttachment? = nil) -> Step {
+        Step(keyword: "Given", kind: .context, text: text, location: place, attachment: attachment)
+    }
+
+    @Test("Setting a field of a copy leaves the original as it was")
+    func copiesAreValues() {
+        let original = Self.step()
+        var copy = original
+        copy.text = "an empty basket"
+        copy.keyword = "And"
+        copy.location.line = 9
+        #expect(original.text == "a basket with 3 apples")
+        #expect(original.keyword == "Given")
+        #expect(original.location.line == 7)
+        #expect(copy.text == "an empty basket" && copy.keyword == "And" && copy.location.line == 9)
+        #expect(copy.kind == .context)
+
+        let result = StepResult(step: original, status: .passed, duration: 5, error: nil, match: nil, alsoMatched: [])
+        var changed = result
+        changed.status = .failed
+        changed.error = StepError(message: "no apples")
+        changed.error?.location = Self.place
+        changed.attachments.append(Attachment(body: "log", encoding: .identity, mediaType: "text/plain"))
+        changed.step.text = "a full basket"
+        #expect(result.status == .passed && result.error == nil && result.attachments.isEmpty)
+        #expect(result.step.text == "a basket with 3 apples")
+        #expect(changed.status == .failed && changed.error?.message == "no apples" && changed.error?.location == Self.place)
+        #expect(changed.attachments.count == 1 && changed.step.text == "a full basket")
+    }
+
+    @Test("Steps equal by content hash alike, made apart or copied")
+    func equality() {
+        let one = Self.step(attachment: .docString(DocString(content: "x", mediaType: nil, location: Self.place)))
+        let two = Self.step(attachment: .docString(DocString(content: "x", mediaType: nil, location: Self.place)))
+        #expect(one == two)
+        #expect(one.hashValue == two.hashValue)
+        #expect(Set([one, two, one]).count == 1)
+        var other = two
+        other.kind = .action
+        #expect(other != one)
+        #expect(Self.step(text: "b") != Self.step(text: "c"))
+    }
+
+    /// The synthesized encoding of the old structs, field by field in
+    /// declaration order, optionals left out when nil.
+    @Test("Encoding is that of the plain structs, and decodes to the same")
+    func encoding() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let plain = Self.step()
+        let text = String(decoding: try encoder.encode(plain), as: UTF8.self)
+        #expect(text == #"{"keyword":"Given","kind":"context","location":{"column":5,"file":"Stories\/shop.feature","line":7},"text":"a basket with 3 apples"}"#)
+
+        let full = StepResult(
+            step: Self.step(attachment: .docString(DocString(content: "x", mediaType: "json", location: Self.place))), status: .undefined,
+            duration: 12, error: StepError(message: "m", location: Self.place),
+            match: MatchInfo(pattern: "^a (\\d+)$", location: Self.place, arguments: ["3", nil]),
+            alsoMatched: [MatchInfo(pattern: "a", location: Self.place, arguments: [])],
+            didYouMean: MatchInfo(pattern: "b", location: Self.place, arguments: []), snippet: "step(\"x\")",
+            attachments: [Attachment(body: "log", encoding: .identity, mediaType: "text/plain")])
+        let decoded = try JSONDecoder().decode(StepResult.self, from: encoder.encode(full))
+        #expect(try encoder.encode(decoded) == encoder.encode(full))
+        #expect(decoded.step == full.step && decoded.status == .undefined && decoded.duration == 12)
+        #expect(decoded.match == full.match && decoded.alsoMatched == full.alsoMatched && decoded.didYouMean == full.didYouMean)
+        #expect(decoded.snippet == "step(\"x\")" && decoded.attachments == full.attachments && decoded.error == full.error)
+
+        let bare = StepResult(step: plain, status: .passed, duration: 1, error: nil, match: nil, alsoMatched: [])
+        let bareText = String(decoding: try encoder.encode(bare), as: UTF8.self)
+        #expect(bareText.hasPrefix(#"{"alsoMatched":[],"attachments":[],"duration":1,"status":"passed","step":{"#))
+        #expect(!bareText.contains("error") && !bareText.contains("didYouMean") && !bareText.contains("snippet"))
+    }
+}
