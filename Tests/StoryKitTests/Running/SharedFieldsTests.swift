@@ -2,9 +2,10 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-/// `Step` and `StepResult` keep their fields in one shared reference (a copy
-/// is one retain): they must still behave as values, compare and hash by
-/// content, and encode exactly as the plain structs they were.
+/// `Story`, `Step` and `StepResult` keep their fields in one shared
+/// reference (a copy is one retain): they must still behave as values,
+/// compare and hash by content, and encode exactly as the plain structs
+/// they were.
 @Suite struct SharedFieldsTests {
     static let place = StoryKit.SourceLocation(file: "Stories/shop.feature", line: 7, column: 5)
 
@@ -36,6 +37,25 @@ import Testing
         #expect(result.step.text == "a basket with 3 apples")
         #expect(changed.status == .failed && changed.error?.message == "no apples" && changed.error?.location == Self.place)
         #expect(changed.attachments.count == 1 && changed.step.text == "a full basket")
+    }
+
+    @Test("A story's copy changes alone; stories equal by content, encode as before")
+    func stories() throws {
+        let story = Story(name: "Buying apples", tags: ["@shop"], location: Self.place, steps: [Self.step()])
+        var copy = story
+        copy.tags.append("@slow")
+        copy.steps[0].text = "no apples"
+        copy.name = "Buying pears"
+        #expect(story.tags == ["@shop"] && story.steps[0].text == "a basket with 3 apples" && story.name == "Buying apples")
+        #expect(copy.tags == ["@shop", "@slow"] && copy.steps[0].text == "no apples" && copy.name == "Buying pears")
+        #expect(story.id == "Stories/shop.feature:7" && story.groupName == "Stories/shop.feature")
+        let twin = Story(name: "Buying apples", tags: ["@shop"], location: Self.place, steps: [Self.step()])
+        #expect(twin == story && twin.hashValue == story.hashValue && twin != copy)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(story), as: UTF8.self)
+        #expect(text.hasPrefix(#"{"groupName":"Stories\/shop.feature","id":"Stories\/shop.feature:7","location":"#))
+        #expect(try JSONDecoder().decode(Story.self, from: Data(text.utf8)) == story)
     }
 
     @Test("Steps equal by content hash alike, made apart or copied")
