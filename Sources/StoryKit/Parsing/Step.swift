@@ -110,3 +110,10 @@ public struct Step: Hashable, Sendable, Codable {
     /// The whole line as written, keyword included: what a Simon pattern sees.
     public var line: String { text.isEmpty ? keyword : "\(keyword) \(text)" }
 }
+
+/// Printed and dumped field by field, as before its fields were shared.
+extension Step: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["keyword": keyword, "kind": kind, "text": text, "location": location, "attachment": attachment as Any], displayStyle: .struct)
+    }
+}

@@ -123,3 +123,10 @@ public struct Story: Hashable, Sendable, Codable {
         }
     }
 }
+
+/// Printed and dumped field by field, as before its fields were shared.
+extension Story: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["id": id, "name": name, "tags": tags, "location": location, "steps": steps, "groupName": groupName], displayStyle: .struct)
+    }
+}

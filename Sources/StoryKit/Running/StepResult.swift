@@ -372,3 +372,10 @@ public struct StoryResult: Sendable, Codable {
         self.init(story: story, status: status, testSteps: hooks.map { .hook($0) } + steps.map { .step($0) }, duration: duration)
     }
 }
+
+/// Printed and dumped field by field, as before its fields were shared.
+extension StepResult: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["step": step, "status": status, "duration": duration, "error": error as Any, "match": match as Any, "alsoMatched": alsoMatched, "didYouMean": didYouMean as Any, "snippet": snippet as Any, "attachments": attachments], displayStyle: .struct)
+    }
+}

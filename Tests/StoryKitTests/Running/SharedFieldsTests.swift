@@ -100,3 +100,17 @@ import Testing
         #expect(!bareText.contains("error") && !bareText.contains("didYouMean") && !bareText.contains("snippet"))
     }
 }
+
+extension SharedFieldsTests {
+    @Test("Printed field by field, as the plain structs were")
+    func printed() {
+        let step = Self.step()
+        #expect(String(describing: step).hasPrefix(#"Step(keyword: "Given", kind: StoryKit.Step.Kind.context, text: "a basket with 3 apples", location: "#))
+        #expect(String(describing: step).hasSuffix("attachment: nil)"))
+        let result = StepResult(step: step, status: .passed, duration: 1, error: nil, match: nil, alsoMatched: [])
+        #expect(String(describing: result).hasPrefix("StepResult(step: StoryKit.Step(keyword: \"Given\""))
+        #expect(String(describing: result).contains("status: StoryKit.StepStatus.passed, duration: 1, error: nil"))
+        let story = Story(name: "Apples", location: Self.place, steps: [step])
+        #expect(String(describing: story).hasPrefix(#"Story(id: "Stories/shop.feature:7", name: "Apples", tags: [], location: "#))
+    }
+}
