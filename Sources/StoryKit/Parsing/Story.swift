@@ -10,123 +10,86 @@
 public struct Story: Hashable, Sendable, Codable {
     /// A stable identifier, unique within a run (`path:line`).
     public var id: String {
-        _read { yield fields.id }
+        _read { yield fields.value.id }
         set { change { $0.id = newValue } }
     }
     /// The story's name, as written after `Story:` (or `Scenario:`).
     public var name: String {
-        _read { yield fields.name }
+        _read { yield fields.value.name }
         set { change { $0.name = newValue } }
     }
     /// The tags that reach this story, each with its `@`.
     public var tags: [String] {
-        _read { yield fields.tags }
+        _read { yield fields.value.tags }
         set { change { $0.tags = newValue } }
     }
     /// Where the story begins.
     public var location: SourceLocation {
-        _read { yield fields.location }
+        _read { yield fields.value.location }
         set { change { $0.location = newValue } }
     }
     /// The steps, in the order they run.
     public var steps: [Step] {
-        _read { yield fields.steps }
+        _read { yield fields.value.steps }
         set { change { $0.steps = newValue } }
     }
     /// The name of the group the story belongs to in reports: the file's
     /// Gherkin feature name, or the file name for `.stories`.
     public var groupName: String {
-        _read { yield fields.groupName }
+        _read { yield fields.value.groupName }
         set { change { $0.groupName = newValue } }
     }
 
-    private var fields: Fields
+    /// The fields, in one shared reference (see ``Shared``).
+    private var fields: Shared<Fields>
 
     /// Creates a story.
     public init(
         id: String? = nil, name: String, tags: [String] = [], location: SourceLocation,
         steps: [Step], groupName: String? = nil
     ) {
-        fields = Fields(
-            Fields.Values(
-                id: id ?? location.fileAndLine, name: name, tags: tags, location: location, steps: steps,
-                groupName: groupName ?? location.file))
+        fields = Shared(Fields(
+            id: id ?? location.fileAndLine, name: name, tags: tags, location: location, steps: steps,
+            groupName: groupName ?? location.file))
     }
 
-    /// Changes a field in a copy of the fields.
-    private mutating func change(_ body: (inout Fields.Values) -> Void) {
-        var values = fields.values
-        body(&values)
-        fields = Fields(values)
+    /// A story's fields: what it compares, hashes and encodes (as the story
+    /// itself did when they were its own).
+    private struct Fields: Hashable, Sendable, Codable {
+        var id: String
+        var name: String
+        var tags: [String]
+        var location: SourceLocation
+        var steps: [Step]
+        var groupName: String
+    }
+
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var changed = fields.value
+        body(&changed)
+        fields = Shared(changed)
     }
 
     public static func == (lhs: Story, rhs: Story) -> Bool {
-        lhs.fields === rhs.fields || lhs.fields.values == rhs.fields.values
+        lhs.fields === rhs.fields || lhs.fields.value == rhs.fields.value
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(fields.values)
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, name, tags, location, steps, groupName
+        hasher.combine(fields.value)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        let location = try container.decode(SourceLocation.self, forKey: .location)
-        self.init(
-            id: try container.decode(String.self, forKey: .id), name: try container.decode(String.self, forKey: .name),
-            tags: try container.decode([String].self, forKey: .tags), location: location,
-            steps: try container.decode([Step].self, forKey: .steps), groupName: try container.decode(String.self, forKey: .groupName))
+        fields = Shared(try Fields(from: decoder))
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(tags, forKey: .tags)
-        try container.encode(location, forKey: .location)
-        try container.encode(steps, forKey: .steps)
-        try container.encode(groupName, forKey: .groupName)
-    }
-
-    /// A story's fields, never changed once made (so shared freely).
-    private final class Fields: Sendable {
-        struct Values: Hashable {
-            var id: String
-            var name: String
-            var tags: [String]
-            var location: SourceLocation
-            var steps: [Step]
-            var groupName: String
-        }
-
-        let id: String
-        let name: String
-        let tags: [String]
-        let location: SourceLocation
-        let steps: [Step]
-        let groupName: String
-
-        init(_ values: Values) {
-            id = values.id
-            name = values.name
-            tags = values.tags
-            location = values.location
-            steps = values.steps
-            groupName = values.groupName
-        }
-
-        var values: Values {
-            Values(id: id, name: name, tags: tags, location: location, steps: steps, groupName: groupName)
-        }
+        try fields.value.encode(to: encoder)
     }
 }
 
 /// Printed and dumped field by field, as before its fields were shared.
 extension Story: CustomReflectable {
     public var customMirror: Mirror {
-        Mirror(self, children: ["id": id, "name": name, "tags": tags, "location": location, "steps": steps, "groupName": groupName], displayStyle: .struct)
+        Mirror(self, children: Mirror(reflecting: fields.value).children, displayStyle: .struct)
     }
 }

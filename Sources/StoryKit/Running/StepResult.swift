@@ -7,154 +7,93 @@ import Foundation
 /// retain rather than one per string and array it holds. Setting a field
 /// makes a new reference (results are set up once and rarely changed).
 public struct StepResult: Sendable, Codable {
-    private var fields: Fields
-
     /// Creates a step result.
     init(
         step: Step, status: StepStatus, duration: UInt64, error: StepError?, match: MatchInfo?, alsoMatched: [MatchInfo],
         didYouMean: MatchInfo? = nil, snippet: String? = nil, attachments: [Attachment] = []
     ) {
-        fields = Fields(
+        fields = Shared(Fields(
             step: step, status: status, duration: duration, error: error, match: match, alsoMatched: alsoMatched,
-            didYouMean: didYouMean, snippet: snippet, attachments: attachments)
+            didYouMean: didYouMean, snippet: snippet, attachments: attachments))
     }
 
     /// The step.
     public var step: Step {
-        _read { yield fields.step }
+        _read { yield fields.value.step }
         set { change { $0.step = newValue } }
     }
     /// What happened.
     public var status: StepStatus {
-        get { fields.status }
+        get { fields.value.status }
         set { change { $0.status = newValue } }
     }
     /// How long the step ran, in nanoseconds.
     public var duration: UInt64 {
-        get { fields.duration }
+        get { fields.value.duration }
         set { change { $0.duration = newValue } }
     }
     /// Why the step failed, if it did.
     public var error: StepError? {
-        _read { yield fields.error }
+        _read { yield fields.value.error }
         set { change { $0.error = newValue } }
     }
     /// The definition that ran the step (the first that matched).
     public var match: MatchInfo? {
-        _read { yield fields.match }
+        _read { yield fields.value.match }
         set { change { $0.match = newValue } }
     }
     /// Other definitions that matched too, in registration order.
     public var alsoMatched: [MatchInfo] {
-        _read { yield fields.alsoMatched }
+        _read { yield fields.value.alsoMatched }
         set { change { $0.alsoMatched = newValue } }
     }
     /// For an undefined step, the definition it was probably meant for.
     public var didYouMean: MatchInfo? {
-        _read { yield fields.didYouMean }
+        _read { yield fields.value.didYouMean }
         set { change { $0.didYouMean = newValue } }
     }
     /// For an undefined step, the Swift code that would define it, named
     /// for the project's step class (see ``StoryRun/snippet(for:)``).
     public var snippet: String? {
-        _read { yield fields.snippet }
+        _read { yield fields.value.snippet }
         set { change { $0.snippet = newValue } }
     }
     /// What the step attached (``attach(_:mediaType:name:)``, ``log(_:)``)
     /// and what it printed, in order.
     public var attachments: [Attachment] {
-        _read { yield fields.attachments }
+        _read { yield fields.value.attachments }
         set { change { $0.attachments = newValue } }
     }
 
-    /// Changes a field in a copy of the fields.
-    private mutating func change(_ body: (inout Fields.Values) -> Void) {
-        var values = fields.values
-        body(&values)
-        fields = Fields(values)
+    /// The fields, in one shared reference (see ``Shared``).
+    private var fields: Shared<Fields>
+
+    /// A result's fields: what it encodes (as the result itself did when
+    /// they were its own).
+    private struct Fields: Sendable, Codable {
+        var step: Step
+        var status: StepStatus
+        var duration: UInt64
+        var error: StepError?
+        var match: MatchInfo?
+        var alsoMatched: [MatchInfo]
+        var didYouMean: MatchInfo?
+        var snippet: String?
+        var attachments: [Attachment]
     }
 
-    private enum CodingKeys: String, CodingKey {
-        case step, status, duration, error, match, alsoMatched, didYouMean, snippet, attachments
+    private mutating func change(_ body: (inout Fields) -> Void) {
+        var changed = fields.value
+        body(&changed)
+        fields = Shared(changed)
     }
 
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            step: try container.decode(Step.self, forKey: .step),
-            status: try container.decode(StepStatus.self, forKey: .status),
-            duration: try container.decode(UInt64.self, forKey: .duration),
-            error: try container.decodeIfPresent(StepError.self, forKey: .error),
-            match: try container.decodeIfPresent(MatchInfo.self, forKey: .match),
-            alsoMatched: try container.decode([MatchInfo].self, forKey: .alsoMatched),
-            didYouMean: try container.decodeIfPresent(MatchInfo.self, forKey: .didYouMean),
-            snippet: try container.decodeIfPresent(String.self, forKey: .snippet),
-            attachments: try container.decode([Attachment].self, forKey: .attachments))
+        fields = Shared(try Fields(from: decoder))
     }
 
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(step, forKey: .step)
-        try container.encode(status, forKey: .status)
-        try container.encode(duration, forKey: .duration)
-        try container.encodeIfPresent(error, forKey: .error)
-        try container.encodeIfPresent(match, forKey: .match)
-        try container.encode(alsoMatched, forKey: .alsoMatched)
-        try container.encodeIfPresent(didYouMean, forKey: .didYouMean)
-        try container.encodeIfPresent(snippet, forKey: .snippet)
-        try container.encode(attachments, forKey: .attachments)
-    }
-
-    /// A result's fields, never changed once made (so shared freely).
-    private final class Fields: Sendable {
-        struct Values {
-            var step: Step
-            var status: StepStatus
-            var duration: UInt64
-            var error: StepError?
-            var match: MatchInfo?
-            var alsoMatched: [MatchInfo]
-            var didYouMean: MatchInfo?
-            var snippet: String?
-            var attachments: [Attachment]
-        }
-
-        let step: Step
-        let status: StepStatus
-        let duration: UInt64
-        let error: StepError?
-        let match: MatchInfo?
-        let alsoMatched: [MatchInfo]
-        let didYouMean: MatchInfo?
-        let snippet: String?
-        let attachments: [Attachment]
-
-        init(
-            step: Step, status: StepStatus, duration: UInt64, error: StepError?, match: MatchInfo?, alsoMatched: [MatchInfo],
-            didYouMean: MatchInfo?, snippet: String?, attachments: [Attachment]
-        ) {
-            self.step = step
-            self.status = status
-            self.duration = duration
-            self.error = error
-            self.match = match
-            self.alsoMatched = alsoMatched
-            self.didYouMean = didYouMean
-            self.snippet = snippet
-            self.attachments = attachments
-        }
-
-        convenience init(_ values: Values) {
-            self.init(
-                step: values.step, status: values.status, duration: values.duration, error: values.error, match: values.match,
-                alsoMatched: values.alsoMatched, didYouMean: values.didYouMean, snippet: values.snippet, attachments: values.attachments)
-        }
-
-        var values: Values {
-            Values(
-                step: step, status: status, duration: duration, error: error, match: match, alsoMatched: alsoMatched,
-                didYouMean: didYouMean, snippet: snippet, attachments: attachments)
-        }
+        try fields.value.encode(to: encoder)
     }
 }
 
@@ -376,6 +315,6 @@ public struct StoryResult: Sendable, Codable {
 /// Printed and dumped field by field, as before its fields were shared.
 extension StepResult: CustomReflectable {
     public var customMirror: Mirror {
-        Mirror(self, children: ["step": step, "status": status, "duration": duration, "error": error as Any, "match": match as Any, "alsoMatched": alsoMatched, "didYouMean": didYouMean as Any, "snippet": snippet as Any, "attachments": attachments], displayStyle: .struct)
+        Mirror(self, children: Mirror(reflecting: fields.value).children, displayStyle: .struct)
     }
 }
