@@ -37,7 +37,7 @@ final class StoryFeed: Sendable {
     /// Holds the registry once ``match(with:)`` gives it.
     private let registry = HandOff<StepRegistry>(capacity: 1)
     /// Batches the runner is done with, for the parsing thread to free.
-    private let spent = SpentBatches()
+    private let spent = Spent<Batch>()
 
     /// Starts reading the files at once: parsing needs no step definitions,
     /// so it goes on while the step classes register.
@@ -96,7 +96,7 @@ final class StoryFeed: Sendable {
     }
 
     private static func parse(
-        _ files: [String], filter: StoryFilter, into parsed: HandOff<ParsedFile>, freeing spent: SpentBatches
+        _ files: [String], filter: StoryFilter, into parsed: HandOff<ParsedFile>, freeing spent: Spent<Batch>
     ) {
         defer { spent.close() }
         for path in files {
@@ -140,57 +140,6 @@ final class StoryFeed: Sendable {
             } while start < file.stories.count
         }
         ready.finish()
-    }
-}
-
-/// Batches the runner is done with, waiting for the parsing thread to free
-/// them; once that thread has closed the list, the runner frees its own.
-private final class SpentBatches: @unchecked Sendable {
-    // Unchecked: `batches` and `isClosed` are used only under `condition`.
-    private let condition = NSCondition()
-    private var batches: [StoryFeed.Batch] = []
-    private var isClosed = false
-
-    /// Files a batch to be freed; once the list is closed the caller frees it.
-    func add(_ batch: consuming StoryFeed.Batch) {
-        condition.lock()
-        if !isClosed {
-            batches.append(batch)
-            condition.signal()
-        }
-        condition.unlock()
-    }
-
-    /// Frees what has been filed.
-    func free() {
-        condition.lock()
-        let dead = batches
-        batches = []
-        condition.unlock()
-        _ = consume dead
-    }
-
-    /// Waits a little for batches and frees them; false once none came
-    /// (the run is ending, or its steps are slow enough not to need this).
-    func waitAndFree() -> Bool {
-        condition.lock()
-        if batches.isEmpty { _ = condition.wait(until: Date(timeIntervalSinceNow: 0.2)) }
-        let dead = batches
-        batches = []
-        condition.unlock()
-        let cameIn = !dead.isEmpty
-        _ = consume dead
-        return cameIn
-    }
-
-    /// Ends the list: the runner frees its batches itself from now on.
-    func close() {
-        condition.lock()
-        isClosed = true
-        let dead = batches
-        batches = []
-        condition.unlock()
-        _ = consume dead
     }
 }
 

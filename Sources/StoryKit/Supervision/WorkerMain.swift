@@ -65,10 +65,19 @@ enum WorkerMain {
         // this thread only runs steps (without a thread to spare, this one
         // reads them as it goes).
         let source = StorySource(registry: registry)
+        // Stories run go back to the reading thread, which made them, to be
+        // freed (see ``Spent``), a batch at a time.
+        let spent = Spent<WorkerStory>()
+        var spentHere: [WorkerStory] = []
         let reading = Threads.start {
-            while let story = source.next() { ahead.put(story) }
+            while let story = source.next() {
+                spent.free()
+                ahead.put(story)
+            }
             ahead.finish()
+            while spent.waitAndFree() {}
         }
+        if !reading { spent.close() }
         // What waits in the outbox goes before the worker waits for stories.
         func nextStory() -> WorkerStory? {
             guard reading else {
@@ -78,6 +87,13 @@ enum WorkerMain {
             return ahead.take(beforeWaiting: outbox.flush)
         }
         while let next = nextStory() {
+            defer {
+                spentHere.append(next)
+                if spentHere.count == 64 {
+                    spent.add(contentsOf: spentHere)
+                    spentHere = []
+                }
+            }
             sequence = next.sequence
             // Asked back (another worker has nothing left): not started here.
             if shared.givesBack(sequence) {
