@@ -21,6 +21,9 @@ final class SupervisedWorker {
     /// The stories it was asked to give back, until each is given back or
     /// answered.
     var givingBack: ClosedRange<UInt64>?
+    /// The last story the worker had started when it was asked (read
+    /// after the ask was written): it gives back only stories after it.
+    var givingBackAfter: UInt64?
     /// Whether its before-run hooks are done.
     var isReady = false
     /// Whether it said it is done (after its after-run hooks).

@@ -217,12 +217,16 @@ struct Supervisor {
                 guard let flight = take(sequence, from: worker) else { return }
                 finish(lost(flight.planned.story, text), matches: nil)
             case .givenBack(let sequence):
-                // Only a story asked back and never started (a worker starts
-                // stories in the order sent): a step that writes such a line
-                // for its own story must not have it run again elsewhere (and
-                // a crash in it go unreported).
+                // Only a story asked back and not started when it was asked
+                // (a worker starts stories in the order sent, and checks for
+                // an ask before each), nor running now: a step that writes
+                // such a line for its own story must not have it run again
+                // elsewhere (and a crash in it go unreported). Not the
+                // worker's last story now: stories given back may come back
+                // to it and start before its answers for the others are read.
                 guard worker.givingBack?.contains(sequence) == true,
-                    worker.position.snapshot.lastStarted.map({ sequence > $0 }) ?? true,
+                    worker.givingBackAfter.map({ sequence > $0 }) ?? true,
+                    worker.position.snapshot.story != sequence,
                     let flight = take(sequence, from: worker)
                 else { return }
                 givenBack.append(flight.planned)
@@ -253,6 +257,7 @@ struct Supervisor {
             else { return }
             busiest.givingBack = first...last
             busiest.position.giveBack(from: first, through: last)
+            busiest.givingBackAfter = busiest.position.snapshot.lastStarted
         }
 
         func take(_ sequence: UInt64, from worker: SupervisedWorker) -> InFlight? {
