@@ -317,6 +317,9 @@ public enum StoryRun {
                 guard let batch = feed.next() else { return nil }
                 for diagnostic in batch.diagnostics { emit(.diagnostic(diagnostic)) }
                 rejected += batch.diagnostics.filter(\.isError).count
+                // The batch run goes back to the feed's thread, which made
+                // it, to be freed (see ``Spent``).
+                if !current.isEmpty { feed.recycle(StoryFeed.Batch(path: "", stories: current, diagnostics: [])) }
                 current = batch.stories
                 currentIndex = 0
             }
