@@ -123,6 +123,29 @@ def main():
     if os.path.isdir(one):
         timeline([NEUTRAL, one], "one story, supervised", runs=11)
         timeline([NEUTRAL, "--in-process", one], "one story, --in-process", runs=11)
+    print("Lock waits (futex system calls of every process of a run, median of 3: threads waiting on each other,"
+          " such as one freeing memory another allocated)")
+    futexes([NEUTRAL] + flags + [folder], "supervised")
+    futexes([NEUTRAL, "--in-process"] + flags + [folder], "--in-process")
+
+
+def futexes(command, label, runs=3):
+    """The futex calls a run makes, counted by `perf stat` (the count does
+    not move with the machine's speed, as times do); nothing when the
+    tracepoint is not there."""
+    counts = []
+    for _ in range(runs):
+        result = subprocess.run(["perf", "stat", "-x", ",", "-e", "syscalls:sys_enter_futex", "--"] + command,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for line in result.stderr.splitlines():
+            fields = line.split(",")
+            if len(fields) > 2 and fields[2] == "syscalls:sys_enter_futex" and fields[0].strip().isdigit():
+                counts.append(int(fields[0]))
+    if not counts:
+        print(f"  {label}: perf cannot count futex calls here")
+        return
+    counts.sort()
+    print(f"  {label}: {counts[len(counts) // 2]} futex calls")
 
 
 if __name__ == "__main__":
