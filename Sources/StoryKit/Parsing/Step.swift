@@ -17,27 +17,27 @@ public struct Step: Hashable, Sendable, Codable {
     /// The keyword as written, without trailing blanks (`Given`, `and`, `*`).
     public var keyword: String {
         _read { yield fields.value.keyword }
-        set { change { $0.keyword = newValue } }
+        set { fields = fields.changed { $0.keyword = newValue } }
     }
     /// The kind, with `And` and `But` resolved to the kind of the step before.
     public var kind: Kind {
         get { fields.value.kind }
-        set { change { $0.kind = newValue } }
+        set { fields = fields.changed { $0.kind = newValue } }
     }
     /// The text after the keyword.
     public var text: String {
         _read { yield fields.value.text }
-        set { change { $0.text = newValue } }
+        set { fields = fields.changed { $0.text = newValue } }
     }
     /// Where the step is written.
     public var location: SourceLocation {
         _read { yield fields.value.location }
-        set { change { $0.location = newValue } }
+        set { fields = fields.changed { $0.location = newValue } }
     }
     /// A doc string or data table written under the step (Gherkin only).
     public var attachment: StepAttachment? {
         _read { yield fields.value.attachment }
-        set { change { $0.attachment = newValue } }
+        set { fields = fields.changed { $0.attachment = newValue } }
     }
 
     /// The fields, in one shared reference (see ``Shared``).
@@ -61,26 +61,12 @@ public struct Step: Hashable, Sendable, Codable {
         var attachment: StepAttachment?
     }
 
-    private mutating func change(_ body: (inout Fields) -> Void) {
-        var changed = fields.value
-        body(&changed)
-        fields = Shared(changed)
-    }
-
-    public static func == (lhs: Step, rhs: Step) -> Bool {
-        lhs.fields === rhs.fields || lhs.fields.value == rhs.fields.value
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(fields.value)
-    }
-
     public init(from decoder: any Decoder) throws {
-        fields = Shared(try Fields(from: decoder))
+        fields = try Shared(from: decoder)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try fields.value.encode(to: encoder)
+        try fields.encode(to: encoder)
     }
 
     /// The whole line as written, keyword included: what a Simon pattern sees.

@@ -11,33 +11,33 @@ public struct Story: Hashable, Sendable, Codable {
     /// A stable identifier, unique within a run (`path:line`).
     public var id: String {
         _read { yield fields.value.id }
-        set { change { $0.id = newValue } }
+        set { fields = fields.changed { $0.id = newValue } }
     }
     /// The story's name, as written after `Story:` (or `Scenario:`).
     public var name: String {
         _read { yield fields.value.name }
-        set { change { $0.name = newValue } }
+        set { fields = fields.changed { $0.name = newValue } }
     }
     /// The tags that reach this story, each with its `@`.
     public var tags: [String] {
         _read { yield fields.value.tags }
-        set { change { $0.tags = newValue } }
+        set { fields = fields.changed { $0.tags = newValue } }
     }
     /// Where the story begins.
     public var location: SourceLocation {
         _read { yield fields.value.location }
-        set { change { $0.location = newValue } }
+        set { fields = fields.changed { $0.location = newValue } }
     }
     /// The steps, in the order they run.
     public var steps: [Step] {
         _read { yield fields.value.steps }
-        set { change { $0.steps = newValue } }
+        set { fields = fields.changed { $0.steps = newValue } }
     }
     /// The name of the group the story belongs to in reports: the file's
     /// Gherkin feature name, or the file name for `.stories`.
     public var groupName: String {
         _read { yield fields.value.groupName }
-        set { change { $0.groupName = newValue } }
+        set { fields = fields.changed { $0.groupName = newValue } }
     }
 
     /// The fields, in one shared reference (see ``Shared``).
@@ -64,26 +64,12 @@ public struct Story: Hashable, Sendable, Codable {
         var groupName: String
     }
 
-    private mutating func change(_ body: (inout Fields) -> Void) {
-        var changed = fields.value
-        body(&changed)
-        fields = Shared(changed)
-    }
-
-    public static func == (lhs: Story, rhs: Story) -> Bool {
-        lhs.fields === rhs.fields || lhs.fields.value == rhs.fields.value
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(fields.value)
-    }
-
     public init(from decoder: any Decoder) throws {
-        fields = Shared(try Fields(from: decoder))
+        fields = try Shared(from: decoder)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try fields.value.encode(to: encoder)
+        try fields.encode(to: encoder)
     }
 }
 

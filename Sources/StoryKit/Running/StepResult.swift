@@ -20,49 +20,49 @@ public struct StepResult: Sendable, Codable {
     /// The step.
     public var step: Step {
         _read { yield fields.value.step }
-        set { change { $0.step = newValue } }
+        set { fields = fields.changed { $0.step = newValue } }
     }
     /// What happened.
     public var status: StepStatus {
         get { fields.value.status }
-        set { change { $0.status = newValue } }
+        set { fields = fields.changed { $0.status = newValue } }
     }
     /// How long the step ran, in nanoseconds.
     public var duration: UInt64 {
         get { fields.value.duration }
-        set { change { $0.duration = newValue } }
+        set { fields = fields.changed { $0.duration = newValue } }
     }
     /// Why the step failed, if it did.
     public var error: StepError? {
         _read { yield fields.value.error }
-        set { change { $0.error = newValue } }
+        set { fields = fields.changed { $0.error = newValue } }
     }
     /// The definition that ran the step (the first that matched).
     public var match: MatchInfo? {
         _read { yield fields.value.match }
-        set { change { $0.match = newValue } }
+        set { fields = fields.changed { $0.match = newValue } }
     }
     /// Other definitions that matched too, in registration order.
     public var alsoMatched: [MatchInfo] {
         _read { yield fields.value.alsoMatched }
-        set { change { $0.alsoMatched = newValue } }
+        set { fields = fields.changed { $0.alsoMatched = newValue } }
     }
     /// For an undefined step, the definition it was probably meant for.
     public var didYouMean: MatchInfo? {
         _read { yield fields.value.didYouMean }
-        set { change { $0.didYouMean = newValue } }
+        set { fields = fields.changed { $0.didYouMean = newValue } }
     }
     /// For an undefined step, the Swift code that would define it, named
     /// for the project's step class (see ``StoryRun/snippet(for:)``).
     public var snippet: String? {
         _read { yield fields.value.snippet }
-        set { change { $0.snippet = newValue } }
+        set { fields = fields.changed { $0.snippet = newValue } }
     }
     /// What the step attached (``attach(_:mediaType:name:)``, ``log(_:)``)
     /// and what it printed, in order.
     public var attachments: [Attachment] {
         _read { yield fields.value.attachments }
-        set { change { $0.attachments = newValue } }
+        set { fields = fields.changed { $0.attachments = newValue } }
     }
 
     /// The fields, in one shared reference (see ``Shared``).
@@ -82,18 +82,12 @@ public struct StepResult: Sendable, Codable {
         var attachments: [Attachment]
     }
 
-    private mutating func change(_ body: (inout Fields) -> Void) {
-        var changed = fields.value
-        body(&changed)
-        fields = Shared(changed)
-    }
-
     public init(from decoder: any Decoder) throws {
-        fields = Shared(try Fields(from: decoder))
+        fields = try Shared(from: decoder)
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try fields.value.encode(to: encoder)
+        try fields.encode(to: encoder)
     }
 }
 
