@@ -75,7 +75,10 @@ enum WorkerMain {
                 ahead.put(story)
             }
             ahead.finish()
+            // Stories that come back after this thread stops waiting are
+            // freed by the step thread.
             while spent.waitAndFree() {}
+            spent.close()
         }
         if !reading { spent.close() }
         // What waits in the outbox goes before the worker waits for stories.
