@@ -327,7 +327,7 @@ struct Options: Equatable {
           --config FILE   read options from FILE (default: storyrun.json, if there is one)
           --profile NAME  apply the config's profile NAME (repeatable); the command line wins
           --order ORDER   defined (default), random or random:SEED
-          -j, --jobs N    run stories in N worker processes at once (default 1); at most
+          -j, --jobs N    run stories in up to N worker processes (default 1); at most
                           64 (4 a core past 16 cores) and what `ulimit -n` allows
           --in-process    run step code in this process, for a debugger: a crash, exit()
                           or hang in a step then ends the run (see README, Worker processes)

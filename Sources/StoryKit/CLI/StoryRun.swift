@@ -22,9 +22,9 @@ public enum StoryRun {
         let isWorker = CommandLine.arguments.dropFirst().first == "--worker"
         if isWorker { PhaseTimer.isWorker() }
         PhaseTimer.mark("main")
-        // A run's workers start first of all, so that their start-up
-        // overlaps everything this process does before it needs them.
-        if !isWorker { prestartWorkers(arguments: Array(CommandLine.arguments.dropFirst())) }
+        // A run's first worker starts first of all, so that its start-up
+        // overlaps everything this process does before it needs it.
+        if !isWorker { prestartWorker(arguments: Array(CommandLine.arguments.dropFirst())) }
         // Without a few threads the run would wait for ever for one.
         guard Threads.canStart(4) else {
             Supervisor.discardPrestarted()
@@ -57,14 +57,14 @@ public enum StoryRun {
         exit(status.rawValue)
     }
 
-    /// Starts the workers of a supervised run of stories, if the arguments
-    /// ask for one; the run takes them when its worker arguments are the
-    /// same (and ends them otherwise).
-    private static func prestartWorkers(arguments: [String]) {
+    /// Starts the first worker of a supervised run of stories, if the
+    /// arguments ask for one; the run takes it when its worker arguments are
+    /// the same (and ends it otherwise).
+    private static func prestartWorker(arguments: [String]) {
         guard arguments.first != "merge", let options = try? Options.load(arguments: arguments), options.command == .run,
             !options.isInProcess, !options.isDryRun, options.watch == nil
         else { return }
-        Supervisor.prestart(arguments: options.workerArguments, count: max(1, options.jobs))
+        Supervisor.prestart(arguments: options.workerArguments)
     }
 
     /// Whether runs start worker processes: only when this executable's
@@ -149,10 +149,10 @@ public enum StoryRun {
                     let runsInProcess = options.isInProcess || options.isDryRun || !startsWorkers
                     let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: runsInProcess)
                     started = (selection, feed)
-                    // Its workers start now: their start-up and registration
-                    // overlap this process's.
+                    // Its first worker starts now: its start-up and
+                    // registration overlap this process's.
                     if !runsInProcess && options.watch == nil {
-                        Supervisor.prestart(arguments: options.workerArguments, count: max(1, options.jobs))
+                        Supervisor.prestart(arguments: options.workerArguments)
                     }
                 }
             }

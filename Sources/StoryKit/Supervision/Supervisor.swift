@@ -22,23 +22,21 @@ struct Supervisor {
     let workerArguments: [String]
     let now: @Sendable () -> UInt64
 
-    /// Workers started before the parent registered its step classes, so
-    /// that a worker's start-up and registration overlap the parent's.
+    /// The worker started before the parent registered its step classes,
+    /// so that its start-up and registration overlap the parent's.
     nonisolated(unsafe) private static var prestarted: (arguments: [String], workers: [SupervisedWorker]) = ([], [])
 
-    /// Starts `count` workers now, for the run that follows (only on the
+    /// Starts the first worker now, for the run that follows (only on the
     /// main thread, before ``run(next:emit:warn:)``); a worker that cannot
-    /// start now is tried again, and its problem reported, by the run.
-    static func prestart(arguments: [String], count: Int) {
+    /// start now is tried again, and its problem reported, by the run. (The
+    /// others of `--jobs` start when the run's stories prove slow.)
+    static func prestart(arguments: [String]) {
         // Started already (from the entry point, for these arguments).
-        if prestarted.arguments == arguments && prestarted.workers.count >= count { return }
+        if prestarted.arguments == arguments && !prestarted.workers.isEmpty { return }
         discardPrestarted()
         Orphans.adopt()
         var workers: [SupervisedWorker] = []
-        for _ in 0..<count {
-            guard let worker = try? SupervisedWorker.start(arguments: arguments) else { break }
-            workers.append(worker)
-        }
+        if let worker = try? SupervisedWorker.start(arguments: arguments) { workers.append(worker) }
         prestarted = (arguments, workers)
         PhaseTimer.mark("workers-started")
     }
@@ -145,9 +143,19 @@ struct Supervisor {
             }
         }
         Orphans.adopt()
-        // Workers started while this process registered and parsed.
+        // The worker started while this process registered and parsed; with
+        // --jobs N, the others once the stories prove slow (see ``WorkerDemand``).
         workers = Self.takePrestarted(arguments: workerArguments).prefix(workerCount).map { $0 }
-        while workers.count < workerCount && startFailure == nil { startWorker() }
+        if workers.isEmpty { startWorker() }
+        var demand = WorkerDemand()
+        /// How long the longest-running story has been running.
+        func longestRunning(at time: UInt64) -> UInt64 {
+            workers.reduce(0) { longest, worker in
+                let snapshot = worker.position.snapshot
+                guard snapshot.story != nil, snapshot.storyStart > 0, time > snapshot.storyStart else { return longest }
+                return max(longest, time - snapshot.storyStart)
+            }
+        }
 
         /// Fills the queue from the source so a batch is ready.
         func fill(_ count: Int) {
@@ -164,6 +172,7 @@ struct Supervisor {
             }
             finishedCount += 1
             finishedNanoseconds &+= result.duration
+            if workerCount > 1 { demand.noteFinished(duration: result.duration) }
             if configuration.emitsStoryProgress { emit(.storyStarted(result.story)) }
             // One pass over the test steps (`steps` would build an array each time).
             for index in result.testSteps.indices {
@@ -475,6 +484,13 @@ struct Supervisor {
             requeueGivenBack()
             // Overruns, deaths, and (with one worker) the story now running.
             let time = DispatchTime.now().uptimeNanoseconds
+            // More workers only while there is work to share with them.
+            if workers.count < workerCount, startFailure == nil, !isStopping,
+                queue.count > queueStart || !isSourceDone || workers.contains(where: { $0.dispatched.count >= 2 }),
+                demand.wantsMore(longestRunning: longestRunning(at: time))
+            {
+                while workers.count < workerCount && startFailure == nil { startWorker() }
+            }
             for worker in workers {
                 let snapshot = worker.position.snapshot
                 if snapshot.deadline != 0 && time > snapshot.deadline {

@@ -60,6 +60,27 @@ import Testing
         #expect(workers.count == 2, "the stories ran in \(workers.count) worker(s)")
     }
 
+    @Test("With --jobs 2, workers start only while there is work for them: never more than two, and no story lost")
+    func workersStartedBounded() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Quick stories, then slow ones (a second worker starts for them),
+        // then quick ones again.
+        try Self.write(
+            Self.quickStories(1000) + Self.waitingStories("slow", 16, milliseconds: 30, noting: folder + "/slow.txt") + Self.quickStories(1000),
+            to: folder + "/mixed.stories")
+        // Each process of the run notes where it is (`STORYRUN_PHASES`):
+        // every worker that starts writes a `worker main` line.
+        let outcome = try Binary.run(
+            ["mixed.stories", "--jobs", "2"], in: folder, timeout: 60,
+            environment: Self.faults.merging(["STORYRUN_PHASES": folder + "/phases.txt"]) { $1 })
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("2016 passed"), "\(outcome.output)")
+        let phases = try String(contentsOfFile: folder + "/phases.txt", encoding: .utf8)
+        let workers = phases.split(separator: "\n").filter { $0.contains(" worker main ") }
+        #expect(workers.count == 2, "\(workers.count) workers started:\n\(phases)")
+    }
+
     @Test("With --jobs 2, slow stories after many quick ones are shared: a worker left idle takes back another's unstarted stories")
     func slowStoriesAfterQuickOnes() throws {
         let folder = try Binary.temporaryFolder("supervision")
