@@ -45,17 +45,31 @@ struct StoriesParser {
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
         // Classic Mac OS line ends (a lone CR) are line ends too.
-        if body.utf8.contains(0x0D),
+        if body.utf8.withContiguousStorageIfAvailable({ $0.contains(0x0D) }) ?? body.utf8.contains(0x0D),
             zip(body.utf8, body.utf8.dropFirst().lazy + [0]).contains(where: { $0 == 0x0D && $1 != 0x0A })
         {
             body = Substring(body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n"))
         }
         // Lines are split on "\n" bytes: "\r\n" is one Character in Swift,
         // and splitting bytes is much faster than splitting Characters.
+        // In place where the text is contiguous (it nearly always is): a
+        // Substring's own byte search goes an index at a time.
         var lineNumber = 0
+        let isSplit = body.utf8.withContiguousStorageIfAvailable { (bytes: UnsafeBufferPointer<UInt8>) -> Void in
+            var start = 0
+            while true {
+                var end = start
+                while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                lineNumber += 1
+                let base = body.utf8.startIndex
+                parser.read(body[body.utf8.index(base, offsetBy: start)..<body.utf8.index(base, offsetBy: end)], number: lineNumber)
+                guard end < bytes.count else { break }
+                start = end + 1
+            }
+        } != nil
         var lineStart = body.utf8.startIndex
         let end = body.utf8.endIndex
-        while lineStart <= end {
+        while !isSplit && lineStart <= end {
             let lineEnd = body.utf8[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? end
             lineNumber += 1
             parser.read(body[lineStart..<lineEnd], number: lineNumber)

@@ -15,42 +15,55 @@ struct StoryLine {
     init(_ raw: Substring) {
         var line = raw
         if line.utf8.last == 0x0D { line = Substring(line.utf8.dropLast()) }
-        if line.utf8.allSatisfy({ $0 < 0x80 }) {
-            self.init(ascii: line)
+        // An ASCII line is read byte by byte in place, which is much faster
+        // than by Characters (and gives the same fields).
+        if let fields = line.utf8.withContiguousStorageIfAvailable(Self.asciiFields), let fields {
+            let bytes = line.utf8
+            func index(_ offset: Int) -> String.Index { bytes.index(bytes.startIndex, offsetBy: offset) }
+            self.init(
+                original: line, column: fields.start + 1, text: line[index(fields.start)..<index(fields.end)],
+                firstWord: line[index(fields.start)..<index(fields.wordEnd)], rest: line[index(fields.restStart)..<index(fields.end)])
         } else {
             self.init(unicode: line)
         }
     }
 
-    /// Reads an ASCII line byte by byte, which is much faster than by
-    /// Characters.
-    private init(ascii line: Substring) {
-        original = line
-        let bytes = line.utf8
-        let start = bytes.firstIndex { !Self.isBlank($0) } ?? bytes.endIndex
-        column = bytes.distance(from: bytes.startIndex, to: start) + 1
-        var end = bytes.endIndex
-        while end > start, Self.isBlankOrPunctuation(bytes[bytes.index(before: end)]) {
-            end = bytes.index(before: end)
-        }
-        text = line[start..<end]
-        let wordEnd = bytes[start..<end].firstIndex(where: Self.isBlank) ?? end
-        firstWord = line[start..<wordEnd]
-        let restStart = bytes[wordEnd..<end].firstIndex { !Self.isBlank($0) } ?? end
-        rest = line[restStart..<end]
+    /// Where an ASCII line's fields start and end, by byte offset: the
+    /// text without surrounding blanks and trailing punctuation, the first
+    /// word's end, the rest's start; nil when the line is not ASCII.
+    private static func asciiFields(of bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int, wordEnd: Int, restStart: Int)? {
+        for byte in bytes where byte >= 0x80 { return nil }
+        var start = 0
+        while start < bytes.count && isBlank(bytes[start]) { start += 1 }
+        var end = bytes.count
+        while end > start && isBlankOrPunctuation(bytes[end - 1]) { end -= 1 }
+        var wordEnd = start
+        while wordEnd < end && !isBlank(bytes[wordEnd]) { wordEnd += 1 }
+        var restStart = wordEnd
+        while restStart < end && isBlank(bytes[restStart]) { restStart += 1 }
+        return (start, end, wordEnd, restStart)
     }
 
-    private init(unicode line: Substring) {
-        original = line
+    private init(original: Substring, column: Int, text: Substring, firstWord: Substring, rest: Substring) {
+        self.original = original
+        self.column = column
+        self.text = text
+        self.firstWord = firstWord
+        self.rest = rest
+    }
+
+    /// Reads a line by Characters: the way for any line, which ASCII lines
+    /// skip (their fields are the same; `StoryLineTests`).
+    init(unicode line: Substring) {
         let leading = line.prefix(while: \.isWhitespace)
-        column = leading.count + 1
         var trimmed = line[leading.endIndex...]
         while let last = trimmed.last, last.isWhitespace || ".,;:!?".contains(last) {
             trimmed = trimmed.dropLast()
         }
-        text = trimmed
-        firstWord = trimmed.prefix { !$0.isWhitespace }
-        rest = trimmed[firstWord.endIndex...].drop(while: \.isWhitespace)
+        let firstWord = trimmed.prefix { !$0.isWhitespace }
+        self.init(
+            original: line, column: leading.count + 1, text: trimmed, firstWord: firstWord,
+            rest: trimmed[firstWord.endIndex...].drop(while: \.isWhitespace))
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {
@@ -58,7 +71,10 @@ struct StoryLine {
     }
 
     private static func isBlankOrPunctuation(_ byte: UInt8) -> Bool {
-        isBlank(byte) || ".,;:!?".utf8.contains(byte)
+        switch byte {
+        case 0x2E, 0x2C, 0x3B, 0x3A, 0x21, 0x3F: true  // . , ; : ! ?
+        default: isBlank(byte)
+        }
     }
 
     var isBlank: Bool { text.isEmpty }
