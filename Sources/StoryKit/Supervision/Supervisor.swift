@@ -442,7 +442,11 @@ struct Supervisor {
             let mayGiveBack = !isStopping && workers.contains { $0.givingBack != nil || $0.dispatched.count >= 2 }
             for worker in workers {
                 worker.flush()
-                if worker.isReady && worker.dispatched.isEmpty && !worker.hasUnsent && (isStopping || !hasWork && !mayGiveBack) {
+                // A lone worker is never asked for stories back: once all
+                // are sent it may see the end of its requests at once, and
+                // go on to its after-run hooks without a round trip.
+                let mayClose = worker.dispatched.isEmpty || workerCount == 1
+                if worker.isReady && mayClose && !worker.hasUnsent && (isStopping || !hasWork && (workerCount == 1 || !mayGiveBack)) {
                     worker.closeRequests()
                 }
             }
