@@ -55,6 +55,10 @@ struct OutputCapture {
             mapped = nil
             return
         }
+        // A page at a time: the first glance at the file would otherwise
+        // read ahead (and zero) dozens of pages of a file on disk, about
+        // 0.6 ms of a worker's first story.
+        _ = madvise(memory, Self.mappedSize, MADV_RANDOM)
         mapped = UnsafePointer(memory.assumingMemoryBound(to: UInt8.self))
         Truncation.watch(memory, size: Self.mappedSize)
     }
