@@ -132,21 +132,27 @@ struct PatternError: Error {
 
 /// An NSRegularExpression compiled on first use.
 private final class CompiledRegex: @unchecked Sendable {
-    // Unchecked: `cached` is read and written only under `lock`.
+    // Unchecked: `cached` is read and written only under `Self.lock`.
     private let source: String
     private let options: NSRegularExpression.Options
-    private let lock = NSLock()
+    /// The regex compiled when the pattern was registered, if it was.
+    private let compiled: NSRegularExpression?
+    /// One lock for every pattern's regex compiled later: a lock each cost
+    /// every definition two allocations when it was registered, and such
+    /// compiling is rare (the fast matcher answers most texts).
+    private static let lock = NSLock()
     private var cached: NSRegularExpression?
 
     init(source: String, options: NSRegularExpression.Options, regex: NSRegularExpression?) {
         self.source = source
         self.options = options
-        cached = regex
+        compiled = regex
     }
 
     var regex: NSRegularExpression {
-        lock.lock()
-        defer { lock.unlock() }
+        if let compiled { return compiled }
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
         if let cached { return cached }
         // The pattern was checked when it was registered.
         let made = try! NSRegularExpression(pattern: source, options: options)
