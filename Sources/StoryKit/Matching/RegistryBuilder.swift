@@ -24,6 +24,9 @@ final class RegistryBuilder {
 
     /// Registers every definition of each step class, in order.
     func register(_ classes: [any StepDefinitions.Type]) {
+        // Registering allocates about a kilobyte a definition, on a thread
+        // whose arena would otherwise grow a page at a time.
+        MallocArena.reserve(2 << 20)
         for type in classes { register(type) }
     }
 
