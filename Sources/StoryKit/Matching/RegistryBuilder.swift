@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Collects step definitions, and the problems with them, while step classes
 /// register; then freezes them into a ``StepRegistry``.
 final class RegistryBuilder {
@@ -50,11 +52,18 @@ final class RegistryBuilder {
 
     /// The registered definitions, frozen.
     func freeze() -> StepRegistry {
-        StepRegistry(
+        let registry = StepRegistry(
             definitions: definitions, hooks: hooks,
             parameterTypes: Array(parameterTypes.parameterTypes.dropFirst(ParameterTypeRegistry.builtIns.count)),
             matchingRunsUserCode: parameterTypes.parameterTypes.count > ParameterTypeRegistry.builtIns.count)
+        Self.lastFrozen.withLock { $0 = registry }
+        return registry
     }
+
+    /// The registry frozen last, kept until the next is frozen: a run's
+    /// process exits when the run returns, and freeing every definition
+    /// first cost a one-story run 0.2 ms of 1,000 definitions.
+    private static let lastFrozen = Mutex<StepRegistry?>(nil)
 }
 
 extension RegistryBuilder.Problem {
