@@ -14,8 +14,9 @@ enum MallocArena {
     /// Makes room for `bytes` more in the calling thread's arena.
     static func reserve(_ bytes: Int) {
         #if canImport(Glibc)
-        // Under glibc's mmap threshold (128 KiB), so they come from the arena.
-        let blockSize = 64 * 1024
+        // Under glibc's mmap threshold (128 KiB), so they come from the
+        // arena, and large: each touches a page for its header.
+        let blockSize = 120 * 1024
         let count = bytes / blockSize
         withUnsafeTemporaryAllocation(of: UnsafeMutableRawPointer?.self, capacity: count) { blocks in
             for index in 0..<count { blocks[index] = malloc(blockSize) }
