@@ -86,7 +86,7 @@ struct Pattern: @unchecked Sendable {
     /// Whether the text starts with the lowercase ASCII prefix, ignoring the
     /// case of ASCII letters. A non-ASCII character in the text's first
     /// bytes answers yes, since case folding may then equate characters.
-    static func hasASCIIPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+    private static func hasASCIIPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
         for (offset, expected) in prefix.enumerated() {
             guard offset < bytes.count else { return false }
             let byte = bytes[offset]

@@ -11,16 +11,27 @@
 /// hold every definition that matches, in registration order, and the
 /// answers are those of trying every definition.
 final class PrefixScan: Sendable {
-    /// What rules a definition out, by id.
+    /// What rules each definition out, by id: a range of ``prefixes`` or of
+    /// ``words``. Flat arrays of plain values, so the scan retains nothing
+    /// per definition (an enum with an array each cost twice the scan).
     private let filters: [Filter]
+    /// Every prefix, lowercase ASCII, end to end.
+    private let prefixes: [UInt8]
+    /// Every list of required words (as hashes), end to end.
+    private let words: [UInt64]
 
-    private enum Filter: Sendable {
-        /// A text must start with this lowercase ASCII prefix.
-        case prefix([UInt8])
-        /// A line must hold each of these words (as hashes).
-        case words([UInt64])
-        /// Always tried.
-        case none
+    private struct Filter {
+        enum Kind {
+            /// A text must start with the prefix.
+            case prefix
+            /// A line must hold each of the words.
+            case words
+            /// Always tried.
+            case none
+        }
+        var kind: Kind
+        var start: Int
+        var count: Int
     }
 
     /// Whether a scan pays for these definitions: not when many lack a
@@ -28,8 +39,7 @@ final class PrefixScan: Sendable {
     static func pays(for definitions: [StepDefinition]) -> Bool {
         // Finding a definition's words costs about what the index pays for it.
         var unprefixed = 0
-        for definition in definitions {
-            if case .regex(let pattern) = definition.matcher, pattern.anchoredPrefix != nil { continue }
+        for definition in definitions where definition.anchoredPrefix == nil {
             unprefixed += 1
             if unprefixed > definitions.count / 8 { return false }
         }
@@ -37,12 +47,24 @@ final class PrefixScan: Sendable {
     }
 
     init(definitions: [StepDefinition]) {
-        filters = definitions.map { definition in
-            if case .regex(let pattern) = definition.matcher, let prefix = pattern.anchoredPrefix { return .prefix(prefix) }
-            let words = definition.requiredWords.map { $0.map(RequiredWords.hash) }
+        var filters: [Filter] = []
+        filters.reserveCapacity(definitions.count)
+        var prefixes: [UInt8] = []
+        var words: [UInt64] = []
+        for definition in definitions {
+            if let prefix = definition.anchoredPrefix {
+                filters.append(Filter(kind: .prefix, start: prefixes.count, count: prefix.count))
+                prefixes += prefix
+                continue
+            }
+            let required = definition.requiredWords.map { $0.map(RequiredWords.hash) }
                 ?? definition.matcher.requiredWordHashes.map(\.hash)
-            return words.isEmpty ? .none : .words(words)
+            filters.append(Filter(kind: required.isEmpty ? .none : .words, start: words.count, count: required.count))
+            words += required
         }
+        self.filters = filters
+        self.prefixes = prefixes
+        self.words = words
     }
 
     /// Calls `body` with the id of each definition that may match a step
@@ -54,18 +76,41 @@ final class PrefixScan: Sendable {
         var line = line, text = text
         line.withUTF8 { line in
             text.withUTF8 { text in
-                for (id, filter) in filters.enumerated() {
-                    switch filter {
-                    case .prefix(let prefix):
-                        guard Pattern.hasASCIIPrefix(line, prefix) || Pattern.hasASCIIPrefix(text, prefix) else { continue }
-                    case .words(let words):
-                        guard !isASCII || words.allSatisfy(lineWords.contains) else { continue }
-                    case .none:
-                        break
+                filters.withUnsafeBufferPointer { filters in
+                    prefixes.withUnsafeBufferPointer { prefixes in
+                        words.withUnsafeBufferPointer { words in
+                            for (id, filter) in filters.enumerated() {
+                                let range = filter.start..<(filter.start + filter.count)
+                                switch filter.kind {
+                                case .prefix:
+                                    let prefix = UnsafeBufferPointer(rebasing: prefixes[range])
+                                    guard Self.hasPrefix(line, prefix) || Self.hasPrefix(text, prefix) else { continue }
+                                case .words:
+                                    guard !isASCII || words[range].allSatisfy(lineWords.contains) else { continue }
+                                case .none:
+                                    break
+                                }
+                                body(id)
+                            }
+                        }
                     }
-                    body(id)
                 }
             }
         }
+    }
+
+    /// ``Pattern``'s own test (``Pattern/hasASCIIPrefix(_:_:)``), on a
+    /// prefix in place: whether the text starts with the lowercase ASCII
+    /// prefix, ignoring the case of ASCII letters; a non-ASCII byte in the
+    /// text where the prefix is answers yes (case folding may then equate
+    /// characters).
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        for offset in 0..<prefix.count {
+            guard offset < bytes.count else { return false }
+            let byte = bytes[offset]
+            if byte >= 0x80 { return true }
+            if SimpleRegex.lowered(byte) != prefix[offset] { return false }
+        }
+        return true
     }
 }
