@@ -10,11 +10,12 @@ extension Options {
     /// - Parameters:
     ///   - arguments: The arguments after the executable's name.
     ///   - directory: Where to look for `storyrun.json`.
-    ///   - environment: The process environment (`CI_NODE_INDEX`, `CI_NODE_TOTAL`).
+    ///   - environment: The environment (`CI_NODE_INDEX`, `CI_NODE_TOTAL`);
+    ///     nil for the process's own.
     /// - Throws: A ``Diagnostic``; for the config file, at its file:line.
     static func load(
         arguments: [String], directory: String = FileManager.default.currentDirectoryPath,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String]? = nil
     ) throws(Diagnostic) -> Options {
         var options = Options()
         guard let remaining = try options.parseCommand(arguments) else { return options }
@@ -66,9 +67,16 @@ extension Options {
     /// Takes `--shard` from GitLab's `CI_NODE_INDEX` and `CI_NODE_TOTAL`
     /// (set by `parallel: N`) when neither the command line nor the config
     /// gave one.
-    mutating func fillShard(from environment: [String: String]) throws(Diagnostic) {
-        guard command == .run, shard == nil, let index = environment["CI_NODE_INDEX"],
-            let total = environment["CI_NODE_TOTAL"]
+    mutating func fillShard(from environment: [String: String]?) throws(Diagnostic) {
+        // The process's own variables are read one at a time: ProcessInfo's
+        // `environment` makes a dictionary of them all at each call, which
+        // start-up paid for twice.
+        func variable(_ name: String) -> String? {
+            if let environment { return environment[name] }
+            return getenv(name).map { String(cString: $0) }
+        }
+        guard command == .run, shard == nil, let index = variable("CI_NODE_INDEX"),
+            let total = variable("CI_NODE_TOTAL")
         else { return }
         do {
             shard = try Self.shard("\(index)/\(total)")

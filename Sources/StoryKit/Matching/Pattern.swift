@@ -11,7 +11,7 @@ struct Pattern: @unchecked Sendable {
     private let compiled: CompiledRegex
     /// For a pattern that starts with `^` and literal ASCII text, that text
     /// lowercased: a text that does not start with it cannot match.
-    private let anchoredPrefix: [UInt8]?
+    let anchoredPrefix: [UInt8]?
     /// The same pattern for the fast matcher, when it understands it.
     private let simple: SimpleRegex?
 
@@ -99,17 +99,22 @@ struct Pattern: @unchecked Sendable {
 
     /// The literal ASCII letters, digits and blanks right after a leading `^`.
     private static func literalPrefix(ofAnchored source: String) -> [UInt8]? {
-        guard source.hasPrefix("^") else { return nil }
-        var prefix: [UInt8] = []
-        let bytes = Array(source.utf8.dropFirst())
-        for (offset, byte) in bytes.enumerated() {
-            let isLiteral = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x20
-            guard isLiteral else { break }
-            // A quantifier after the character makes it optional or repeated.
-            if offset + 1 < bytes.count, SimpleRegex.isQuantifier(bytes[offset + 1]) { break }
-            prefix.append(byte >= 0x41 && byte <= 0x5A ? byte + 32 : byte)
+        // On the bytes in place: every definition pays for this at registration.
+        var source = source
+        return source.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "^") else { return nil }
+            var end = 1
+            while end < bytes.count {
+                let byte = bytes[end]
+                let isLiteral = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x20
+                guard isLiteral else { break }
+                // A quantifier after the character makes it optional or repeated.
+                if end + 1 < bytes.count, SimpleRegex.isQuantifier(bytes[end + 1]) { break }
+                end += 1
+            }
+            guard end > 1 else { return nil }
+            return bytes[1..<end].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }
         }
-        return prefix.isEmpty ? nil : prefix
     }
 
     private static func reason(for error: any Error) -> String {
@@ -127,21 +132,27 @@ struct PatternError: Error {
 
 /// An NSRegularExpression compiled on first use.
 private final class CompiledRegex: @unchecked Sendable {
-    // Unchecked: `cached` is read and written only under `lock`.
+    // Unchecked: `cached` is read and written only under `Self.lock`.
     private let source: String
     private let options: NSRegularExpression.Options
-    private let lock = NSLock()
+    /// The regex compiled when the pattern was registered, if it was.
+    private let compiled: NSRegularExpression?
+    /// One lock for every pattern's regex compiled later: a lock each cost
+    /// every definition two allocations when it was registered, and such
+    /// compiling is rare (the fast matcher answers most texts).
+    private static let lock = NSLock()
     private var cached: NSRegularExpression?
 
     init(source: String, options: NSRegularExpression.Options, regex: NSRegularExpression?) {
         self.source = source
         self.options = options
-        cached = regex
+        compiled = regex
     }
 
     var regex: NSRegularExpression {
-        lock.lock()
-        defer { lock.unlock() }
+        if let compiled { return compiled }
+        Self.lock.lock()
+        defer { Self.lock.unlock() }
         if let cached { return cached }
         // The pattern was checked when it was registered.
         let made = try! NSRegularExpression(pattern: source, options: options)

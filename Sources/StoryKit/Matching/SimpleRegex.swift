@@ -39,27 +39,48 @@ struct SimpleRegex: Sendable {
 
     /// Reads a pattern; nil when it uses anything this matcher does not know.
     init?(_ source: String) {
-        var bytes = Array(source.utf8)
+        var source = source
+        guard let read = source.withUTF8(Self.read) else { return nil }
+        elements = read.elements
+        isAnchoredAtStart = read.isAnchoredAtStart
+        isAnchoredAtEnd = read.isAnchoredAtEnd
+        groupCount = read.groupCount
+    }
+
+    /// Reads a pattern's UTF-8 bytes where they are, with no copy: every
+    /// definition's pattern is read when it is registered.
+    private static func read(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> (elements: [Element], isAnchoredAtStart: Bool, isAnchoredAtEnd: Bool, groupCount: Int)? {
         guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
-        isAnchoredAtStart = bytes.first == UInt8(ascii: "^")
-        if isAnchoredAtStart { bytes.removeFirst() }
-        isAnchoredAtEnd = bytes.last == UInt8(ascii: "$") && !(bytes.count >= 2 && bytes[bytes.count - 2] == UInt8(ascii: "\\"))
-        if isAnchoredAtEnd { bytes.removeLast() }
+        // The pattern between its anchors.
+        var start = 0
+        var end = bytes.count
+        let isAnchoredAtStart = bytes.first == UInt8(ascii: "^")
+        if isAnchoredAtStart { start = 1 }
+        let isAnchoredAtEnd = end > start && bytes[end - 1] == UInt8(ascii: "$") && !(end - start >= 2 && bytes[end - 2] == UInt8(ascii: "\\"))
+        if isAnchoredAtEnd { end -= 1 }
         var elements: [Element] = []
-        var index = 0
-        while index < bytes.count {
+        elements.reserveCapacity(end - start)
+        var groups = 0
+        var captures = 0
+        var index = start
+        while index < end {
             let byte = bytes[index]
             if byte == UInt8(ascii: "(") {
-                guard let (group, length) = Self.group(in: bytes[index...]) else { return nil }
+                guard let (group, length) = Self.group(in: bytes, at: index, end: end) else { return nil }
                 elements.append(group)
+                groups += 1
+                captures += 1
                 index += length
             } else if byte == UInt8(ascii: "\\") {
-                guard index + 1 < bytes.count, Self.isPunctuation(bytes[index + 1]) else { return nil }
+                guard index + 1 < end, Self.isPunctuation(bytes[index + 1]) else { return nil }
                 elements.append(.literal(bytes[index + 1]))
                 index += 2
-            } else if byte == UInt8(ascii: "."), index + 1 < bytes.count, (bytes[index + 1] == UInt8(ascii: "*") || bytes[index + 1] == UInt8(ascii: "+")) {
-                if index + 2 < bytes.count, Self.isQuantifier(bytes[index + 2]) { return nil }
+            } else if byte == UInt8(ascii: "."), index + 1 < end, (bytes[index + 1] == UInt8(ascii: "*") || bytes[index + 1] == UInt8(ascii: "+")) {
+                if index + 2 < end, Self.isQuantifier(bytes[index + 2]) { return nil }
                 elements.append(.group(.any, atLeastOne: bytes[index + 1] == UInt8(ascii: "+"), signed: false, captures: false))
+                groups += 1
                 index += 2
             } else if Self.isSpecial(byte) {
                 return nil
@@ -70,17 +91,17 @@ struct SimpleRegex: Sendable {
         }
         // Matching recurses once a group (literals are a loop): more groups
         // than this go to ICU, which has its own limits.
-        guard elements.count(where: { if case .group = $0 { true } else { false } }) <= Self.groupLimit else { return nil }
-        self.elements = elements
-        groupCount = elements.filter { if case .group(_, _, _, true) = $0 { true } else { false } }.count
+        guard groups <= Self.groupLimit else { return nil }
+        return (elements, isAnchoredAtStart, isAnchoredAtEnd, captures)
     }
 
     /// The most groups (captures and bare repeats) a pattern this matcher
     /// takes may have: its matching recurses once a group.
     static let groupLimit = 32
 
-    /// The groups this matcher knows, as written.
-    private static let groups: [(String, Element)] = [
+    /// The groups this matcher knows, as written (static strings: looking
+    /// them up retains nothing).
+    private static let groups: [(StaticString, Element)] = [
         (#"(\d+)"#, .group(.digit, atLeastOne: true, signed: false)),
         (#"(-?\d+)"#, .group(.digit, atLeastOne: true, signed: true)),
         (#"(\d*)"#, .group(.digit, atLeastOne: false, signed: false)),
@@ -92,12 +113,15 @@ struct SimpleRegex: Sendable {
         (#"([^']*)"#, .group(.notByte(UInt8(ascii: "'")), atLeastOne: false, signed: false)),
     ]
 
-    private static func group(in bytes: ArraySlice<UInt8>) -> (Element, Int)? {
-        for (written, element) in groups where bytes.starts(with: written.utf8) {
-            let after = bytes.index(bytes.startIndex, offsetBy: written.utf8.count)
+    /// The group written at `index` of the pattern's bytes before `end`,
+    /// and its length.
+    private static func group(in bytes: UnsafeBufferPointer<UInt8>, at index: Int, end: Int) -> (Element, Int)? {
+        for (written, element) in groups {
+            let length = written.utf8CodeUnitCount
+            guard end - index >= length, (0..<length).allSatisfy({ bytes[index + $0] == written.utf8Start[$0] }) else { continue }
             // A quantifier after the group changes what it means.
-            if after < bytes.endIndex, Self.isQuantifier(bytes[after]) { return nil }
-            return (element, written.utf8.count)
+            if index + length < end, Self.isQuantifier(bytes[index + length]) { return nil }
+            return (element, length)
         }
         return nil
     }

@@ -24,6 +24,10 @@ public final class StepDefinition: Sendable, Identifiable {
     /// the index asks (``StepMatcher/requiredWords``), so registering costs
     /// nothing in a process that never matches.
     let requiredWords: [String]?
+    /// The lowercase literal text after a regex's leading `^`
+    /// (``Pattern/anchoredPrefix``), kept here so the first lookups'
+    /// ``PrefixScan`` reads it without copying the matcher.
+    let anchoredPrefix: [UInt8]?
 
     init(
         id: Int, pattern: String, syntax: Syntax, location: SourceLocation, ownerName: String,
@@ -38,6 +42,7 @@ public final class StepDefinition: Sendable, Identifiable {
         self.matcher = matcher
         self.invoke = invoke
         self.requiredWords = requiredWords
+        if case .regex(let pattern) = matcher { anchoredPrefix = pattern.anchoredPrefix } else { anchoredPrefix = nil }
     }
 
     /// The syntax of a pattern.

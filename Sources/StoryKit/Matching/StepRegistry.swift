@@ -16,7 +16,7 @@ public final class StepRegistry: Sendable {
     /// parameter types the step classes defined. Such matching stays on the
     /// runner's thread, when the story runs.
     let matchingRunsUserCode: Bool
-    /// Built when a step is first matched: a supervised run's parent never
+    /// Made when a step is first matched: a supervised run's parent never
     /// matches, so it never pays for the index.
     private let index: LazyIndex
 
@@ -43,7 +43,7 @@ public final class StepRegistry: Sendable {
 
     func matches(line: String, text: String, attachment: StepAttachment?) -> [Match] {
         var found: [Match] = []
-        index.index.forEachCandidate(forLine: line) { id in
+        index.forEachCandidate(line: line, text: text) { id in
             if let match = match(definitions[id], line: line, text: text, attachment: attachment) { found.append(match) }
         }
         return found
@@ -61,23 +61,62 @@ public final class StepRegistry: Sendable {
     }
 }
 
-/// A ``PatternIndex`` made on first use, once, whichever thread asks.
+/// The candidates for a step: a ``PrefixScan`` for the first few lookups,
+/// then a ``PatternIndex``, each made once, whichever thread asks.
+///
+/// Both give every definition that may match, in registration order, so
+/// the answers do not depend on which one a lookup used.
 private final class LazyIndex: @unchecked Sendable {
-    // Unchecked: `built` is written once, under `lock`, and read after.
+    // Unchecked: the fields below `lock` are read and written only under it.
     private let lock = NSLock()
     private let definitions: [StepDefinition]
     private var built: PatternIndex?
+    private var scan: PrefixScan?
+    /// The lookups the scan has answered; nil before the first lookup,
+    /// which decides whether there is a scan.
+    private var scanned: Int?
 
     init(definitions: [StepDefinition]) {
         self.definitions = definitions
     }
 
-    var index: PatternIndex {
+    /// How many lookups the scan answers before the index is built: the
+    /// index costs about a microsecond per definition to build (1.2 ms for
+    /// 1,000), a scan lookup a few nanoseconds per definition plus the
+    /// candidates its prefixes let through (often more than the index's),
+    /// so a run that matches more steps than this soon earns the index back.
+    static let scannedLookups = 16
+
+    /// Calls `body` with the id of each definition that may match the step
+    /// line or its text, in registration order, each once.
+    func forEachCandidate(line: String, text: String, _ body: (Int) -> Void) {
+        switch next() {
+        case .index(let index): index.forEachCandidate(forLine: line, body)
+        case .scan(let scan): scan.forEachCandidate(line: line, text: text, body)
+        }
+    }
+
+    private enum Finder {
+        case index(PatternIndex)
+        case scan(PrefixScan)
+    }
+
+    /// What answers this lookup; counts it.
+    private func next() -> Finder {
         lock.lock()
         defer { lock.unlock() }
-        if let built { return built }
+        if let built { return .index(built) }
+        if scanned == nil {
+            scan = PrefixScan.pays(for: definitions) ? PrefixScan(definitions: definitions) : nil
+            scanned = 0
+        }
+        if let scan, let count = scanned, count < Self.scannedLookups {
+            scanned = count + 1
+            return .scan(scan)
+        }
+        scan = nil
         let made = PatternIndex(definitions: definitions)
         built = made
-        return made
+        return .index(made)
     }
 }

@@ -55,6 +55,34 @@ import Testing
         }
     }
 
+    /// The ids the scan offers that match, as ``StepRegistry`` would try them.
+    static func scanned(_ scan: PrefixScan, _ registry: StepRegistry, line: String, text: String) -> [Int] {
+        var ids: [Int] = []
+        scan.forEachCandidate(line: line, text: text) { id in
+            if registry.definitions[id].matcher.match(line: line, text: text, attachment: nil) != nil { ids.append(id) }
+        }
+        return ids
+    }
+
+    @Test("The first lookups' scan gives exactly the answers of trying every definition in order")
+    func scanParity() throws {
+        let patterns = Self.patterns + Self.patterns.map { "^" + $0 } + ["^I have", "^i HAVE (\\d+)", "^the kelvin", "^caf"]
+        let definitions = try patterns.enumerated().map { id, pattern in
+            StepDefinition(
+                id: id, pattern: pattern, syntax: .regex, location: .init(file: "f", line: id), ownerName: "T",
+                parameterTypes: [], matcher: .regex(try Pattern(regex: pattern)), invoke: { _, _, _ in })
+        }
+        let registry = StepRegistry(definitions: definitions)
+        let scan = PrefixScan(definitions: definitions)
+        for line in Self.texts + Self.texts.map({ "Given " + $0 }) {
+            let text = String(line.drop { $0 != " " }.dropFirst())
+            let all = registry.matchesWithoutIndex(line: line, text: text, attachment: nil).map(\.definition.id)
+            #expect(Self.scanned(scan, registry, line: line, text: text) == all, "\(line)")
+        }
+        // Most of these patterns have no literal prefix: a run builds the index at once.
+        #expect(!PrefixScan.pays(for: definitions))
+    }
+
     @Test("Non-ASCII text bypasses the index")
     func nonASCII() {
         var hashes: [UInt64] = []
@@ -85,6 +113,15 @@ import Testing
                 parameterTypes: [], matcher: .regex(try Pattern(regex: pattern)), invoke: { _, _, _ in })
         }
         let registry = StepRegistry(definitions: definitions)
+        let scan = PrefixScan(definitions: definitions)
+        // Every pattern anchored: a run's first lookups scan, the rest use the index.
+        let anchored = try templates.enumerated().map { id, template in
+            StepDefinition(
+                id: id, pattern: "^\(template)$", syntax: .regex, location: .init(file: "f", line: id), ownerName: "T",
+                parameterTypes: [], matcher: .regex(try Pattern(regex: "^\(template)$")), invoke: { _, _, _ in })
+        }
+        let anchoredRegistry = StepRegistry(definitions: anchored)
+        #expect(PrefixScan.pays(for: anchored))
         var found = 0
         for _ in 0..<1_000 {
             // A definition's text with numbers that are often other definitions' numbers,
@@ -96,6 +133,11 @@ import Testing
             let indexed = registry.matches(line: line, text: text, attachment: nil).map(\.definition.id)
             let all = registry.matchesWithoutIndex(line: line, text: text, attachment: nil).map(\.definition.id)
             #expect(indexed == all, "\(line)")
+            #expect(Self.scanned(scan, registry, line: line, text: text) == all, "\(line)")
+            #expect(
+                anchoredRegistry.matches(line: line, text: text, attachment: nil).map(\.definition.id)
+                    == anchoredRegistry.matchesWithoutIndex(line: line, text: text, attachment: nil).map(\.definition.id),
+                "\(line)")
             found += all.count
         }
         // The texts do match: the comparison is not between two empty lists.
