@@ -39,12 +39,12 @@ public enum StoryRun {
             Interrupts.install()
         }
         startsWorkers = true
-        let environment = ProcessInfo.processInfo.environment
+        // Two variables: `getenv`, not a dictionary of every one.
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let status = await run(
             arguments: Array(CommandLine.arguments.dropFirst()), steps: steps, reporters: reporters,
-            style: environment["NO_COLOR"] == nil && isTerminal ? .ansi : .plain,
-            isGitHubActions: environment["GITHUB_ACTIONS"] == "true",
+            style: getenv("NO_COLOR") == nil && isTerminal ? .ansi : .plain,
+            isGitHubActions: getenv("GITHUB_ACTIONS").map { String(cString: $0) } == "true",
             startTime: Date(),
             output: { StandardOutput.writeLine(TerminalText.visible($0)) },
             partialOutput: isTerminal ? { print(TerminalText.visible($0), terminator: ""); fflush(nil) } : nil)
@@ -61,7 +61,8 @@ public enum StoryRun {
     /// arguments ask for one; the run takes it when its worker arguments are
     /// the same (and ends it otherwise).
     private static func prestartWorker(arguments: [String]) {
-        guard arguments.first != "merge", let options = try? Options.load(arguments: arguments), options.command == .run,
+        guard arguments.first != "merge", !arguments.contains("--in-process"), let options = try? Options.load(arguments: arguments),
+            options.command == .run,
             !options.isInProcess, !options.isDryRun, options.watch == nil
         else { return }
         Supervisor.prestart(arguments: options.workerArguments)

@@ -174,7 +174,7 @@ enum Descriptors {
     /// appending, unless `appending` is false), closed on exec, made in
     /// `folder` (the temporary folder when nil).
     static func temporaryFile(_ purpose: String, in folder: String? = nil, appending: Bool = true) -> Int32? {
-        let folder = folder ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let folder = folder ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array("\(folder)/.storyrun-\(purpose)-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }

@@ -183,7 +183,7 @@ final class SupervisedWorker {
     /// The executable workers run: this one, or `STORYRUN_WORKER_EXECUTABLE`
     /// (a copy of it elsewhere, say).
     static let executablePath: String = {
-        if let path = ProcessInfo.processInfo.environment["STORYRUN_WORKER_EXECUTABLE"], !path.isEmpty { return path }
+        if let path = getenv("STORYRUN_WORKER_EXECUTABLE").map({ String(cString: $0) }), !path.isEmpty { return path }
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
         return CommandLine.arguments[0]
     }()
