@@ -12,13 +12,26 @@ import Foundation
 /// but for ``lines``, made under a lock; so the report threads share one.
 final class StoryFileInfo: @unchecked Sendable {
     /// Where a story sits in its file's syntax tree.
-    struct Place {
-        var rule: GherkinRule?
-        var scenario: GherkinScenario
-        var examples: GherkinExamples?
-        var row: GherkinTableRow?
+    ///
+    /// A class: every report looks up each story's place, and a copy of
+    /// a struct of syntax tree nodes and a pickle retained and released
+    /// each of their strings and arrays (dozens a story); a reference is
+    /// one.
+    final class Place: Sendable {
+        let rule: GherkinRule?
+        let scenario: GherkinScenario
+        let examples: GherkinExamples?
+        let row: GherkinTableRow?
         /// The official pickle of the story.
-        var pickle: Pickle
+        let pickle: Pickle
+
+        init(rule: GherkinRule?, scenario: GherkinScenario, examples: GherkinExamples? = nil, row: GherkinTableRow? = nil, pickle: Pickle) {
+            self.rule = rule
+            self.scenario = scenario
+            self.examples = examples
+            self.row = row
+            self.pickle = pickle
+        }
     }
 
     /// The path as the stories name it.
