@@ -5,7 +5,13 @@ extension MessagesReporter {
     /// envelopes: the bulk of the stream, so the envelopes of every step
     /// are written straight as bytes (the same text ``JSONValue`` makes);
     /// the rare ones (attachments, errors, arguments) go through it.
-    mutating func testCase(_ result: StoryResult, pickle: PickleIDs, into out: inout [UInt8]) {
+    ///
+    /// When no step of any attempt attached anything or failed with an
+    /// error (nearly every story), the attempts' envelopes are not written
+    /// now: their numbers go after the test case as a ``StepsRecord``,
+    /// written out when the stream is assembled. Returns the length of
+    /// that record (0 when there is none).
+    mutating func testCase(_ result: StoryResult, pickle: PickleIDs, into out: inout [UInt8]) -> Int {
         // The test case: the last attempt's test steps.
         let caseID = runIDs.nextNumber()
         var stepIDs: [Int] = []
@@ -76,6 +82,10 @@ extension MessagesReporter {
             ])), into: &out)
         }
         let attempts = result.allAttempts
+        if StepsRecord.fits(attempts) {
+            return StepsRecord.write(
+                attempts, caseID: caseID, stepIDs: stepIDs, last: result.testSteps, ids: &runIDs, clock: &clock, into: &out)
+        }
         var reference: [UInt8] = []
         reference.reserveCapacity(96)
         for (number, attempt) in attempts.enumerated() {
@@ -142,6 +152,7 @@ extension MessagesReporter {
             out.literal(number < attempts.count - 1 ? #","willBeRetried":true}}"# : #","willBeRetried":false}}"#)
             out.append(UInt8(ascii: "\n"))
         }
+        return 0
     }
 }
 

@@ -63,7 +63,15 @@ public struct MessagesReporter: Reporter {
     var clock: Clock
     let trees = TreeRegexCache()
     /// Before-run hooks and test cases, in the order they ran.
-    private var run: [ReportSpill.Place] = []
+    private var run: [RunPart] = []
+
+    /// A before-run hook's or test case's part of the run in the spill:
+    /// its envelopes, then (a test case's) the ``StepsRecord`` of its
+    /// attempts, `record` bytes long (0 when they are envelopes too).
+    private struct RunPart {
+        var place: ReportSpill.Place
+        var record = 0
+    }
 
     /// One story file's part of the stream: its source, syntax tree and pickles.
     private struct SourceFile {
@@ -124,7 +132,7 @@ public struct MessagesReporter: Reporter {
                 if spill == nil { spill = ReportSpill(near: path) }
                 var bytes: [UInt8] = []
                 runHook(hook, into: &bytes)
-                run.append(spill!.append(bytes))
+                run.append(RunPart(place: spill!.append(bytes)))
             } else {
                 afterRunHooks.append(hook)
             }
@@ -233,7 +241,9 @@ public struct MessagesReporter: Reporter {
         define(result.testSteps)
         guard let pickle else { return }
         files[index].pickles.append(spill.append(pickle.line))
-        run.append(spill.append { testCase(result, pickle: pickle, into: &$0) })
+        var record = 0
+        let place = spill.append { record = testCase(result, pickle: pickle, into: &$0) }
+        run.append(RunPart(place: place, record: record))
     }
 
     /// A story file's `source` and, for a feature file, `gherkinDocument`
@@ -350,7 +360,25 @@ public struct MessagesReporter: Reporter {
                 try copy(source.pickles)
             }
             out += prelude
-            try copy(run)
+            // The run: each part's envelopes, then its attempts' record
+            // written out. The spill hands over whole parts, in order.
+            var next = 0
+            let clock = Clock(start: startTime)
+            try spill.read(run.map(\.place), for: path) { bytes throws(Diagnostic) in
+                var offset = 0
+                while offset < bytes.count, next < run.count {
+                    let part = run[next]
+                    next += 1
+                    let envelopes = offset + part.place.count - part.record
+                    Self.resolving(UnsafeRawBufferPointer(rebasing: bytes[offset..<envelopes]), marker: marker, bases: bases, into: &out)
+                    if part.record > 0 {
+                        StepsRecord.writeEnvelopes(
+                            UnsafeRawBufferPointer(rebasing: bytes[envelopes..<(envelopes + part.record)]), run: bases.run, clock: clock, into: &out)
+                    }
+                    offset += part.place.count
+                    try flush(atLeast: Self.writeSize)
+                }
+            }
             try write(end)
             try flush(atLeast: 1)
         }
