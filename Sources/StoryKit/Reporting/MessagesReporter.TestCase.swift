@@ -19,7 +19,7 @@ extension MessagesReporter {
         out.literal(#"{"testCase":{"id":""#)
         marker.write(.run, caseID, into: &out)
         out.literal(#"","pickleId":"#)
-        JSONValue.writeString(pickle.id, into: &out)
+        pickle.writeID(into: &out)
         out.literal(#","testSteps":["#)
         var stepIndex = 0
         // Test steps are read in place, by index, here and below: a `for`
@@ -35,17 +35,21 @@ extension MessagesReporter {
                 JSONValue.writeString(hookID(hook), into: &out)
                 out.literal("}")
             } else if let (firstMatch, others, text) = result.testSteps[index].matches {
-                let pickleStepID = stepIndex < pickle.stepIDs.count ? pickle.stepIDs[stepIndex] : ""
-                stepIndex += 1
                 out.literal(#"","pickleStepId":"#)
-                JSONValue.writeString(pickleStepID, into: &out)
+                pickle.writeStepID(stepIndex, into: &out)
+                stepIndex += 1
                 // The match, then the others that matched (position -1, then
                 // from 0): no array of them made, and no nested function,
                 // which would copy the whole reporter for each call.
                 out.literal(#","stepDefinitionIds":["#)
+                // The match's definition, looked up once for both lists
+                // (the others matched only for an ambiguous step).
+                let firstKnown = firstMatch.flatMap { known($0) }
                 var isFirst = true
                 for position in -1..<others.count {
-                    guard let match = position < 0 ? firstMatch : others[position], let number = definitionNumber(match) else { continue }
+                    guard let match = position < 0 ? firstMatch : others[position],
+                        let number = position < 0 ? firstKnown?.number ?? definitionNumbers[match.key] : definitionNumber(match)
+                    else { continue }
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
                     out.append(UInt8(ascii: "\""))
@@ -58,7 +62,7 @@ extension MessagesReporter {
                     guard let match = position < 0 ? firstMatch : others[position] else { continue }
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
-                    let known = known(match)
+                    let known = position < 0 ? firstKnown : known(match)
                     Self.writeMatchArguments(
                         match, definition: known?.definition ?? registered[match.key], captures: known?.captures, text: text, trees: trees,
                         into: &out)
@@ -75,9 +79,9 @@ extension MessagesReporter {
             guard let status = result.testSteps[testStepIndex].stepStatus else { continue }
             storyStep += 1
             let index = storyStep
-            guard status == .undefined && index < pickle.stepIDs.count, case .step(let step) = result.testSteps[testStepIndex] else { continue }
+            guard status == .undefined && index < pickle.stepCount, case .step(let step) = result.testSteps[testStepIndex] else { continue }
             Self.line(Self.envelope("suggestion", .object([
-                ("id", .string(marker.text(.run, runIDs.nextNumber()))), ("pickleStepId", .string(pickle.stepIDs[index])),
+                ("id", .string(marker.text(.run, runIDs.nextNumber()))), ("pickleStepId", .string(pickle.stepID(index))),
                 ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
             ])), into: &out)
         }
