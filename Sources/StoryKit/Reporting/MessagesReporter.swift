@@ -86,7 +86,19 @@ public struct MessagesReporter: Reporter {
         var ids: IDs
         /// Whether its pickles are the official ones of a feature file.
         var isFeature: Bool
+        /// The number of its first id, when it was known as the file was
+        /// first seen (``nextFileBase``): its ids are then written as
+        /// numbers, not markers, and its part of the stream is copied as
+        /// it is when the stream is assembled.
+        var base: Int?
     }
+
+    /// The number of the next file's first id, while every file so far is
+    /// a feature file, whose ids are all counted when it is first seen;
+    /// nil after any other (a `.stories` file counts its ids as its
+    /// stories finish, so the files after it learn their numbers only at
+    /// the end).
+    private var nextFileBase: Int? = 1
 
     /// Creates a reporter that writes to a path when the run is over.
     /// - Parameters:
@@ -210,12 +222,13 @@ public struct MessagesReporter: Reporter {
         } else {
             index = files.count
             fileIndex[file] = index
-            files.append(sourceFile(info, first: result, index: index))
+            files.append(sourceFile(info, first: result, index: index, base: nextFileBase))
+            nextFileBase = files[index].base.map { $0 + info.idCount }
         }
         var pickle: PickleIDs?
         if files[index].isFeature {
-            var gherkin = GherkinFile(info: info, uri: files[index].uri, base: 1)
-            gherkin.marker = (marker, index)
+            var gherkin = GherkinFile(info: info, uri: files[index].uri, base: files[index].base ?? 1)
+            if files[index].base == nil { gherkin.marker = (marker, index) }
             // A feature file: its official pickle (none for a story the file no longer holds).
             pickle = info.place(of: result.story).map { Self.pickle($0.pickle, file: gherkin) }
         } else {
@@ -248,7 +261,8 @@ public struct MessagesReporter: Reporter {
 
     /// A story file's `source` and, for a feature file, `gherkinDocument`
     /// envelopes, and how its pickles are made.
-    private func sourceFile(_ info: StoryFileInfo, first: StoryResult, index: Int) -> SourceFile {
+    /// `base`: the number of its first id, when known (``nextFileBase``).
+    private func sourceFile(_ info: StoryFileInfo, first: StoryResult, index: Int, base: Int?) -> SourceFile {
         let uri = SourceLocation.relativePath(info.path)
         var head: [UInt8] = []
         Self.line(Self.envelope("source", .object([
@@ -258,13 +272,13 @@ public struct MessagesReporter: Reporter {
         var ids = IDs()
         ids.marker = (marker, .file, index)
         if info.feature != nil, info.place(of: first.story) != nil {
-            var gherkin = GherkinFile(info: info, uri: uri, base: 1)
-            gherkin.marker = (marker, index)
+            var gherkin = GherkinFile(info: info, uri: uri, base: base ?? 1)
+            if base == nil { gherkin.marker = (marker, index) }
             _ = ids.reserve(info.idCount)
             head.literal(#"{"gherkinDocument":"#)
             gherkin.writeDocument(into: &head)
             head.literal("}\n")
-            return SourceFile(uri: uri, head: spill!.append(head), ids: ids, isFeature: true)
+            return SourceFile(uri: uri, head: spill!.append(head), ids: ids, isFeature: true, base: base)
         }
         var document: [UInt8] = []
         Self.line(Self.envelope("gherkinDocument", Self.synthesizedDocument(uri: uri, group: first.story.groupName, children: [])), into: &document)
@@ -351,6 +365,13 @@ public struct MessagesReporter: Reporter {
             }
             Self.line(Self.envelope("meta", Self.meta), into: &out)
             for source in files {
+                if source.base != nil, source.synthesized == nil {
+                    // Numbered already: copied as it is (by the kernel,
+                    // when it can), not read back through the marker pass.
+                    try flush(atLeast: 1)
+                    try spill.copy([source.head] + source.pickles, to: file)
+                    continue
+                }
                 try copy([source.head])
                 if let synthesized = source.synthesized {
                     try write(synthesized.prefix)
