@@ -55,7 +55,7 @@ public struct MessagesReporter: Reporter {
     /// The registry's definitions by id, each with its number (and its
     /// regex's fast matcher): a step's match finds them without hashing
     /// its pattern and place.
-    private var byID: [(definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?)?] = []
+    private var byID: [KnownDefinition?] = []
     /// ``byID``'s definitions alone, to check a match's id without copying its entry.
     private var definitionsByID: [StepDefinition?] = []
     /// The ids of the run, from `testRunStarted`'s.
@@ -125,7 +125,7 @@ public struct MessagesReporter: Reporter {
             let key = MatchInfo.Key(pattern: definition.pattern, location: definition.location)
             guard let first = registered[key], let number = definitionNumbers[key] else { continue }
             if byID.count <= definition.id { byID += Array(repeating: nil, count: definition.id + 1 - byID.count) }
-            byID[definition.id] = (first, number, SimpleCaptureFinder(first))
+            byID[definition.id] = KnownDefinition(definition: first, number: number, captures: SimpleCaptureFinder(first))
             if definitionsByID.count <= definition.id { definitionsByID += Array(repeating: nil, count: definition.id + 1 - definitionsByID.count) }
             definitionsByID[definition.id] = first
         }
@@ -154,8 +154,23 @@ public struct MessagesReporter: Reporter {
 
     /// The registered definition behind a match and its number, when the
     /// match names it by id (a run's own results do; merged ones do not).
-    func known(_ match: MatchInfo) -> (definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?)? {
+    func known(_ match: MatchInfo) -> KnownDefinition? {
         knownID(match).flatMap { byID[$0] }
+    }
+
+    /// A registered definition, its number and its regex's fast matcher:
+    /// a class, so a step's lookup retains one reference, not a tuple's
+    /// two.
+    final class KnownDefinition {
+        let definition: StepDefinition
+        let number: Int
+        let captures: SimpleCaptureFinder?
+
+        init(definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?) {
+            self.definition = definition
+            self.number = number
+            self.captures = captures
+        }
     }
 
     /// The id of ``known(_:)``'s definition, without taking it out.
