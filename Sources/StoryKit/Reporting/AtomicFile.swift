@@ -52,16 +52,20 @@ final class ReportBatch: @unchecked Sendable {
     }
 
     /// Renames every report of the batch into place, one right after
-    /// another; returns what could not be.
+    /// another, then syncs each of their folders once (not once per
+    /// report: the five reports of a run in one folder paid five syncs);
+    /// returns what could not be renamed.
     func publish() -> [Diagnostic] {
         var problems: [Diagnostic] = []
+        var folders: [String] = []
         for file in files {
             do {
-                try file.publish()
+                if let folder = try file.rename(), !folders.contains(folder) { folders.append(folder) }
             } catch {
                 problems.append(error)
             }
         }
+        for folder in folders { ReportFile.syncFolder(folder) }
         files = []
         return problems
     }

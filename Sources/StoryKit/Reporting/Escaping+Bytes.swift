@@ -15,7 +15,8 @@ extension [UInt8] {
         var text = text
         let isASCII = text.withUTF8 { bytes in
             // Most text needs no escape: one scan, one append.
-            if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && ($0 != 0x22 || !isAttribute) }) {
+            let mask = isAttribute ? Self.xmlAttributeSpecials : Self.xmlSpecials
+            if bytes.allSatisfy({ Self.isPlain($0, specials: mask) }) {
                 append(contentsOf: bytes)
                 return true
             }
@@ -37,6 +38,21 @@ extension [UInt8] {
         }
         if !isASCII { self.text(text.xmlEscaped(isAttribute: isAttribute)) }
     }
+
+    /// Whether a byte is printable ASCII and not one of `specials`: bits
+    /// of a mask of the bytes below 0x40 (one shift and test a byte, not a
+    /// comparison with each special character).
+    @inline(__always)
+    private static func isPlain(_ byte: UInt8, specials: UInt64) -> Bool {
+        byte >= 0x20 && byte < 0x7F && (byte >= 0x40 || specials & (1 << UInt64(byte)) == 0)
+    }
+
+    /// `&`, `<` and `>`, as bits of ``isPlain(_:specials:)``'s mask.
+    private static var xmlSpecials: UInt64 { 1 << 0x26 | 1 << 0x3C | 1 << 0x3E }
+    /// ``xmlSpecials`` and `"`.
+    private static var xmlAttributeSpecials: UInt64 { xmlSpecials | 1 << 0x22 }
+    /// ``xmlAttributeSpecials`` and `'`.
+    private static var htmlSpecials: UInt64 { xmlAttributeSpecials | 1 << 0x27 }
 
     /// Appends bytes, each that `escape` names (nil: kept as it is) replaced
     /// by its escape.
@@ -67,7 +83,7 @@ extension [UInt8] {
     /// Appends text in UTF-8 as ``String/htmlEscaped`` escapes it.
     mutating func htmlEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         // Most text needs no escape: one scan, one append.
-        if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27 }) {
+        if bytes.allSatisfy({ Self.isPlain($0, specials: Self.htmlSpecials) }) {
             append(contentsOf: bytes)
             return
         }

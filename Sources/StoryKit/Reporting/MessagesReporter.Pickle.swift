@@ -4,22 +4,66 @@ extension MessagesReporter {
     /// A story as a Cucumber `pickle`: the ids of the pickle and its steps,
     /// and the syntax tree nodes they come from.
     struct PickleIDs {
-        var id: String
-        var stepIDs: [String]
+        /// The ids as text: a synthesized pickle's.
+        private var texts: (id: String, steps: [String])?
+        /// The ids of a feature file's pickle as markers: the file's index
+        /// and the ids' numbers in its series; or, without a marker, the
+        /// ids themselves. Written straight into the stream, they are never
+        /// made as text (which cost a dozen allocations a pickle).
+        private var markers: (marker: IDMarker?, file: Int, id: Int, steps: [Int])?
         /// The `pickle` envelope, a line of the stream.
         var line: [UInt8]
 
         init(id: String, stepIDs: [String], json: JSONValue) {
-            self.id = id
-            self.stepIDs = stepIDs
+            texts = (id, stepIDs)
             line = []
             MessagesReporter.line(MessagesReporter.envelope("pickle", json), into: &line)
         }
 
         init(id: String, stepIDs: [String], line: [UInt8]) {
-            self.id = id
-            self.stepIDs = stepIDs
+            texts = (id, stepIDs)
             self.line = line
+        }
+
+        init(marker: IDMarker?, file: Int, id: Int, steps: [Int], line: [UInt8]) {
+            markers = (marker, file, id, steps)
+            self.line = line
+        }
+
+        /// The number of its steps.
+        var stepCount: Int { texts?.steps.count ?? markers?.steps.count ?? 0 }
+
+        /// The id of its `index`th step as text.
+        func stepID(_ index: Int) -> String {
+            if let markers {
+                return markers.marker?.text(.file, markers.steps[index], file: markers.file) ?? String(markers.steps[index])
+            }
+            return texts?.steps[index] ?? ""
+        }
+
+        /// Appends its id as a JSON string.
+        func writeID(into out: inout [UInt8]) {
+            guard let markers else { return JSONValue.writeString(texts?.id ?? "", into: &out) }
+            Self.write(markers.id, markers, into: &out)
+        }
+
+        /// Appends the id of its `index`th step as a JSON string; `""` past its last.
+        func writeStepID(_ index: Int, into out: inout [UInt8]) {
+            guard let markers, index < markers.steps.count else {
+                return JSONValue.writeString(index < stepCount ? stepID(index) : "", into: &out)
+            }
+            Self.write(markers.steps[index], markers, into: &out)
+        }
+
+        /// Appends an id of ``markers`` as a JSON string: its marker, or the number itself.
+        private static func write(_ number: Int, _ markers: (marker: IDMarker?, file: Int, id: Int, steps: [Int]), into out: inout [UInt8]) {
+            out.append(UInt8(ascii: "\""))
+            if let marker = markers.marker {
+                marker.write(.file, number, file: markers.file, into: &out)
+            } else {
+                JSONValue.writeInteger(Int64(number), into: &out)
+            }
+            out.append(UInt8(ascii: "\""))
         }
     }
 
@@ -82,7 +126,13 @@ extension MessagesReporter {
             out.append(UInt8(ascii: "}"))
         }
         out.literal("]}}\n")
-        return PickleIDs(id: file.id(pickle.id), stepIDs: pickle.steps.indices.map { file.id(pickle.steps[$0].id) }, line: out)
+        guard let marker = file.marker else {
+            // ``GherkinFile/id(_:)``'s numbers.
+            return PickleIDs(
+                marker: nil, file: 0, id: file.base + pickle.id, steps: pickle.steps.indices.map { file.base + pickle.steps[$0].id }, line: out)
+        }
+        // ``GherkinFile/id(_:)``'s markers, by number.
+        return PickleIDs(marker: marker.marker, file: marker.file, id: pickle.id + 1, steps: pickle.steps.indices.map { pickle.steps[$0].id + 1 }, line: out)
     }
 
     static func argument(docString: (content: String, mediaType: String?)?, dataTable: [[String]]?) -> JSONValue? {

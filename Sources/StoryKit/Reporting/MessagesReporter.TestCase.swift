@@ -5,7 +5,13 @@ extension MessagesReporter {
     /// envelopes: the bulk of the stream, so the envelopes of every step
     /// are written straight as bytes (the same text ``JSONValue`` makes);
     /// the rare ones (attachments, errors, arguments) go through it.
-    mutating func testCase(_ result: StoryResult, pickle: PickleIDs, into out: inout [UInt8]) {
+    ///
+    /// When no step of any attempt attached anything or failed with an
+    /// error (nearly every story), the attempts' envelopes are not written
+    /// now: their numbers go after the test case as a ``StepsRecord``,
+    /// written out when the stream is assembled. Returns the length of
+    /// that record (0 when there is none).
+    mutating func testCase(_ result: StoryResult, pickle: PickleIDs, into out: inout [UInt8]) -> Int {
         // The test case: the last attempt's test steps.
         let caseID = runIDs.nextNumber()
         var stepIDs: [Int] = []
@@ -13,7 +19,7 @@ extension MessagesReporter {
         out.literal(#"{"testCase":{"id":""#)
         marker.write(.run, caseID, into: &out)
         out.literal(#"","pickleId":"#)
-        JSONValue.writeString(pickle.id, into: &out)
+        pickle.writeID(into: &out)
         out.literal(#","testSteps":["#)
         var stepIndex = 0
         // Test steps are read in place, by index, here and below: a `for`
@@ -29,17 +35,21 @@ extension MessagesReporter {
                 JSONValue.writeString(hookID(hook), into: &out)
                 out.literal("}")
             } else if let (firstMatch, others, text) = result.testSteps[index].matches {
-                let pickleStepID = stepIndex < pickle.stepIDs.count ? pickle.stepIDs[stepIndex] : ""
-                stepIndex += 1
                 out.literal(#"","pickleStepId":"#)
-                JSONValue.writeString(pickleStepID, into: &out)
+                pickle.writeStepID(stepIndex, into: &out)
+                stepIndex += 1
                 // The match, then the others that matched (position -1, then
                 // from 0): no array of them made, and no nested function,
                 // which would copy the whole reporter for each call.
                 out.literal(#","stepDefinitionIds":["#)
+                // The match's definition, looked up once for both lists
+                // (the others matched only for an ambiguous step).
+                let firstKnown = firstMatch.flatMap { known($0) }
                 var isFirst = true
                 for position in -1..<others.count {
-                    guard let match = position < 0 ? firstMatch : others[position], let number = definitionNumber(match) else { continue }
+                    guard let match = position < 0 ? firstMatch : others[position],
+                        let number = position < 0 ? firstKnown?.number ?? definitionNumbers[match.key] : definitionNumber(match)
+                    else { continue }
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
                     out.append(UInt8(ascii: "\""))
@@ -52,7 +62,7 @@ extension MessagesReporter {
                     guard let match = position < 0 ? firstMatch : others[position] else { continue }
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
-                    let known = known(match)
+                    let known = position < 0 ? firstKnown : known(match)
                     Self.writeMatchArguments(
                         match, definition: known?.definition ?? registered[match.key], captures: known?.captures, text: text, trees: trees,
                         into: &out)
@@ -69,13 +79,17 @@ extension MessagesReporter {
             guard let status = result.testSteps[testStepIndex].stepStatus else { continue }
             storyStep += 1
             let index = storyStep
-            guard status == .undefined && index < pickle.stepIDs.count, case .step(let step) = result.testSteps[testStepIndex] else { continue }
+            guard status == .undefined && index < pickle.stepCount, case .step(let step) = result.testSteps[testStepIndex] else { continue }
             Self.line(Self.envelope("suggestion", .object([
-                ("id", .string(marker.text(.run, runIDs.nextNumber()))), ("pickleStepId", .string(pickle.stepIDs[index])),
+                ("id", .string(marker.text(.run, runIDs.nextNumber()))), ("pickleStepId", .string(pickle.stepID(index))),
                 ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
             ])), into: &out)
         }
         let attempts = result.allAttempts
+        if StepsRecord.fits(attempts) {
+            return StepsRecord.write(
+                attempts, caseID: caseID, stepIDs: stepIDs, last: result.testSteps, ids: &runIDs, clock: &clock, into: &out)
+        }
         var reference: [UInt8] = []
         reference.reserveCapacity(96)
         for (number, attempt) in attempts.enumerated() {
@@ -142,6 +156,7 @@ extension MessagesReporter {
             out.literal(number < attempts.count - 1 ? #","willBeRetried":true}}"# : #","willBeRetried":false}}"#)
             out.append(UInt8(ascii: "\n"))
         }
+        return 0
     }
 }
 

@@ -55,7 +55,7 @@ public struct MessagesReporter: Reporter {
     /// The registry's definitions by id, each with its number (and its
     /// regex's fast matcher): a step's match finds them without hashing
     /// its pattern and place.
-    private var byID: [(definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?)?] = []
+    private var byID: [KnownDefinition?] = []
     /// ``byID``'s definitions alone, to check a match's id without copying its entry.
     private var definitionsByID: [StepDefinition?] = []
     /// The ids of the run, from `testRunStarted`'s.
@@ -63,7 +63,15 @@ public struct MessagesReporter: Reporter {
     var clock: Clock
     let trees = TreeRegexCache()
     /// Before-run hooks and test cases, in the order they ran.
-    private var run: [ReportSpill.Place] = []
+    private var run: [RunPart] = []
+
+    /// A before-run hook's or test case's part of the run in the spill:
+    /// its envelopes, then (a test case's) the ``StepsRecord`` of its
+    /// attempts, `record` bytes long (0 when they are envelopes too).
+    private struct RunPart {
+        var place: ReportSpill.Place
+        var record = 0
+    }
 
     /// One story file's part of the stream: its source, syntax tree and pickles.
     private struct SourceFile {
@@ -78,7 +86,19 @@ public struct MessagesReporter: Reporter {
         var ids: IDs
         /// Whether its pickles are the official ones of a feature file.
         var isFeature: Bool
+        /// The number of its first id, when it was known as the file was
+        /// first seen (``nextFileBase``): its ids are then written as
+        /// numbers, not markers, and its part of the stream is copied as
+        /// it is when the stream is assembled.
+        var base: Int?
     }
+
+    /// The number of the next file's first id, while every file so far is
+    /// a feature file, whose ids are all counted when it is first seen;
+    /// nil after any other (a `.stories` file counts its ids as its
+    /// stories finish, so the files after it learn their numbers only at
+    /// the end).
+    private var nextFileBase: Int? = 1
 
     /// Creates a reporter that writes to a path when the run is over.
     /// - Parameters:
@@ -105,7 +125,7 @@ public struct MessagesReporter: Reporter {
             let key = MatchInfo.Key(pattern: definition.pattern, location: definition.location)
             guard let first = registered[key], let number = definitionNumbers[key] else { continue }
             if byID.count <= definition.id { byID += Array(repeating: nil, count: definition.id + 1 - byID.count) }
-            byID[definition.id] = (first, number, SimpleCaptureFinder(first))
+            byID[definition.id] = KnownDefinition(definition: first, number: number, captures: SimpleCaptureFinder(first))
             if definitionsByID.count <= definition.id { definitionsByID += Array(repeating: nil, count: definition.id + 1 - definitionsByID.count) }
             definitionsByID[definition.id] = first
         }
@@ -124,7 +144,7 @@ public struct MessagesReporter: Reporter {
                 if spill == nil { spill = ReportSpill(near: path) }
                 var bytes: [UInt8] = []
                 runHook(hook, into: &bytes)
-                run.append(spill!.append(bytes))
+                run.append(RunPart(place: spill!.append(bytes)))
             } else {
                 afterRunHooks.append(hook)
             }
@@ -134,8 +154,23 @@ public struct MessagesReporter: Reporter {
 
     /// The registered definition behind a match and its number, when the
     /// match names it by id (a run's own results do; merged ones do not).
-    func known(_ match: MatchInfo) -> (definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?)? {
+    func known(_ match: MatchInfo) -> KnownDefinition? {
         knownID(match).flatMap { byID[$0] }
+    }
+
+    /// A registered definition, its number and its regex's fast matcher:
+    /// a class, so a step's lookup retains one reference, not a tuple's
+    /// two.
+    final class KnownDefinition {
+        let definition: StepDefinition
+        let number: Int
+        let captures: SimpleCaptureFinder?
+
+        init(definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?) {
+            self.definition = definition
+            self.number = number
+            self.captures = captures
+        }
     }
 
     /// The id of ``known(_:)``'s definition, without taking it out.
@@ -202,12 +237,13 @@ public struct MessagesReporter: Reporter {
         } else {
             index = files.count
             fileIndex[file] = index
-            files.append(sourceFile(info, first: result, index: index))
+            files.append(sourceFile(info, first: result, index: index, base: nextFileBase))
+            nextFileBase = files[index].base.map { $0 + info.idCount }
         }
         var pickle: PickleIDs?
         if files[index].isFeature {
-            var gherkin = GherkinFile(info: info, uri: files[index].uri, base: 1)
-            gherkin.marker = (marker, index)
+            var gherkin = GherkinFile(info: info, uri: files[index].uri, base: files[index].base ?? 1)
+            if files[index].base == nil { gherkin.marker = (marker, index) }
             // A feature file: its official pickle (none for a story the file no longer holds).
             pickle = info.place(of: result.story).map { Self.pickle($0.pickle, file: gherkin) }
         } else {
@@ -233,12 +269,15 @@ public struct MessagesReporter: Reporter {
         define(result.testSteps)
         guard let pickle else { return }
         files[index].pickles.append(spill.append(pickle.line))
-        run.append(spill.append { testCase(result, pickle: pickle, into: &$0) })
+        var record = 0
+        let place = spill.append { record = testCase(result, pickle: pickle, into: &$0) }
+        run.append(RunPart(place: place, record: record))
     }
 
     /// A story file's `source` and, for a feature file, `gherkinDocument`
     /// envelopes, and how its pickles are made.
-    private func sourceFile(_ info: StoryFileInfo, first: StoryResult, index: Int) -> SourceFile {
+    /// `base`: the number of its first id, when known (``nextFileBase``).
+    private func sourceFile(_ info: StoryFileInfo, first: StoryResult, index: Int, base: Int?) -> SourceFile {
         let uri = SourceLocation.relativePath(info.path)
         var head: [UInt8] = []
         Self.line(Self.envelope("source", .object([
@@ -248,13 +287,13 @@ public struct MessagesReporter: Reporter {
         var ids = IDs()
         ids.marker = (marker, .file, index)
         if info.feature != nil, info.place(of: first.story) != nil {
-            var gherkin = GherkinFile(info: info, uri: uri, base: 1)
-            gherkin.marker = (marker, index)
+            var gherkin = GherkinFile(info: info, uri: uri, base: base ?? 1)
+            if base == nil { gherkin.marker = (marker, index) }
             _ = ids.reserve(info.idCount)
             head.literal(#"{"gherkinDocument":"#)
             gherkin.writeDocument(into: &head)
             head.literal("}\n")
-            return SourceFile(uri: uri, head: spill!.append(head), ids: ids, isFeature: true)
+            return SourceFile(uri: uri, head: spill!.append(head), ids: ids, isFeature: true, base: base)
         }
         var document: [UInt8] = []
         Self.line(Self.envelope("gherkinDocument", Self.synthesizedDocument(uri: uri, group: first.story.groupName, children: [])), into: &document)
@@ -341,6 +380,13 @@ public struct MessagesReporter: Reporter {
             }
             Self.line(Self.envelope("meta", Self.meta), into: &out)
             for source in files {
+                if source.base != nil, source.synthesized == nil {
+                    // Numbered already: copied as it is (by the kernel,
+                    // when it can), not read back through the marker pass.
+                    try flush(atLeast: 1)
+                    try spill.copy([source.head] + source.pickles, to: file)
+                    continue
+                }
                 try copy([source.head])
                 if let synthesized = source.synthesized {
                     try write(synthesized.prefix)
@@ -350,7 +396,25 @@ public struct MessagesReporter: Reporter {
                 try copy(source.pickles)
             }
             out += prelude
-            try copy(run)
+            // The run: each part's envelopes, then its attempts' record
+            // written out. The spill hands over whole parts, in order.
+            var next = 0
+            let clock = Clock(start: startTime)
+            try spill.read(run.map(\.place), for: path) { bytes throws(Diagnostic) in
+                var offset = 0
+                while offset < bytes.count, next < run.count {
+                    let part = run[next]
+                    next += 1
+                    let envelopes = offset + part.place.count - part.record
+                    Self.resolving(UnsafeRawBufferPointer(rebasing: bytes[offset..<envelopes]), marker: marker, bases: bases, into: &out)
+                    if part.record > 0 {
+                        StepsRecord.writeEnvelopes(
+                            UnsafeRawBufferPointer(rebasing: bytes[envelopes..<(envelopes + part.record)]), run: bases.run, clock: clock, into: &out)
+                    }
+                    offset += part.place.count
+                    try flush(atLeast: Self.writeSize)
+                }
+            }
             try write(end)
             try flush(atLeast: 1)
         }

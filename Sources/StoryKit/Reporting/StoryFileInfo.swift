@@ -12,13 +12,26 @@ import Foundation
 /// but for ``lines``, made under a lock; so the report threads share one.
 final class StoryFileInfo: @unchecked Sendable {
     /// Where a story sits in its file's syntax tree.
-    struct Place {
-        var rule: GherkinRule?
-        var scenario: GherkinScenario
-        var examples: GherkinExamples?
-        var row: GherkinTableRow?
+    ///
+    /// A class: every report looks up each story's place, and a copy of
+    /// a struct of syntax tree nodes and a pickle retained and released
+    /// each of their strings and arrays (dozens a story); a reference is
+    /// one.
+    final class Place: Sendable {
+        let rule: GherkinRule?
+        let scenario: GherkinScenario
+        let examples: GherkinExamples?
+        let row: GherkinTableRow?
         /// The official pickle of the story.
-        var pickle: Pickle
+        let pickle: Pickle
+
+        init(rule: GherkinRule?, scenario: GherkinScenario, examples: GherkinExamples? = nil, row: GherkinTableRow? = nil, pickle: Pickle) {
+            self.rule = rule
+            self.scenario = scenario
+            self.examples = examples
+            self.row = row
+            self.pickle = pickle
+        }
     }
 
     /// The path as the stories name it.
@@ -30,10 +43,49 @@ final class StoryFileInfo: @unchecked Sendable {
     var lines: [Substring] {
         linesLock.withLock {
             if let madeLines { return madeLines }
-            let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            let lines = Self.lines(of: text)
             madeLines = lines
             return lines
         }
+    }
+
+    /// A text's lines as `split(omittingEmptySubsequences: false,
+    /// whereSeparator: \.isNewline)` makes them, found in its UTF-8 bytes:
+    /// split as Characters, a file with tables cost the Messages report
+    /// tens of milliseconds. A line ends at LF, CR, CR LF (one end), VT,
+    /// FF, NEL, U+2028 or U+2029, the characters that are newlines; each is
+    /// a Character of its own (grapheme clusters always break around
+    /// them), so the lines are the same.
+    static func lines(of text: String) -> [Substring] {
+        let ranges: [Range<Int>]? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var ranges: [Range<Int>] = []
+            var start = 0
+            var index = 0
+            while index < bytes.count {
+                // The length in bytes of a line end here, 0 when there is none.
+                let length: Int
+                switch bytes[index] {
+                case 0x0A, 0x0B, 0x0C: length = 1
+                case 0x0D: length = index + 1 < bytes.count && bytes[index + 1] == 0x0A ? 2 : 1
+                case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0x85: length = 2
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    length = 3
+                default: length = 0
+                }
+                guard length > 0 else {
+                    index += 1
+                    continue
+                }
+                ranges.append(start..<index)
+                index += length
+                start = index
+            }
+            ranges.append(start..<bytes.count)
+            return ranges
+        }
+        guard let ranges else { return text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) }
+        let utf8 = text.utf8
+        return ranges.map { text[utf8.index(utf8.startIndex, offsetBy: $0.lowerBound)..<utf8.index(utf8.startIndex, offsetBy: $0.upperBound)] }
     }
     private var madeLines: [Substring]?
     private let linesLock = NSLock()
@@ -116,6 +168,8 @@ final class StoryFileInfo: @unchecked Sendable {
     /// The columns where the cells of the table row on a line begin (from
     /// 1, in Unicode scalars), as the official parser gives them.
     func cellColumns(line: Int) -> [Int] {
+        // The lines taken once: each use of ``lines`` takes its lock.
+        let lines = lines
         guard line >= 1, line <= lines.count else { return [] }
         let scalars = Array(lines[line - 1].unicodeScalars)
         var columns: [Int] = []
@@ -140,12 +194,30 @@ final class StoryFileInfo: @unchecked Sendable {
     /// The lines of a table's rows, from its first: a row may be followed by
     /// blank and comment lines before the next.
     func tableRowLines(from first: Int, count: Int) -> [Int] {
+        // The lines taken once: each use of ``lines`` takes its lock.
+        let lines = lines
         var result: [Int] = []
         var line = first
         while result.count < count, line <= lines.count {
-            let trimmed = lines[line - 1].drop { $0 == " " || $0 == "\t" }
-            if trimmed.hasPrefix("|") { result.append(line) }
-            else if !(trimmed.isEmpty || trimmed.hasPrefix("#")) { break }
+            var text = lines[line - 1]
+            // The line's first character after its blanks, read as bytes;
+            // as Characters only when it is not ASCII, or a non-ASCII byte
+            // follows it (which may join it into another Character).
+            let lead: UInt8?? = text.withUTF8 { bytes in
+                var index = 0
+                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+                guard index < bytes.count else { return .some(nil) }
+                guard bytes[index] < 0x80, index + 1 == bytes.count || bytes[index + 1] < 0x80 else { return nil }
+                return .some(bytes[index])
+            }
+            if let lead {
+                if lead == UInt8(ascii: "|") { result.append(line) }
+                else if !(lead == nil || lead == UInt8(ascii: "#")) { break }
+            } else {
+                let trimmed = text.drop { $0 == " " || $0 == "\t" }
+                if trimmed.hasPrefix("|") { result.append(line) }
+                else if !(trimmed.isEmpty || trimmed.hasPrefix("#")) { break }
+            }
             line += 1
         }
         while result.count < count { result.append(first + result.count) }
