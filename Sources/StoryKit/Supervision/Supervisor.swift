@@ -455,11 +455,12 @@ struct Supervisor {
                 if workers.isEmpty { break }
             }
 
-            // Wait for a word from any worker, or 50 ms, with what is to
-            // be said so far said.
+            // Wait for a word from any worker, or 50 ms (5 ms while more
+            // workers may start: a long story shows by its running time),
+            // with what is to be said so far said.
             StandardOutput.flush()
             fds = workers.map { pollfd(fd: $0.messages, events: Int16(POLLIN), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 50)
+            _ = poll(&fds, nfds_t(fds.count), workers.count < workerCount && !isStopping ? 5 : 50)
             for worker in workers {
                 // Where it was before its messages are read: a worker writes
                 // a story's answer before it leaves the story.

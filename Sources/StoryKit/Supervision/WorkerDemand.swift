@@ -9,24 +9,28 @@ struct WorkerDemand {
     /// A story that took at least this long in its worker is slow (a no-op
     /// story takes a few microseconds).
     static let slowStory: UInt64 = 50_000
-    /// A story running this long is slow whatever came before it.
-    static let longStory: UInt64 = 20_000_000
+    /// A story that runs this long is slow enough alone, whatever came
+    /// before it (a paused no-op story takes a few milliseconds at most).
+    static let longStory: UInt64 = 10_000_000
 
     /// Which of the last 16 stories to finish were slow, a bit each, the
     /// latest lowest.
     private var recentSlow: UInt16 = 0
+    /// Whether a story took ``longStory`` or more.
+    private var sawLongStory = false
 
     /// A story finished after `duration` nanoseconds in its worker.
     mutating func noteFinished(duration: UInt64) {
         recentSlow = recentSlow << 1 | (duration >= Self.slowStory ? 1 : 0)
+        if duration >= Self.longStory { sawLongStory = true }
     }
 
     /// Whether more workers would help: half of the last 16 stories to
-    /// finish were slow, or a story has been running for
-    /// ``longStory`` (`longestRunning`, in nanoseconds). By counting, not
-    /// by an average, one story the machine paused does not decide it; by
-    /// the latest, slow stories after many quick ones do.
+    /// finish were slow, or a story ran (or has been running, for
+    /// `longestRunning` nanoseconds) for ``longStory``. By counting, not by
+    /// an average, one story the machine paused does not decide it; by the
+    /// latest, slow stories after many quick ones do.
     func wantsMore(longestRunning: UInt64) -> Bool {
-        recentSlow.nonzeroBitCount >= 8 || longestRunning >= Self.longStory
+        sawLongStory || recentSlow.nonzeroBitCount >= 8 || longestRunning >= Self.longStory
     }
 }

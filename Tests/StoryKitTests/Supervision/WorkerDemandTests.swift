@@ -42,10 +42,19 @@ import Testing
         #expect(!demand.wantsMore(longestRunning: 0))
     }
 
-    @Test("A story running for 20 ms asks for more at once, before any has finished")
+    @Test("A story running for 10 ms asks for more at once, before any has finished")
     func longStory() {
         let demand = WorkerDemand()
-        #expect(!demand.wantsMore(longestRunning: 19_999_999))
-        #expect(demand.wantsMore(longestRunning: 20_000_000))
+        #expect(!demand.wantsMore(longestRunning: 9_999_999))
+        #expect(demand.wantsMore(longestRunning: 10_000_000))
+    }
+
+    @Test("One story that took 10 ms asks for more, even among many quick ones")
+    func oneLongStory() {
+        var demand = WorkerDemand()
+        for _ in 0..<1_000 { demand.noteFinished(duration: quick) }
+        demand.noteFinished(duration: 10_000_000)
+        for _ in 0..<1_000 { demand.noteFinished(duration: quick) }
+        #expect(demand.wantsMore(longestRunning: 0))
     }
 }
