@@ -147,6 +147,13 @@ struct Supervisor {
         // --jobs N, the others once the stories prove slow (see ``WorkerDemand``).
         workers = Self.takePrestarted(arguments: workerArguments).prefix(workerCount).map { $0 }
         if workers.isEmpty { startWorker() }
+        // Before-run hooks run in each worker before its first story: the
+        // workers start at once, so that their hooks overlap. (Started
+        // later, a worker would make the run wait for its hooks again, even
+        // with no story left for it.)
+        if registry.hooks.contains(where: { $0.kind == .beforeRun }) {
+            while workers.count < workerCount && startFailure == nil { startWorker() }
+        }
         var demand = WorkerDemand()
         /// How long the longest-running story has been running.
         func longestRunning(at time: UInt64) -> UInt64 {

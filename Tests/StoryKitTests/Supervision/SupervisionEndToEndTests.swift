@@ -60,25 +60,33 @@ import Testing
         #expect(workers.count == 2, "the stories ran in \(workers.count) worker(s)")
     }
 
-    @Test("With --jobs 2, workers start only while there is work for them: never more than two, and no story lost")
-    func workersStartedBounded() throws {
+    @Test("With --jobs 2 and no before-run hook, the second worker starts once stories prove slow, and only then: two in all, no story lost")
+    func secondWorkerStartsWhenNeeded() throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // Quick stories, then slow ones (a second worker starts for them),
-        // then quick ones again.
-        try Self.write(
-            Self.quickStories(1000) + Self.waitingStories("slow", 16, milliseconds: 30, noting: folder + "/slow.txt") + Self.quickStories(1000),
-            to: folder + "/mixed.stories")
+        // The basket fixtures register no before-run hook. Quick stories,
+        // then slow ones (the second worker starts for them), then quick
+        // ones again.
+        let quick = (0..<1000).map { "Story: quick \($0)\n  Given an empty basket\n  Then the basket is empty\n\n" }.joined()
+        let slow = (0..<16).map { "Story: slow \($0)\n  Given a step that sleeps for 30 ms\n\n" }.joined()
+        try Self.write(quick + slow + quick, to: folder + "/mixed.stories")
         // Each process of the run notes where it is (`STORYRUN_PHASES`):
         // every worker that starts writes a `worker main` line.
         let outcome = try Binary.run(
             ["mixed.stories", "--jobs", "2"], in: folder, timeout: 60,
-            environment: Self.faults.merging(["STORYRUN_PHASES": folder + "/phases.txt"]) { $1 })
+            environment: ["STORYRUN_FIXTURE_STEPS": "1", "STORYRUN_PHASES": folder + "/phases.txt"])
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("2016 passed"), "\(outcome.output)")
-        let phases = try String(contentsOfFile: folder + "/phases.txt", encoding: .utf8)
-        let workers = phases.split(separator: "\n").filter { $0.contains(" worker main ") }
-        #expect(workers.count == 2, "\(workers.count) workers started:\n\(phases)")
+        let phases = try String(contentsOfFile: folder + "/phases.txt", encoding: .utf8).split(separator: "\n")
+        func times(_ phase: String) -> [UInt64] {
+            phases.filter { $0.contains(" worker \(phase) ") }.compactMap { $0.split(separator: " ").last.flatMap { UInt64($0) } }.sorted()
+        }
+        let starts = times("main")
+        #expect(starts.count == 2, "\(starts.count) workers started:\n\(phases.joined(separator: "\n"))")
+        // Not at once: the second only after the first was running stories.
+        if starts.count == 2, let firstReady = times("ready").first {
+            #expect(starts[1] > firstReady, "the second worker started before the first was ready")
+        }
     }
 
     @Test("With --jobs 2, slow stories after many quick ones are shared: a worker left idle takes back another's unstarted stories")
