@@ -352,6 +352,18 @@ struct Supervisor {
                     }
                 }
             }
+            // Stopped for a lost channel before its after-run hooks, or
+            // between them: they did not run, and the run must not pass as
+            // if they had.
+            if !worker.hasEnded, worker.killReason == .channelLost,
+                snapshot.phase == .stories || snapshot.phase == .afterRun && snapshot.stepKind != .hook,
+                let hook = registry.hooks.first(where: { $0.kind == .afterRun })
+            {
+                summary.failedHooks += 1
+                emit(.diagnostic(Diagnostic(
+                    at: hook.location,
+                    problem: "the after-run hooks of a worker process did not run: " + WorkerFailure.message(.channelLost, printed: []))))
+            }
             // The stories it started and never answered ran, but their
             // answers were lost (a step closed or replaced the worker's
             // channel): they fail. Run again, they would be lost again, for
@@ -490,7 +502,7 @@ struct Supervisor {
                     let lastStarted = before.lastStarted,
                     let last = worker.dispatched.last, last <= lastStarted, worker.killReason == nil
                 {
-                    worker.kill(.exit(0))
+                    worker.kill(.channelLost)
                 }
             }
             requeueGivenBack()

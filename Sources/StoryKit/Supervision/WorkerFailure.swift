@@ -7,6 +7,10 @@ enum WorkerFailure {
         case signal(Int32)
         case timedOut(Double)
         case interrupted(Int32)
+        /// The parent stopped the worker: a step closed or replaced its
+        /// channel to the parent (descriptor 4), so nothing more it said
+        /// could arrive.
+        case channelLost
     }
 
     /// Why the test step failed, in words, with the runtime's own last
@@ -25,6 +29,9 @@ enum WorkerFailure {
             message = "the test step ran past its \(seconds(limit)) s limit (--step-timeout) and did not stop, so its worker process was stopped"
         case .interrupted(let signal):
             message = "the run was interrupted (\(signal == 15 ? "SIGTERM" : "SIGINT")) while this test step ran"
+        case .channelLost:
+            message = "storyrun stopped the worker process: a step closed or replaced descriptor \(WorkerMain.messages), "
+                + "its channel to storyrun, so nothing more it said could arrive"
         }
         let runtimeWord = printed.flatMap { $0.body.split(separator: "\n") }
             .last { $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Assertion failed") }

@@ -41,6 +41,27 @@ import Testing
         #expect(written.isEmpty, "the worker wrote \(written.count) bytes of its answers into the step's file")
     }
 
+    @Test("A step that replaces descriptor 4 in the only story: the worker's after-run hooks are never silently skipped (exit 1, said why)")
+    func replacedChannelAfterRunHooks() throws {
+        let folder = try Binary.temporaryFolder("shared-page")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SupervisionEndToEndTests.write(
+            "Story: replaces\n  Given the step closes descriptor 4 and opens the file \"\(folder)/user.log\", closed on exec\n",
+            to: folder + "/only.stories")
+        // Whichever comes first, storyrun stopping the worker or the
+        // crashing after-run hook, the run fails and says so.
+        for _ in 0..<5 {
+            let outcome = try Binary.run(
+                ["only.stories"], in: folder, timeout: 60,
+                environment: Self.faults.merging(["STORYRUN_FAULT_AFTER_RUN": "crash"]) { $1 })
+            #expect(!outcome.isTimedOut)
+            #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+            #expect(outcome.output.contains("after-run hooks of a worker process did not run") || outcome.output.contains("after run hook at"),
+                "\(outcome.output)")
+            #expect(!outcome.output.contains("did the code call exit()"), "\(outcome.output)")
+        }
+    }
+
     @Test("A worker killed at any moment among quick passing stories: every story once, in the summary and the reports", arguments: [0, 400, 1_500])
     func killedAmongPasses(microseconds: Int) throws {
         let folder = try Binary.temporaryFolder("shared-page")
