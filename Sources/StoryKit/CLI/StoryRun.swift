@@ -18,7 +18,12 @@ public enum StoryRun {
     ///   - reporters: Reports of your own, fed the same ``RunEvent``s as the
     ///     built-in ones, in the process that decides the verdict; each one's
     ///     `finish()` runs when the run is over (a throw exits 2).
-    public static func main(steps: [any StepDefinitions.Type], reporters: [any Reporter] = []) async -> Never {
+    @MainActor
+    public static func main(steps: [any StepDefinitions.Type], reporters: sending [any Reporter] = []) async -> Never {
+        // On the main thread, which the entry point already has: a run that
+        // can start no thread says so here, where the first hop to the
+        // concurrent threads would wait for ever for one (libdispatch
+        // retries a failed thread start endlessly).
         let isWorker = CommandLine.arguments.dropFirst().first == "--worker"
         if isWorker { PhaseTimer.isWorker() }
         PhaseTimer.mark("main")
@@ -32,6 +37,11 @@ public enum StoryRun {
             FileHandle.standardError.write(Data((problem.rendered(style: .plain) + "\n").utf8))
             exit(ExitStatus.inputError.rawValue)
         }
+        await runCommandLine(steps: steps, reporters: reporters)
+    }
+
+    /// The rest of ``main(steps:reporters:)``, off the main thread.
+    private static func runCommandLine(steps: [any StepDefinitions.Type], reporters: sending [any Reporter]) async -> Never {
         // A worker takes signals as they come: its parent decides what a
         // crash or a SIGTERM in a step means.
         if CommandLine.arguments.dropFirst().first != "--worker" {

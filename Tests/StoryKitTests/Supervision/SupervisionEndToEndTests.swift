@@ -60,6 +60,26 @@ import Testing
         #expect(workers.count == 2, "the stories ran in \(workers.count) worker(s)")
     }
 
+    @Test(
+        "Under a process limit that leaves no thread to start, the run says so and exits 2: it never waits for ever",
+        .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/su") && FileManager.default.isExecutableFile(atPath: "/bin/bash")))
+    func processLimit() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // The limit binds only a user other than root: nobody, in a folder it may use.
+        chmod(folder, 0o777)
+        try Self.write("Story: basket\n  Given an empty basket\n", to: folder + "/limit.stories")
+        let storyrun = try #require(Binary.path)
+        for limit in [3, 4] {
+            let outcome = try Binary.run(
+                ["nobody", "-s", "/bin/bash", "-c", "ulimit -u \(limit) && STORYRUN_FIXTURE_STEPS=1 exec '\(storyrun)' limit.stories"],
+                in: folder, executable: "/bin/su", timeout: 30)
+            #expect(!outcome.isTimedOut, "ulimit -u \(limit): the run waited for ever")
+            #expect(outcome.status == 2, "ulimit -u \(limit): \(outcome.output)\(outcome.errorOutput)")
+            #expect((outcome.output + outcome.errorOutput).contains("cannot start a thread"), "\(outcome.output)\(outcome.errorOutput)")
+        }
+    }
+
     @Test("With --jobs 2 and no before-run hook, the second worker starts once stories prove slow, and only then: two in all, no story lost")
     func secondWorkerStartsWhenNeeded() throws {
         let folder = try Binary.temporaryFolder("supervision")
