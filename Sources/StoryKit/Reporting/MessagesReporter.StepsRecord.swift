@@ -119,21 +119,11 @@ extension MessagesReporter {
                     reference.literal(#"","testStepId":""#)
                     id(stepID, into: &reference)
                     reference.append(UInt8(ascii: "\""))
-                    out.literal(#"{"testStepStarted":{"#)
-                    out += reference
-                    out.literal(#","timestamp":"#)
-                    clock.writeTimestamp(into: &out)
-                    out.literal("}}\n")
+                    MessagesReporter.writeTestStepStarted(reference, clock: clock, into: &out)
                     clock.nanoseconds &+= stepDuration
-                    out.literal(#"{"testStepFinished":{"#)
-                    out += reference
-                    out.literal(#","testStepResult":{"duration":"#)
-                    Clock.writeDuration(stepDuration, into: &out)
-                    out.literal(#","status":""#)
-                    out.literal(Self.status(status).messagesName)
-                    out.literal(#""},"timestamp":"#)
-                    clock.writeTimestamp(into: &out)
-                    out.literal("}}\n")
+                    MessagesReporter.writeTestStepFinished(reference, clock: clock, into: &out) { out in
+                        MessagesReporter.writePlainResult(duration: stepDuration, status: Self.status(status), into: &out)
+                    }
                 }
                 clock.nanoseconds = max(clock.nanoseconds, caseStart &+ duration)
                 out.literal(#"{"testCaseFinished":{"testCaseStartedId":""#)

@@ -118,11 +118,7 @@ extension MessagesReporter {
                 reference.literal(#"","testStepId":""#)
                 marker.write(.run, stepID, into: &reference)
                 reference.append(UInt8(ascii: "\""))
-                out.literal(#"{"testStepStarted":{"#)
-                out += reference
-                out.literal(#","timestamp":"#)
-                clock.writeTimestamp(into: &out)
-                out.literal("}}\n")
+                Self.writeTestStepStarted(reference, clock: clock, into: &out)
                 if !attempt.testSteps[index].attachments.isEmpty {
                     let references: [(String, JSONValue)] = [
                         ("testCaseStartedId", .string(marker.text(.run, startedID))), ("testStepId", .string(marker.text(.run, stepID))),
@@ -132,21 +128,13 @@ extension MessagesReporter {
                     }
                 }
                 clock.nanoseconds &+= attempt.testSteps[index].duration
-                out.literal(#"{"testStepFinished":{"#)
-                out += reference
-                out.literal(#","testStepResult":"#)
-                if attempt.testSteps[index].error == nil {
-                    out.literal(#"{"duration":"#)
-                    Clock.writeDuration(attempt.testSteps[index].duration, into: &out)
-                    out.literal(#","status":""#)
-                    out.literal(attempt.testSteps[index].status.messagesName)
-                    out.literal("\"}")
-                } else {
-                    Self.result(attempt.testSteps[index]).write(into: &out)
+                Self.writeTestStepFinished(reference, clock: clock, into: &out) { out in
+                    if attempt.testSteps[index].error == nil {
+                        Self.writePlainResult(duration: attempt.testSteps[index].duration, status: attempt.testSteps[index].status, into: &out)
+                    } else {
+                        Self.result(attempt.testSteps[index]).write(into: &out)
+                    }
                 }
-                out.literal(#","timestamp":"#)
-                clock.writeTimestamp(into: &out)
-                out.literal("}}\n")
             }
             clock.nanoseconds = max(clock.nanoseconds, caseStart &+ attempt.duration)
             out.literal(#"{"testCaseFinished":{"testCaseStartedId":""#)
@@ -157,6 +145,40 @@ extension MessagesReporter {
             out.append(UInt8(ascii: "\n"))
         }
         return 0
+    }
+}
+
+extension MessagesReporter {
+    /// A `testStepStarted` envelope; `reference` is the step's
+    /// `"testCaseStartedId":"…","testStepId":"…"`.
+    static func writeTestStepStarted(_ reference: [UInt8], clock: Clock, into out: inout [UInt8]) {
+        out.literal(#"{"testStepStarted":{"#)
+        out += reference
+        out.literal(#","timestamp":"#)
+        clock.writeTimestamp(into: &out)
+        out.literal("}}\n")
+    }
+
+    /// A `testStepFinished` envelope, its `testStepResult` written by `result`.
+    static func writeTestStepFinished(
+        _ reference: [UInt8], clock: Clock, into out: inout [UInt8], result: (inout [UInt8]) -> Void
+    ) {
+        out.literal(#"{"testStepFinished":{"#)
+        out += reference
+        out.literal(#","testStepResult":"#)
+        result(&out)
+        out.literal(#","timestamp":"#)
+        clock.writeTimestamp(into: &out)
+        out.literal("}}\n")
+    }
+
+    /// The `testStepResult` of a test step without an error.
+    static func writePlainResult(duration: UInt64, status: StepStatus, into out: inout [UInt8]) {
+        out.literal(#"{"duration":"#)
+        Clock.writeDuration(duration, into: &out)
+        out.literal(#","status":""#)
+        out.literal(status.messagesName)
+        out.literal("\"}")
     }
 }
 
