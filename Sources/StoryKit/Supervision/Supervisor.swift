@@ -479,7 +479,7 @@ struct Supervisor {
             // with what is to be said so far said.
             StandardOutput.flush()
             fds = workers.map { pollfd(fd: $0.messages, events: Int16(POLLIN), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), workers.count < workerCount && !isStopping ? 5 : 50)
+            _ = poll(&fds, nfds_t(fds.count), workers.count < workerCount && startFailure == nil && !isStopping ? 5 : 50)
             for worker in workers {
                 // Where it was before its messages are read: a worker writes
                 // a story's answer before it leaves the story.
