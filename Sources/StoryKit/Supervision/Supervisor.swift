@@ -309,6 +309,9 @@ struct Supervisor {
                     }
                 }()
             let elapsed: UInt64 = 0
+            // An interrupted run says so once, as "not run (the run was
+            // interrupted)", not as a worker that failed to start.
+            let isInterrupted = if case .interrupted = reason { true } else { false }
             if !worker.hasEnded {
                 switch snapshot.phase {
                 case .starting, .beforeRun, .afterRun:
@@ -318,11 +321,10 @@ struct Supervisor {
                         summary.failedHooks += 1
                         emit(.diagnostic(Diagnostic(at: hook.location, problem: hook.error?.message ?? "")))
                         emit(.runHookFinished(hook))
-                        let isInterrupted = if case .interrupted = reason { true } else { false }
                         if !worker.isReady && !isInterrupted {
                             startFailure = startFailure ?? "a worker process died in a before-run hook, so no worker could run the stories"
                         }
-                    } else if !worker.isReady {
+                    } else if !worker.isReady && !isInterrupted {
                         let said = worker.printed(since: snapshot).map(\.body).joined(separator: "\n")
                         startFailure = startFailure ?? "a worker process ended before it was ready (\(reason))"
                             + (said.isEmpty ? "" : ":\n" + said)
@@ -333,7 +335,6 @@ struct Supervisor {
                         let result = WorkerFailure.result(
                             for: flight.planned.story, registry: registry, at: snapshot, reason: reason, printed: printed,
                             elapsed: Self.elapsed(since: snapshot, sentAt: flight.sentAt, now: now))
-                        let isInterrupted = if case .interrupted = reason { true } else { false }
                         if !isInterrupted, !isStopping, snapshot.attempt < configuration.retries {
                             // --retry: a crash is a failure like any other; the story runs again
                             // in a new worker, this attempt kept.

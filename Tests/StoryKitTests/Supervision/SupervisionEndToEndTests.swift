@@ -305,6 +305,28 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder + "/out.json"))
     }
 
+    @Test("SIGINT while the worker starts: the run says it was interrupted, not that a worker could not start; exit 130")
+    func interruptedWhileWorkerStarts() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write("Story: one\n  Given a step that passes\n\nStory: two\n  Given a step that passes\n", to: folder + "/a.stories")
+        let binary = try #require(Binary.path)
+        // A worker that takes 5 s to start: the interrupt lands before it is ready.
+        try Self.write("#!/bin/sh\nsleep 5\nexec '\(binary)' \"$@\"\n", to: folder + "/slow-worker")
+        chmod(folder + "/slow-worker", 0o755)
+        let script = "'\(binary)' a.stories --junit out.xml > out.txt 2>&1 & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $? > status"
+        let outcome = try Binary.run(
+            ["-c", script], in: folder, executable: "/bin/bash", timeout: 60,
+            environment: Self.faults.merging(["STORYRUN_WORKER_EXECUTABLE": folder + "/slow-worker"]) { $1 })
+        #expect(!outcome.isTimedOut)
+        let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
+        #expect(status == "130", "\(output)")
+        #expect(output.contains("2 stories were not run (the run was interrupted)"), "\(output)")
+        #expect(!output.contains("before it was ready"), "\(output)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/out.xml"))
+    }
+
     @Test("SIGTERM: the running story fails as interrupted, every report is written, exit 143, nothing left running")
     func terminated() throws {
         let folder = try Binary.temporaryFolder("supervision")
