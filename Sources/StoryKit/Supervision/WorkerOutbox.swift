@@ -18,10 +18,11 @@ import Synchronization
 ///
 /// A step that closes or replaces the pipe (descriptor 4) loses what the
 /// worker says from then on, as it always did: the outbox checks the pipe
-/// is still the one the worker was given before each story's line (its
-/// close-on-exec flag, which `close` and `dup2` take away) and before each
-/// write (its device and inode too); once it is not, it keeps what it holds
-/// (the parent reads it when it ends the worker) and takes nothing more.
+/// is still the one the worker was given before each story's line and
+/// before each write (its close-on-exec flag, which `close` and `dup2`
+/// take away, and its device and inode); once it is not, it keeps what it
+/// holds (the parent reads it when it ends the worker) and takes nothing
+/// more.
 final class WorkerOutbox: @unchecked Sendable {
     // Unchecked: every mutable field is used only under `lock`.
     private let position: SharedPosition
@@ -61,7 +62,10 @@ final class WorkerOutbox: @unchecked Sendable {
     func add(_ line: [UInt8]) {
         line.withUnsafeBufferPointer { bytes in
             lock.withLock { _ in
-                guard isChannelIntact(thoroughly: false) else { return }
+                // Thoroughly, at each story: a step that closed descriptor 4
+                // and opened a file there with close-on-exec set fails its
+                // own story, not one that runs after it.
+                guard isChannelIntact(thoroughly: true) else { return }
                 let capacity = position.outbox.count
                 if unsent + bytes.count > capacity { flushLocked() }
                 guard !isLost else { return }

@@ -41,6 +41,26 @@ import Testing
         #expect(written.isEmpty, "the worker wrote \(written.count) bytes of its answers into the step's file")
     }
 
+    @Test("A step that opens a file onto descriptor 4 with close-on-exec: its own story fails, never one after it; the rest pass")
+    func replacedChannelBlamesItsStory() throws {
+        let folder = try Binary.temporaryFolder("shared-page")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SupervisionEndToEndTests.write(
+            "Story: replaces\n  Given the step closes descriptor 4 and opens the file \"\(folder)/user.log\", closed on exec\n\n"
+                + "Story: after one\n  Given a step that passes\n\nStory: after two\n  Given a step that passes\n",
+            to: folder + "/replaces.stories")
+        // The old check (close-on-exec only) let the story's line through and
+        // lost the next one's, or none: it varied from run to run.
+        for _ in 0..<5 {
+            let outcome = try Binary.run(["replaces.stories"], in: folder, timeout: 60, environment: Self.faults)
+            #expect(!outcome.isTimedOut)
+            #expect(outcome.status == 1, "\(outcome.output)")
+            #expect(outcome.output.contains("FAILED  replaces"), "\(outcome.output)")
+            #expect(outcome.output.contains("PASSED  after one") && outcome.output.contains("PASSED  after two"), "\(outcome.output)")
+            #expect(outcome.output.contains("Stories: 2 passed, 1 failed"), "\(outcome.output)")
+        }
+    }
+
     @Test("A step that replaces descriptor 4 in the only story: the worker's after-run hooks are never silently skipped (exit 1, said why)")
     func replacedChannelAfterRunHooks() throws {
         let folder = try Binary.temporaryFolder("shared-page")
