@@ -16,12 +16,24 @@ enum OrderRule {
         }
     }
 
+    /// Whether the keyword may follow the previous step: the rule without
+    /// the list ``allowed(after:)`` makes (an array per step).
+    static func allows(_ keyword: StepKeyword, after previous: Step.Kind?) -> Bool {
+        switch previous {
+        case nil: keyword == .as || keyword == .given
+        case .role: keyword == .given || keyword == .when
+        case .context: keyword != .as && keyword != .given
+        case .action: keyword == .then || keyword == .and || keyword == .but
+        case .outcome: keyword == .and || keyword == .but
+        case .unknown: true
+        }
+    }
+
     /// Returns the problem when the keyword may not follow the previous
     /// step, or nil when it may.
     static func check(keyword: StepKeyword, previous: Step.Kind?) -> StoriesParser.Problem? {
-        let allowed = allowed(after: previous)
-        guard !allowed.contains(keyword) else { return nil }
-        return .outOfOrder(keyword: keyword, previous: previous, allowed: allowed)
+        guard !allows(keyword, after: previous) else { return nil }
+        return .outOfOrder(keyword: keyword, previous: previous, allowed: allowed(after: previous))
     }
 }
 

@@ -40,7 +40,9 @@ struct StoriesParser {
     }
 
     /// Parses the text of a `.stories` file.
-    static func parse(_ text: String, path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
+    /// - Parameter readsPlainLines: Whether plain lines are read from their
+    ///   bytes (``readPlain(_:number:)``); the tests turn it off to compare.
+    static func parse(_ text: String, path: String, readsPlainLines: Bool = true) -> (stories: [Story], diagnostics: [Diagnostic]) {
         var parser = StoriesParser(path: path)
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
@@ -61,8 +63,10 @@ struct StoriesParser {
                 var end = start
                 while end < bytes.count && bytes[end] != 0x0A { end += 1 }
                 lineNumber += 1
-                let base = body.utf8.startIndex
-                parser.read(body[body.utf8.index(base, offsetBy: start)..<body.utf8.index(base, offsetBy: end)], number: lineNumber)
+                if !readsPlainLines || !parser.readPlain(UnsafeBufferPointer(rebasing: bytes[start..<end]), number: lineNumber) {
+                    let base = body.utf8.startIndex
+                    parser.read(body[body.utf8.index(base, offsetBy: start)..<body.utf8.index(base, offsetBy: end)], number: lineNumber)
+                }
                 guard end < bytes.count else { break }
                 start = end + 1
             }
@@ -83,6 +87,33 @@ struct StoriesParser {
 
     private init(path: String) {
         self.path = path
+    }
+
+    /// Reads a plain line from its bytes as ``read(_:number:)`` would, with
+    /// no ``StoryLine`` made: nearly every line of a suite is a blank, a
+    /// comment, a Story line or a step in order, in ASCII. For any other
+    /// line (a tag line, a problem, a non-ASCII letter) it does nothing
+    /// and returns false; the line then goes to ``read(_:number:)``.
+    private mutating func readPlain(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
+        guard let (start, end, wordEnd, restStart) = StoryLine.asciiFields(of: bytes) else { return false }
+        if start == end || bytes[start] == UInt8(ascii: "#") { return true }
+        func text(_ from: Int, _ to: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<to]), as: UTF8.self) }
+        let word = UnsafeBufferPointer(rebasing: bytes[start..<wordEnd])
+        if let nameStart = StoryLine.storyNameStart(word: word, restStart: restStart - start, in: UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+            guard start + nameStart < end else { return false }
+            finishStory()
+            startStory(name: text(start + nameStart, end), location: SourceLocation(file: path, line: number, column: start + 1), line: nil)
+            return true
+        }
+        guard let keyword = StepKeyword(ascii: word), let lastKind = pending.map({ $0.lastKind }),
+            OrderRule.allows(keyword, after: lastKind)
+        else { return false }
+        finishTags()
+        let kind = keyword.kind ?? lastKind ?? .context
+        pending!.lastKind = kind
+        pending!.steps.append(
+            Step(keyword: text(start, wordEnd), kind: kind, text: text(restStart, end), location: SourceLocation(file: path, line: number, column: start + 1)))
+        return true
     }
 
     private mutating func read(_ rawLine: Substring, number: Int) {
@@ -117,7 +148,9 @@ struct StoriesParser {
         pendingTags += words.map(String.init)
     }
 
-    private mutating func startStory(name: String, location: SourceLocation, line: StoryLine) {
+    /// `line` is needed only for a story without a name (which the bytes'
+    /// way leaves to the Characters' way).
+    private mutating func startStory(name: String, location: SourceLocation, line: StoryLine?) {
         pending = PendingStory(name: name, tags: pendingTags, location: location, isRejected: rejectedTags != nil)
         if let rejectedTags {
             diagnostics[rejectedTags].notes.append(.init(location: location, message: "story \"\(name)\" is not run"))

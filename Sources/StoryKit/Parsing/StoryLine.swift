@@ -31,7 +31,7 @@ struct StoryLine {
     /// Where an ASCII line's fields start and end, by byte offset: the
     /// text without surrounding blanks and trailing punctuation, the first
     /// word's end, the rest's start; nil when the line is not ASCII.
-    private static func asciiFields(of bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int, wordEnd: Int, restStart: Int)? {
+    static func asciiFields(of bytes: UnsafeBufferPointer<UInt8>) -> (start: Int, end: Int, wordEnd: Int, restStart: Int)? {
         for byte in bytes where byte >= 0x80 { return nil }
         var start = 0
         while start < bytes.count && isBlank(bytes[start]) { start += 1 }
@@ -81,6 +81,21 @@ struct StoryLine {
     var isComment: Bool { text.utf8.first == UInt8(ascii: "#") }
     var isTagLine: Bool { text.utf8.first == UInt8(ascii: "@") }
 
+    /// Where a Story line's name starts in an ASCII line's `text`, by
+    /// byte offset (the name runs to its end), as ``storyName`` reads it;
+    /// nil when the line is not a Story line.
+    /// - Parameters:
+    ///   - word: The first word's bytes.
+    ///   - restStart: Where the rest starts in `text`.
+    static func storyNameStart(word: UnsafeBufferPointer<UInt8>, restStart: Int, in text: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard word.count >= 5, StepKeyword.equalIgnoringASCIICase(UnsafeBufferPointer(rebasing: word[..<5]), "story".utf8) else { return nil }
+        if word.count == 5 { return restStart }
+        guard word[5] == UInt8(ascii: ":") else { return nil }
+        var start = 6
+        while start < text.count && isBlank(text[start]) { start += 1 }
+        return start
+    }
+
     /// The story's name when this is a `Story` line, else nil.
     var storyName: String? {
         guard firstWord.utf8.count >= 5,
@@ -105,8 +120,15 @@ enum StepKeyword: String, CaseIterable {
         self = keyword
     }
 
+    /// Reads a keyword from its bytes in any case; nil for any other word.
+    init?(ascii word: UnsafeBufferPointer<UInt8>) {
+        guard word.count <= 5, let keyword = Self.allCases.first(where: { Self.equalIgnoringASCIICase(word, $0.rawValue.utf8) })
+        else { return nil }
+        self = keyword
+    }
+
     /// Compares without allocating: ASCII letters in any case.
-    static func equalIgnoringASCIICase(_ word: Substring.UTF8View, _ lowercase: String.UTF8View) -> Bool {
+    static func equalIgnoringASCIICase(_ word: some Collection<UInt8>, _ lowercase: String.UTF8View) -> Bool {
         word.count == lowercase.count
             && zip(word, lowercase).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0) == $1 }
     }

@@ -48,19 +48,34 @@ enum RegularFile {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { return .failure(.cannotOpen(reason: reason(errno))) }
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular(kind: kind(status.st_mode))) }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var count = 0
-        while true {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, count))) }
-            let chunk = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+        // Read into uninitialized room for the size and a byte more, so
+        // that the end shows without a larger buffer (nor zeros written
+        // first); a file that grew meanwhile gets room as it goes.
+        var bytes: [UInt8] = []
+        var capacity = Int(status.st_size) + 1
+        var failure: Int32?
+        while failure == nil {
+            let full = bytes.count
+            var ended = false
+            let room = Array<UInt8>(unsafeUninitializedCapacity: capacity) { buffer, count in
+                count = 0
+                if full > 0 { bytes.withUnsafeBufferPointer { count = buffer.initialize(from: $0).1 } }
+                while count < capacity {
+                    let chunk = Glibc.read(descriptor, buffer.baseAddress! + count, capacity - count)
+                    if chunk < 0 && errno == EINTR { continue }
+                    if chunk < 0 { failure = errno }
+                    if chunk <= 0 {
+                        ended = true
+                        return
+                    }
+                    count += chunk
+                }
             }
-            if chunk < 0 && errno == EINTR { continue }
-            guard chunk >= 0 else { return .failure(.cannotRead(reason: reason(errno))) }
-            if chunk == 0 { break }
-            count += chunk
+            bytes = room
+            if ended { break }
+            capacity *= 2
         }
-        bytes.removeSubrange(count...)
+        if let failure { return .failure(.cannotRead(reason: reason(failure))) }
         return .success(bytes)
     }
 

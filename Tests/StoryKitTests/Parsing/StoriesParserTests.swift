@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StoryKit
 
@@ -66,6 +67,36 @@ import Testing
         let (stories, diagnostics) = StoriesParser.parse("@smoke @fast\nStory: s\nGiven a\n@wip\nStory: t\nGiven b", path: "t.stories")
         #expect(diagnostics.isEmpty)
         #expect(stories.map(\.tags) == [["@smoke", "@fast"], ["@wip"]])
+    }
+
+    @Test("Plain lines read from their bytes give the stories and diagnostics the Characters' way gives: every fixture, and 2,000 random files")
+    func plainLinesParity() throws {
+        func check(_ text: String, _ what: String) {
+            let fast = StoriesParser.parse(text, path: "p.stories")
+            let slow = StoriesParser.parse(text, path: "p.stories", readsPlainLines: false)
+            #expect(Self.plan(fast.stories) == Self.plan(slow.stories), "\(what)")
+            #expect(fast.stories == slow.stories, "\(what)")
+            #expect(fast.diagnostics == slow.diagnostics, "\(what)")
+        }
+        for folder in ["stories/good", "stories/bad"] {
+            for name in Golden.files(in: folder, withExtension: "stories") {
+                // Some bad fixtures are not UTF-8: read with repairs.
+                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: Golden.fixture(folder + "/" + name))), as: UTF8.self)
+                check(text, name)
+            }
+        }
+        let lines = [
+            "Story: a", "Story:b", "story c.", "STORY:  d!", "Story", "Story:", "Story: ", "Stories are told", "Story:\tx",
+            "Given g", "given g2", "When w", "Then t", "And a", "But b", "As a user", "  Given indented", "\tThen tabbed,",
+            "Given", "When  ", "Then x\r", "And caf\u{E9}", "# comment", "#", "", "  ", "@tag", "@a @b", "@ bad",
+            "Gherkin x", "Scenario: y", "Given a \"quoted\" text:", "When I add 3 apples.", "Then ?!", "And ...",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<2_000 {
+            let count = Int.random(in: 1...14, using: &generator)
+            let text = (0..<count).map { _ in lines.randomElement(using: &generator)! }.joined(separator: round % 3 == 0 ? "\r\n" : "\n")
+            check(text, text)
+        }
     }
 
     /// A readable dump of parsed stories.

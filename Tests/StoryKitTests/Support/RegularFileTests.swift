@@ -42,6 +42,20 @@ import Testing
         #expect(diagnostic.problem.contains("fifo.stories is a FIFO (named pipe), not a regular file"))
     }
 
+    @Test("Every byte is read whatever the size: empty, a byte, a page, a megabyte and more, and files whose size says 0 (/proc)")
+    func sizes() throws {
+        let folder = try Binary.temporaryFolder("regular-file")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for size in [0, 1, 4095, 4096, 4097, 1 << 20, (1 << 20) + 3] {
+            let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            try Data(bytes).write(to: URL(fileURLWithPath: folder + "/\(size).bin"))
+            #expect(try RegularFile.read(at: folder + "/\(size).bin").get() == bytes, "\(size) bytes")
+        }
+        // Its size is 0 and it has text: read until the end, not the size.
+        let status = try RegularFile.read(at: "/proc/self/status").get()
+        #expect(String(decoding: status, as: UTF8.self).contains("Pid:"))
+    }
+
     @Test("A FIFO named *.stories, given or found in a folder, never blocks run, check, --dry-run or pickles")
     func fifoThroughTheCommandLine() throws {
         let folder = try Binary.temporaryFolder("fifo-cli")
