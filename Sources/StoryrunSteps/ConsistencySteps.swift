@@ -2,7 +2,8 @@ import Foundation
 import StoryKit
 
 /// The steps of the random suites `Tests/Consistency/consistency.py` writes:
-/// steps that pass, fail, pass on a later attempt, attach, or match twice;
+/// steps that pass, fail, pass on a later attempt, attach, match twice, or
+/// crash their worker (every time, or until a later attempt);
 /// hooks that fail for stories tagged to ask for it, and run hooks that fail
 /// when `STORYRUN_CONSISTENCY_FAIL_RUN` says so (`before` or `after`).
 final class ConsistencySteps: StepDefinitions {
@@ -18,10 +19,14 @@ final class ConsistencySteps: StepDefinitions {
         // A retry may run in another worker process: attempts are counted in
         // a file of the suite's folder (the current folder).
         step("^step (\\d+) passes on attempt (\\d+)$") { (steps: ConsistencySteps, number: Int, attempt: Int) in
-            let file = ".attempts-" + steps.story.location.displayFileAndLine.replacingOccurrences(of: "/", with: "_") + "-\(number)"
-            let count = (Int((try? String(contentsOfFile: file, encoding: .utf8)) ?? "") ?? 0) + 1
-            FileManager.default.createFile(atPath: file, contents: Data("\(count)".utf8))
+            let count = steps.countAttempt(number)
             if count < attempt { try fail("step \(number) passes on attempt \(attempt), this is attempt \(count)") }
+        }
+        // A crash ends the worker process: the parent fails the story (and
+        // runs it again in a new worker under --retry).
+        step("^step (\\d+) crashes$") { (_: ConsistencySteps, _: Int) in _exit(3) }
+        step("^step (\\d+) crashes until attempt (\\d+)$") { (steps: ConsistencySteps, number: Int, attempt: Int) in
+            if steps.countAttempt(number) < attempt { _exit(3) }
         }
         step("^step (\\d+) is ambiguous$") { (_: ConsistencySteps, _: Int) in }
         step("^step (\\d+) is ambig\\w+$") { (_: ConsistencySteps, _: Int) in }
@@ -34,5 +39,15 @@ final class ConsistencySteps: StepDefinitions {
         step.afterRun {
             if ProcessInfo.processInfo.environment["STORYRUN_CONSISTENCY_FAIL_RUN"] == "after" { try fail("the after-run hook was told to fail") }
         }
+    }
+
+    /// Counts a run of the story's step `number` (this one included) in a
+    /// file of the suite's folder (the current folder): a retry may run in
+    /// another worker process.
+    private func countAttempt(_ number: Int) -> Int {
+        let file = ".attempts-" + story.location.displayFileAndLine.replacingOccurrences(of: "/", with: "_") + "-\(number)"
+        let count = (Int((try? String(contentsOfFile: file, encoding: .utf8)) ?? "") ?? 0) + 1
+        FileManager.default.createFile(atPath: file, contents: Data("\(count)".utf8))
+        return count
     }
 }

@@ -5,12 +5,13 @@ Usage: consistency.py STORYRUN [--suites N] [--seed S] [--keep]
 
 Each suite is a few `.stories` files of random stories over the steps of
 StoryrunSteps/ConsistencySteps.swift (STORYRUN_FIXTURE_STEPS=consistency):
-steps that pass, fail, attach, are undefined, are ambiguous, or pass only on
-a later attempt; stories tagged so their before, after or after-step hook
+steps that pass, fail, attach, are undefined, are ambiguous, pass only on
+a later attempt, or crash their worker process (always, or until a later
+attempt); stories tagged so their before, after or after-step hook
 fails; now and then a failing before-run or after-run hook; `--retry` 0-2.
 
 The suite runs once, supervised as a user runs it (workers, not
---in-process), with `--strict` and every report: the terminal summary,
+--in-process; one suite in three with `--jobs 2`), with `--strict` and every report: the terminal summary,
 --json, --junit, --messages, --html. Then it runs as two shards
 (`--shard 1/2`, `--shard 2/2`, each with --json), and `storyrun merge`
 writes --json, --junit and --html of the shards.
@@ -52,10 +53,14 @@ def generate(rng):
             line += 1
             steps = []
             for n in range(1, rng.randint(1, 4) + 1):
-                kind = rng.choices(["passes", "fails", "attaches", "nowhere", "ambiguous", "late"], [10, 2, 2, 1, 1, 2])[0]
+                kind = rng.choices(["passes", "fails", "attaches", "nowhere", "ambiguous", "late", "crashes", "crashlate"],
+                                   [10, 2, 2, 1, 1, 2, 1, 1])[0]
                 if kind == "late":
                     attempt = rng.randint(2, 3)
                     text = f"step {n} passes on attempt {attempt}"
+                elif kind == "crashlate":
+                    attempt = rng.randint(2, 3)
+                    text = f"step {n} crashes until attempt {attempt}"
                 elif kind == "nowhere":
                     text = f"step {n} is nowhere"
                 elif kind == "ambiguous":
@@ -63,7 +68,7 @@ def generate(rng):
                 else:
                     text = f"step {n} {kind}"
                     attempt = 0
-                steps.append((kind, text, attempt if kind == "late" else 0))
+                steps.append((kind, text, attempt if kind in ("late", "crashlate") else 0))
                 lines.append(f"  {KEYWORDS[min(n - 1, 1)]} {text}")
                 line += 1
             lines.append("")
@@ -95,7 +100,8 @@ def expect(steps, tags, retries):
                     culprit = text
                 continue
             runs[text] = runs.get(text, 0) + 1
-            if kind == "fails" or kind == "ambiguous" or (kind == "late" and runs[text] < late):
+            if kind in ("fails", "ambiguous", "crashes") or (kind in ("late", "crashlate") and runs[text] < late):
+                # A crash ends the attempt there: no after hook runs.
                 culprit = text
             elif "@fail-after-step" in tags:
                 culprit = "hook:after step"
@@ -260,7 +266,7 @@ def check_suite(storyrun, rng, index, keep):
         env["STORYRUN_CONSISTENCY_FAIL_RUN"] = run_hook
     else:
         env.pop("STORYRUN_CONSISTENCY_FAIL_RUN", None)
-    common = ["--strict", "--retry", str(retries)]
+    common = ["--strict", "--retry", str(retries)] + (["--jobs", "2"] if index % 3 == 2 else [])
     names = sorted(files)
     status, summary = run(storyrun, common + ["--json", "r.json", "--junit", "r.xml", "--messages", "r.ndjson", "--html", "r.html"] + names, folder, env)
     for leftover in [f for f in os.listdir(folder) if f.startswith(".attempts")]:

@@ -107,6 +107,11 @@ struct Supervisor {
         var isStopping = false
         var startFailure: String?
         var everReady = false
+        // Whether a worker ran its after-run hooks to its end; a run whose
+        // workers all crashed starts one more to run them (once).
+        var afterRunHooksRan = false
+        var startedForAfterRunHooks = false
+        let hasAfterRunHooks = registry.hooks.contains { $0.kind == .afterRun }
         // Attempts at stories whose worker a crash or overrun ended, kept
         // until the story is run again (`--retry`).
         var crashedAttempts: [SourceLocation: [StoryAttempt]] = [:]
@@ -205,6 +210,7 @@ struct Supervisor {
                 // retire workers for ever).
                 guard worker.position.snapshot.phase == .done else { return }
                 worker.hasEnded = true
+                afterRunHooksRan = true
                 // It has said everything and ended what its steps started:
                 // end it now rather than wait for its exit.
                 worker.process.killGroup()
@@ -335,7 +341,7 @@ struct Supervisor {
                         let result = WorkerFailure.result(
                             for: flight.planned.story, registry: registry, at: snapshot, reason: reason, printed: printed,
                             elapsed: Self.elapsed(since: snapshot, sentAt: flight.sentAt, now: now))
-                        if !isInterrupted, !isStopping, snapshot.attempt < configuration.retries {
+                        if !isInterrupted, !isStopping, snapshot.attempt < configuration.retries, canChange(flight.planned) {
                             // --retry: a crash is a failure like any other; the story runs again
                             // in a new worker, this attempt kept.
                             crashedAttempts[result.story.location, default: []].append(
@@ -472,6 +478,15 @@ struct Supervisor {
             }
             if workers.isEmpty {
                 if !isStopping && hasWork && startFailure == nil { startWorker() }
+                // Every worker ended in a crash (its last story's, say): the
+                // run's after-run hooks still run, in a worker given no
+                // story (after its before-run hooks, as in any worker).
+                if workers.isEmpty, hasAfterRunHooks, !afterRunHooksRan, !startedForAfterRunHooks, everReady, startFailure == nil,
+                    !summary.wasInterrupted
+                {
+                    startedForAfterRunHooks = true
+                    startWorker()
+                }
                 if workers.isEmpty { break }
             }
 
@@ -577,6 +592,15 @@ struct Supervisor {
         }
         guard index == story.steps.count else { return nil }
         return StoryResult(story: story, status: .passed, testSteps: results, duration: duration)
+    }
+
+    /// Whether running the story again could change its verdict: not with
+    /// an undefined step (nor an ambiguous one under --strict), which the
+    /// worker's runner does not run again either. Matched here only for a
+    /// story whose worker crashed (this process does not match otherwise).
+    private func canChange(_ planned: PlannedStory) -> Bool {
+        let matches = planned.matches ?? planned.story.steps.map { registry.matches($0) }
+        return !matches.contains { $0.isUndefined || ($0.isAmbiguous && configuration.isStrict) }
     }
 
     /// A story its worker could not run.

@@ -305,6 +305,39 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder + "/out.json"))
     }
 
+    @Test("Every worker ends in a crash: the after-run hooks still run, in one more worker, and their failure is reported", arguments: [[], ["--jobs", "2"], ["--retry", "1"]])
+    func afterRunHooksWhenEveryWorkerCrashed(options: [String]) throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write("Story: the only one\n  Given the step calls exit(3)\n", to: folder + "/crash.stories")
+        // Before: the one worker died in the story and no after-run hook ran
+        // (nor said so); the run's verdict left it out.
+        let outcome = try Binary.run(
+            ["crash.stories", "--messages", "out.ndjson"] + options, in: folder, timeout: 60,
+            environment: Self.faults.merging(["STORYRUN_FAULT_AFTER_RUN": "throw"]) { $1 })
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == 1, "\(outcome.output)")
+        #expect(outcome.output.contains("FAILED  the only one"), "\(outcome.output)")
+        #expect(outcome.output.contains("after run hook"), "\(outcome.output)")
+        let messages = try String(contentsOfFile: folder + "/out.ndjson", encoding: .utf8)
+        #expect(messages.contains("\"testRunHookFinished\"") && messages.contains("\"FAILED\""))
+    }
+
+    @Test("A crash in a story with an undefined step: not run again under --retry, as a failing one is not (its crash is the verdict)")
+    func noRetryOfUndefinedStoryAfterCrash() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write(
+            "Story: crashes once\n  Given the step crashes once, marking \"\(folder)/marked\"\n  And a step nobody defined\n",
+            to: folder + "/once.stories")
+        let outcome = try Binary.run(["once.stories", "--retry", "2", "--strict"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == 1, "\(outcome.output)")
+        // Run again, it would have passed the crash and ended undefined.
+        #expect(outcome.output.contains("FAILED  crashes once"), "\(outcome.output)")
+        #expect(outcome.output.contains("Stories: 0 passed, 1 failed"), "\(outcome.output)")
+    }
+
     @Test("SIGINT while the worker starts: the run says it was interrupted, not that a worker could not start; exit 130")
     func interruptedWhileWorkerStarts() throws {
         let folder = try Binary.temporaryFolder("supervision")
