@@ -2,8 +2,9 @@ import Foundation
 import StoryKit
 
 /// The steps of the random suites `Tests/Consistency/consistency.py` writes:
-/// steps that pass, fail, pass on a later attempt, attach, match twice, or
-/// crash their worker (every time, or until a later attempt);
+/// steps that pass, fail, pass on a later attempt, attach, print, match
+/// twice, hang past the time limit, or crash their worker (every time, or
+/// until a later attempt);
 /// hooks that fail for stories tagged to ask for it, and run hooks that fail
 /// when `STORYRUN_CONSISTENCY_FAIL_RUN` says so (`before` or `after`).
 final class ConsistencySteps: StepDefinitions {
@@ -28,6 +29,9 @@ final class ConsistencySteps: StepDefinitions {
         step("^step (\\d+) crashes until attempt (\\d+)$") { (steps: ConsistencySteps, number: Int, attempt: Int) in
             if steps.countAttempt(number) < attempt { _exit(3) }
         }
+        // Past any --step-timeout the suites give: the parent ends the worker.
+        step("^step (\\d+) hangs$") { (_: ConsistencySteps, _: Int) in usleep(60_000_000) }
+        step("^step (\\d+) prints$") { (_: ConsistencySteps, number: Int) in print("step \(number) prints to standard output") }
         step("^step (\\d+) is ambiguous$") { (_: ConsistencySteps, _: Int) in }
         step("^step (\\d+) is ambig\\w+$") { (_: ConsistencySteps, _: Int) in }
         step.before(tags: "@fail-before") { _ in try fail("the before hook was told to fail") }

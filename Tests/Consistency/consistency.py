@@ -5,16 +5,17 @@ Usage: consistency.py STORYRUN [--suites N] [--seed S] [--keep]
 
 Each suite is a few `.stories` files of random stories over the steps of
 StoryrunSteps/ConsistencySteps.swift (STORYRUN_FIXTURE_STEPS=consistency):
-steps that pass, fail, attach, are undefined, are ambiguous, pass only on
-a later attempt, or crash their worker process (always, or until a later
-attempt); stories tagged so their before, after or after-step hook
+steps that pass, fail, attach, print, are undefined, are ambiguous, pass
+only on a later attempt, hang past `--step-timeout 1`, or crash their worker
+process (always, or until a later attempt); stories tagged so their before, after or after-step hook
 fails; now and then a failing before-run or after-run hook; `--retry` 0-2.
 
 The suite runs once, supervised as a user runs it (workers, not
 --in-process; one suite in three with `--jobs 2`), with `--strict` and every report: the terminal summary,
 --json, --junit, --messages, --html. Then it runs as two shards
 (`--shard 1/2`, `--shard 2/2`, each with --json), and `storyrun merge`
-writes --json, --junit and --html of the shards.
+writes --json, --junit and --html of the shards; a suite whose steps never
+end their process runs `--in-process` too (--json).
 
 For every story, these must agree: its status (passed, failed, undefined)
 and what failed first in its last attempt (the step's text, or the hook's
@@ -53,8 +54,8 @@ def generate(rng):
             line += 1
             steps = []
             for n in range(1, rng.randint(1, 4) + 1):
-                kind = rng.choices(["passes", "fails", "attaches", "nowhere", "ambiguous", "late", "crashes", "crashlate"],
-                                   [10, 2, 2, 1, 1, 2, 1, 1])[0]
+                kind = rng.choices(["passes", "fails", "attaches", "nowhere", "ambiguous", "late", "crashes", "crashlate", "prints", "hangs"],
+                                   [10, 2, 2, 1, 1, 2, 1, 1, 1, 0.3])[0]
                 if kind == "late":
                     attempt = rng.randint(2, 3)
                     text = f"step {n} passes on attempt {attempt}"
@@ -100,7 +101,7 @@ def expect(steps, tags, retries):
                     culprit = text
                 continue
             runs[text] = runs.get(text, 0) + 1
-            if kind in ("fails", "ambiguous", "crashes") or (kind in ("late", "crashlate") and runs[text] < late):
+            if kind in ("fails", "ambiguous", "crashes", "hangs") or (kind in ("late", "crashlate") and runs[text] < late):
                 # A crash ends the attempt there: no after hook runs.
                 culprit = text
             elif "@fail-after-step" in tags:
@@ -266,7 +267,7 @@ def check_suite(storyrun, rng, index, keep):
         env["STORYRUN_CONSISTENCY_FAIL_RUN"] = run_hook
     else:
         env.pop("STORYRUN_CONSISTENCY_FAIL_RUN", None)
-    common = ["--strict", "--retry", str(retries)] + (["--jobs", "2"] if index % 3 == 2 else [])
+    common = ["--strict", "--retry", str(retries), "--step-timeout", "1"] + (["--jobs", "2"] if index % 3 == 2 else [])
     names = sorted(files)
     status, summary = run(storyrun, common + ["--json", "r.json", "--junit", "r.xml", "--messages", "r.ndjson", "--html", "r.html"] + names, folder, env)
     for leftover in [f for f in os.listdir(folder) if f.startswith(".attempts")]:
@@ -279,6 +280,12 @@ def check_suite(storyrun, rng, index, keep):
         for leftover in [f for f in os.listdir(folder) if f.startswith(".attempts")]:
             os.remove(os.path.join(folder, leftover))
     merge_status, merge_summary = run(storyrun, ["merge"] + shards + ["--json", "m.json", "--junit", "m.xml", "--html", "m.html"], folder, env)
+    # In process too, where no step ends the process: the same verdicts.
+    in_process = not any(("crashes" in text or "hangs" in text) for text in files.values())
+    if in_process:
+        run(storyrun, common + ["--in-process", "--json", "p.json"] + names, folder, env)
+        for leftover in [f for f in os.listdir(folder) if f.startswith(".attempts")]:
+            os.remove(os.path.join(folder, leftover))
 
     lines_by_name = {title: key for key, (title, _) in expected.items()}
     problems, compared = [], 0
@@ -290,6 +297,8 @@ def check_suite(storyrun, rng, index, keep):
         views["junit"], junit_run_hook = from_junit(os.path.join(folder, "r.xml"), lines_by_name)
         views["merged junit"], _ = from_junit(os.path.join(folder, "m.xml"), lines_by_name)
         views["messages"], messages_run_hook = from_messages(os.path.join(folder, "r.ndjson"))
+        if in_process:
+            views["in-process json"] = from_json(os.path.join(folder, "p.json"))
     except Exception as error:  # a report that does not parse is a difference
         problems.append(f"a report does not parse: {error!r}")
         views = {}
