@@ -11,7 +11,8 @@ process (always, or until a later attempt); stories tagged so their before, afte
 fails; now and then a failing before-run or after-run hook; `--retry` 0-2.
 
 The suite runs once, supervised as a user runs it (workers, not
---in-process; one suite in three with `--jobs 2`), with `--strict` and every report: the terminal summary,
+--in-process; one suite in three with `--jobs 2`, one in four in a random
+order, one in five with `--tags "not @fail-after"`), with `--strict` and every report: the terminal summary,
 --json, --junit, --messages, --html. Then it runs as two shards
 (`--shard 1/2`, `--shard 2/2`, each with --json), and `storyrun merge`
 writes --json, --junit and --html of the shards; a suite whose steps never
@@ -38,6 +39,7 @@ def generate(rng):
     """A suite: files of stories; each step a (kind, arg), tags, and the expected verdicts."""
     files = {}
     expected = {}
+    tags_of = {}
     retries = rng.choice([0, 0, 1, 2])
     run_hook = rng.choice([None] * 6 + ["before", "after"])
     for f in range(rng.randint(1, 3)):
@@ -75,8 +77,9 @@ def generate(rng):
             lines.append("")
             line += 1
             expected[(name, story_line)] = (title, expect(steps, tags, retries))
+            tags_of[(name, story_line)] = tags
         files[name] = "\n".join(lines)
-    return files, expected, retries, run_hook
+    return files, expected, retries, run_hook, tags_of
 
 
 def expect(steps, tags, retries):
@@ -257,7 +260,13 @@ def run(storyrun, arguments, folder, env):
 
 
 def check_suite(storyrun, rng, index, keep):
-    files, expected, retries, run_hook = generate(rng)
+    files, expected, retries, run_hook, tags = generate(rng)
+    # One suite in five chooses by tags: the stories tagged @fail-after are
+    # not run, and no report may name them.
+    chooses = index % 5 == 3
+    left_out = {key for key in expected if chooses and "@fail-after" in tags[key]}
+    titles = {key: title for key, (title, _) in expected.items()}
+    expected = {key: value for key, value in expected.items() if key not in left_out}
     folder = tempfile.mkdtemp(prefix=f"storyrun-consistency-{index}-")
     for name, text in files.items():
         with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
@@ -268,6 +277,10 @@ def check_suite(storyrun, rng, index, keep):
     else:
         env.pop("STORYRUN_CONSISTENCY_FAIL_RUN", None)
     common = ["--strict", "--retry", str(retries), "--step-timeout", "1"] + (["--jobs", "2"] if index % 3 == 2 else [])
+    if index % 4 == 1:
+        common += ["--order", f"random:{rng.randrange(1 << 20)}"]
+    if chooses:
+        common += ["--tags", "not @fail-after"]
     names = sorted(files)
     status, summary = run(storyrun, common + ["--json", "r.json", "--junit", "r.xml", "--messages", "r.ndjson", "--html", "r.html"] + names, folder, env)
     for leftover in [f for f in os.listdir(folder) if f.startswith(".attempts")]:
@@ -287,7 +300,7 @@ def check_suite(storyrun, rng, index, keep):
         for leftover in [f for f in os.listdir(folder) if f.startswith(".attempts")]:
             os.remove(os.path.join(folder, leftover))
 
-    lines_by_name = {title: key for key, (title, _) in expected.items()}
+    lines_by_name = {title: key for key, title in titles.items()}
     problems, compared = [], 0
     try:
         views = {"summary": from_summary(summary), "json": from_json(os.path.join(folder, "r.json")),
@@ -315,6 +328,11 @@ def check_suite(storyrun, rng, index, keep):
                 problems.append(f"{view}: {title} ({key[0]}:{key[1]}) is {got[0]}/{got[1]}, expected {want_status}/{want_culprit}")
             if len(got) > 2 and view in ("summary", "html", "messages") and got[2] != want_flaky:
                 problems.append(f"{view}: {title} flaky={got[2]}, expected {want_flaky}")
+    for key in left_out:
+        for view, verdicts in views.items():
+            compared += 1
+            if key in verdicts:
+                problems.append(f"{view}: {key} is reported, but --tags left it out")
     if run_hook == "before":
         # Every view must say the same about each story as the summary.
         base = views.get("summary", {})
