@@ -3,7 +3,8 @@
 
 Usage: consistency.py STORYRUN [--suites N] [--seed S] [--keep]
 
-Each suite is a few `.stories` files of random stories over the steps of
+Each suite is a few `.stories` files (or Gherkin `.feature` files, with a
+background and scenario outlines) of random stories over the steps of
 StoryrunSteps/ConsistencySteps.swift (STORYRUN_FIXTURE_STEPS=consistency):
 steps that pass, fail, attach, print, are undefined, are ambiguous, pass
 only on a later attempt, hang past `--step-timeout 1`, or crash their worker
@@ -35,18 +36,45 @@ import xml.etree.ElementTree as ET
 KEYWORDS = ["Given", "And"]
 
 
+def random_step(rng, n):
+    """A step of one of the kinds the suites use: (kind, text, attempt)."""
+    kind = rng.choices(["passes", "fails", "attaches", "nowhere", "ambiguous", "late", "crashes", "crashlate", "prints", "hangs"],
+                       [10, 2, 2, 1, 1, 2, 1, 1, 1, 0.3])[0]
+    if kind == "late":
+        attempt = rng.randint(2, 3)
+        return kind, f"step {n} passes on attempt {attempt}", attempt
+    if kind == "crashlate":
+        attempt = rng.randint(2, 3)
+        return kind, f"step {n} crashes until attempt {attempt}", attempt
+    if kind == "nowhere":
+        return kind, f"step {n} is nowhere", 0
+    if kind == "ambiguous":
+        return kind, f"step {n} is ambiguous", 0
+    return kind, f"step {n} {kind}", 0
+
+
+def random_tags(rng):
+    return [t for t in ("@fail-before", "@fail-after", "@fail-after-step") if rng.random() < 0.12]
+
+
 def generate(rng):
-    """A suite: files of stories; each step a (kind, arg), tags, and the expected verdicts."""
+    """A suite: files of stories (`.stories`, or Gherkin `.feature` with a
+    background and scenario outlines); each step a (kind, arg), tags, and
+    the expected verdicts."""
     files = {}
     expected = {}
     tags_of = {}
     retries = rng.choice([0, 0, 1, 2])
     run_hook = rng.choice([None] * 6 + ["before", "after"])
     for f in range(rng.randint(1, 3)):
+        if rng.random() < 0.4:
+            name = f"f{f}.feature"
+            files[name] = gherkin_file(rng, f, name, expected, tags_of, retries)
+            continue
         name = f"f{f}.stories"
         lines, line = [], 1
         for s in range(rng.randint(2, 6)):
-            tags = [t for t in ("@fail-before", "@fail-after", "@fail-after-step") if rng.random() < 0.12]
+            tags = random_tags(rng)
             if tags:
                 lines.append(" ".join(tags))
                 line += 1
@@ -56,23 +84,8 @@ def generate(rng):
             line += 1
             steps = []
             for n in range(1, rng.randint(1, 4) + 1):
-                kind = rng.choices(["passes", "fails", "attaches", "nowhere", "ambiguous", "late", "crashes", "crashlate", "prints", "hangs"],
-                                   [10, 2, 2, 1, 1, 2, 1, 1, 1, 0.3])[0]
-                if kind == "late":
-                    attempt = rng.randint(2, 3)
-                    text = f"step {n} passes on attempt {attempt}"
-                elif kind == "crashlate":
-                    attempt = rng.randint(2, 3)
-                    text = f"step {n} crashes until attempt {attempt}"
-                elif kind == "nowhere":
-                    text = f"step {n} is nowhere"
-                elif kind == "ambiguous":
-                    text = f"step {n} is ambiguous"
-                else:
-                    text = f"step {n} {kind}"
-                    attempt = 0
-                steps.append((kind, text, attempt if kind in ("late", "crashlate") else 0))
-                lines.append(f"  {KEYWORDS[min(n - 1, 1)]} {text}")
+                steps.append(random_step(rng, n))
+                lines.append(f"  {KEYWORDS[min(n - 1, 1)]} {steps[-1][1]}")
                 line += 1
             lines.append("")
             line += 1
@@ -80,6 +93,48 @@ def generate(rng):
             tags_of[(name, story_line)] = tags
         files[name] = "\n".join(lines)
     return files, expected, retries, run_hook, tags_of
+
+
+def gherkin_file(rng, f, name, expected, tags_of, retries):
+    """A feature: perhaps a background (of a passing step, which runs first
+    in every scenario), then scenarios and scenario outlines, whose rows are
+    stories of their own (at the row's line, named by its `row` column)."""
+    lines = [f"Feature: f{f}", ""]
+    background = []
+    if rng.random() < 0.5:
+        background = [("passes", "step 0 passes", 0)]
+        lines += ["  Background:", "    Given step 0 passes", ""]
+    for s in range(rng.randint(2, 5)):
+        tags = random_tags(rng)
+        if tags:
+            lines.append("  " + " ".join(tags))
+        title = f"Story {f}-{s}"
+        count = rng.randint(1, 3)
+        if rng.random() < 0.6:
+            lines.append(f"  Scenario: {title}")
+            story_line = len(lines)
+            steps = [random_step(rng, n) for n in range(1, count + 1)]
+            for n, step in enumerate(steps):
+                lines.append(f"    {KEYWORDS[min(n, 1)]} {step[1]}")
+            lines.append("")
+            expected[(name, story_line)] = (title, expect(background + steps, tags, retries))
+            tags_of[(name, story_line)] = tags
+            continue
+        # An outline: its first step's text comes from the examples.
+        lines.append(f"  Scenario Outline: {title} row <row>")
+        fixed = [random_step(rng, n) for n in range(2, count + 1)]
+        lines.append("    Given <first>")
+        for step in fixed:
+            lines.append(f"    And {step[1]}")
+        lines += ["", "    Examples:", "      | row | first |"]
+        for row in range(1, rng.randint(1, 3) + 1):
+            first = random_step(rng, 1)
+            lines.append(f"      | {row} | {first[1]} |")
+            key = (name, len(lines))
+            expected[key] = (f"{title} row {row}", expect(background + [first] + fixed, tags, retries))
+            tags_of[key] = tags
+        lines.append("")
+    return "\n".join(lines)
 
 
 def expect(steps, tags, retries):
@@ -152,15 +207,22 @@ def from_summary(output):
 def from_json(path):
     verdicts = {}
     for feature in json.load(open(path, encoding="utf-8")):
+        # As Cucumber writes it, a background goes before each scenario as
+        # an element of its own, holding the scenario's before hooks and
+        # the background's steps (with their step hooks).
+        background = []
         for element in feature.get("elements", []):
-            if element.get("type") == "background":
-                continue
             ordered = [("hook:before story", h) for h in element.get("before", [])]
             for step in element.get("steps", []):
                 ordered += [("hook:before step", h) for h in step.get("before", [])]
                 ordered.append((step["name"], step))
                 ordered += [("hook:after step", h) for h in step.get("after", [])]
             ordered += [("hook:after story", h) for h in element.get("after", [])]
+            if element.get("type") == "background":
+                background = ordered
+                continue
+            ordered = background + ordered
+            background = []
             statuses = [item["result"]["status"] for _, item in ordered]
             status = "failed" if "failed" in statuses else "undefined" if "undefined" in statuses else "passed"
             culprit = next((label for label, item in ordered if status != "passed" and item["result"]["status"] == status), None)
