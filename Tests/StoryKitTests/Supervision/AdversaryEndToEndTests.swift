@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// Findings of an adversarial round, each shown through the built
+/// executable with the fault steps (`Sources/StoryrunSteps/FaultSteps.swift`).
+@Suite struct AdversaryEndToEndTests {
+    static let faults = ["STORYRUN_FIXTURE_STEPS": "faults"]
+
+    static func write(_ text: String, to path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// A worker reads a story's file again. Before, when the file changed
+    /// after the parent read it (here a step edits it, then its worker
+    /// exits, so a new worker reads the new text), the parent reported its
+    /// own steps with the results of others: the failing step it planned
+    /// "passed", never run.
+    @Test("A story whose file changed during the run is not reported with the results of other steps", arguments: [false, true])
+    func storyFileChangedDuringRun(retry: Bool) throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let text = retry
+            // Its first attempt edits its own failing step, then crashes; the
+            // retry, in a new worker, would run the edited step.
+            ? "Story: edits itself\n  Given the step replaces line 3 of \"edit.stories\" with \"  And a step that passes\"\n  And the step calls exit(7)\n"
+            : "Story: edits the file\n  Given the step replaces line 6 of \"edit.stories\" with \"  Given a step that passes\"\n  And the step calls exit(1)\n\nStory: should fail\n  Given the step calls exit(7)\n"
+        try Self.write(text, to: folder + "/edit.stories")
+        var arguments = ["edit.stories", "--junit", "out.xml"]
+        if retry { arguments += ["--retry", "1"] }
+        let outcome = try Binary.run(arguments, in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains(retry ? "Stories: 0 passed, 1 failed" : "Stories: 0 passed, 2 failed"), "\(outcome.output)")
+        #expect(outcome.output.contains("changed after the run read it"), "\(outcome.output)")
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(junit.contains(retry ? "failures=\"1\"" : "failures=\"2\""), "\(junit)")
+    }
+}
