@@ -1,3 +1,5 @@
+import Foundation
+
 /// The stories a run asks for: the files under its paths and the filter its
 /// options make (`PATH:LINE`, `--name`, `--tags`, `--shard`).
 struct StorySelection {
@@ -18,6 +20,7 @@ struct StorySelection {
             do { _ = try NameRegex(pattern) } catch { return .failure(error) }
         }
         let (files, pathDiagnostics) = StoryLoader.files(at: paths)
+        if let problem = reportOverwritingStories(options.reports, files: files) { return .failure(problem) }
         var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
         if let expression = options.tagExpression {
             do {
@@ -37,6 +40,32 @@ struct StorySelection {
             if let problem = balance(&filter, files: files, shard: shard, timingsPath: timings) { return .failure(problem) }
         }
         return .success(StorySelection(files: files, pathDiagnostics: pathDiagnostics, filter: filter))
+    }
+
+    /// The problem when a report would replace one of the story files the
+    /// run reads (`--junit login.feature`, or a link to it): the run would
+    /// destroy its own input. Only a report file that exists can be one.
+    static func reportOverwritingStories(_ reports: [ReportRequest], files: [String]) -> Diagnostic? {
+        var existing: [(report: ReportRequest, path: String, device: UInt64, inode: UInt64)] = []
+        for report in reports {
+            guard let path = report.path, case .replacing(let target)? = try? ReportDestination(path: path) else { continue }
+            var status = stat()
+            guard stat(target, &status) == 0 else { continue }
+            existing.append((report, path, UInt64(status.st_dev), UInt64(status.st_ino)))
+        }
+        guard !existing.isEmpty else { return nil }
+        for file in files {
+            var status = stat()
+            guard stat(file, &status) == 0,
+                let same = existing.first(where: { $0.device == UInt64(status.st_dev) && $0.inode == UInt64(status.st_ino) })
+            else { continue }
+            let spelled = same.path == file ? "" : " (\(same.path) and \(file) are the same file)"
+            return Diagnostic(
+                at: nil,
+                problem: "--\(same.report.format.rawValue) \(same.path) would replace the story file \(file)\(spelled)",
+                help: "write the report elsewhere; a report never replaces a story file the run reads")
+        }
+        return nil
     }
 
     /// The line a run prints when `--name` or `--tags` chose no story.

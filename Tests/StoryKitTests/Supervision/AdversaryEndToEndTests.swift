@@ -36,3 +36,29 @@ import Testing
         #expect(junit.contains(retry ? "failures=\"1\"" : "failures=\"2\""), "\(junit)")
     }
 }
+
+extension AdversaryEndToEndTests {
+    /// Before, `--junit a.stories` (or a link to it, or another spelling)
+    /// ran the stories and then replaced the story file with the report.
+    @Test("A report that would replace a story file the run reads is rejected before anything runs: exit 2, the file kept", arguments: [
+        ["a.stories", "--junit", "a.stories"],
+        [".", "--json", "./sub/../a.stories"],
+        ["a.stories", "--html", "link.xml"],
+        ["check", "a.stories", "--json", "a.stories"],
+    ])
+    func reportOverStoryFile(arguments: [String]) throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let story = "Story: kept\n  Given a step that passes\n"
+        try Self.write(story, to: folder + "/a.stories")
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        symlink("a.stories", folder + "/link.xml")
+        let outcome = try Binary.run(arguments, in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 2, "\(outcome.output)\(outcome.errorOutput)")
+        #expect((outcome.output + outcome.errorOutput).contains("would replace the story file"), "\(outcome.output)\(outcome.errorOutput)")
+        #expect(try String(contentsOfFile: folder + "/a.stories", encoding: .utf8) == story)
+        // A report beside the stories, not one of them, is written.
+        let fine = try Binary.run(["a.stories", "--junit", "sub/out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(fine.status == 0, "\(fine.output)\(fine.errorOutput)")
+    }
+}
