@@ -528,6 +528,26 @@ struct Supervisor {
         }
 
         PhaseTimer.mark("workers-ended")
+        // A story a crash ended, waiting to run again (--retry) when the run
+        // stopped (--fail-fast, an interrupt), ran and failed: its latest
+        // attempt is its result, the others its earlier attempts; it is
+        // never "not run", its crash never dropped.
+        if !crashedAttempts.isEmpty {
+            func finishCrashed(_ planned: PlannedStory) -> Bool {
+                let location = planned.story.location
+                guard var attempts = crashedAttempts.removeValue(forKey: location), let last = attempts.popLast() else { return false }
+                if !attempts.isEmpty { crashedAttempts[location] = attempts }
+                finish(
+                    StoryResult(story: planned.story, status: last.status, testSteps: last.testSteps, duration: last.duration),
+                    matches: planned.matches)
+                return true
+            }
+            queue = queue[queueStart...].filter { !finishCrashed($0) }
+            queueStart = 0
+            for (sequence, flight) in inFlight.sorted(by: { $0.key < $1.key }) where finishCrashed(flight.planned) {
+                inFlight[sequence] = nil
+            }
+        }
         // Whatever was never run is counted, never silently dropped.
         var notRun = queue.count - queueStart + inFlight.count
         while next() != nil { notRun += 1 }

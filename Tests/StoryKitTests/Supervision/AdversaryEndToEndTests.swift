@@ -62,3 +62,38 @@ extension AdversaryEndToEndTests {
         #expect(fine.status == 0, "\(fine.output)\(fine.errorOutput)")
     }
 }
+
+extension AdversaryEndToEndTests {
+    /// Before, a story whose worker crashed, waiting to run again
+    /// (`--retry`) when `--fail-fast` stopped the run for another story, was
+    /// counted "not run": its crash was in no report.
+    @Test("--retry, --jobs 2, --fail-fast: a story that crashed and waits for its retry when the run stops is reported failed, not 'not run'")
+    func crashedStoryWaitingForRetryWhenStopped() throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let storyrun = try #require(Binary.path)
+        // Workers after the first two start slowly: the crashed story's
+        // retry waits for one while the other story fails.
+        try Self.write(
+            "#!/bin/sh\nn=$(cat '\(folder)/count' 2>/dev/null || echo 0)\necho $((n+1)) > '\(folder)/count'\n"
+                + "[ \"$n\" -ge 2 ] && sleep 3\nexec '\(storyrun)' \"$@\"\n",
+            to: folder + "/worker")
+        chmod(folder + "/worker", 0o755)
+        try Self.write(
+            "Story: crashes\n  Given the step waits 300 ms\n  And the step calls exit(3)\n\n"
+                + "Story: fails\n  Given the step waits 400 ms\n  And the step changes directory to \"/nonexistent-adversary\"\n\n"
+                + "Story: never runs\n  Given a step that passes\n",
+            to: folder + "/stop.stories")
+        let outcome = try Binary.run(
+            ["stop.stories", "--jobs", "2", "--retry", "1", "--fail-fast", "--junit", "out.xml", "--rerun", "rerun.txt"],
+            in: folder, timeout: 60,
+            environment: Self.faults.merging(["STORYRUN_WORKER_EXECUTABLE": folder + "/worker"]) { $1 })
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("Stories: 0 passed, 2 failed, 1 not run"), "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("exited with status 3"), "\(outcome.output)")
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(junit.contains("name=\"crashes\"") && junit.contains("failures=\"2\""), "\(junit)")
+        let rerun = try String(contentsOfFile: folder + "/rerun.txt", encoding: .utf8)
+        #expect(rerun.contains(":1") && rerun.contains(":5"), "\(rerun)")
+    }
+}
