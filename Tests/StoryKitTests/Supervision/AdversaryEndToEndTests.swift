@@ -97,3 +97,37 @@ extension AdversaryEndToEndTests {
         #expect(rerun.contains(":1") && rerun.contains(":5"), "\(rerun)")
     }
 }
+
+extension AdversaryEndToEndTests {
+    /// A passing story's compact answer, as a worker writes it, for the
+    /// fault steps' hooks (two before the story, two around each step, two
+    /// after it) and `steps` steps run by definition 42.
+    static func forgedPass(sequence: Int, steps: Int) -> String {
+        "P \(sequence) 1000 h0:1 h10:1" + String(repeating: " h1:1 h12:1 s:1:42: h13:1 h2:1", count: steps) + " h11:1 h3:1"
+    }
+
+    /// Before, an answer line a step wrote to descriptor 4 for a story not
+    /// yet run (the second: "P 1 …") was taken for that story's answer: a
+    /// failing story passed and the run exited 0. For its own story, the
+    /// forged answer still wins, but the real one then comes out of turn:
+    /// the run fails with a diagnostic instead of exiting 0.
+    @Test("An answer a step writes to descriptor 4 neither passes a failing story nor lets the run exit 0", arguments: [false, true])
+    func forgedAnswer(ownStory: Bool) throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let text = ownStory
+            ? "Story: forges its own pass\n  Given the step writes \"\(Self.forgedPass(sequence: 0, steps: 2))\" and a line end to descriptor 4\n"
+                + "  And the step changes directory to \"/nonexistent-adversary\"\n\nStory: after\n  Given a step that passes\n"
+            : "Story: forges\n  Given the step writes \"\(Self.forgedPass(sequence: 1, steps: 1))\" and a line end to descriptor 4\n\n"
+                + "Story: must fail\n  Given the step changes directory to \"/nonexistent-adversary\"\n"
+        try Self.write(text, to: folder + "/forge.stories")
+        let outcome = try Binary.run(["forge.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("carried an answer for a story out of turn"), "\(outcome.output)")
+        if !ownStory {
+            #expect(outcome.output.contains("Stories: 1 passed, 1 failed"), "\(outcome.output)")
+            let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+            #expect(junit.contains("failures=\"1\""), "\(junit)")
+        }
+    }
+}
