@@ -20,7 +20,7 @@ struct StorySelection {
             do { _ = try NameRegex(pattern) } catch { return .failure(error) }
         }
         let (files, pathDiagnostics) = StoryLoader.files(at: paths)
-        if let problem = reportOverwritingStories(options.reports, files: files) { return .failure(problem) }
+        if let problem = reportOverwritingStories(options.reports, files: files, config: options.configPath) { return .failure(problem) }
         var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
         if let expression = options.tagExpression {
             do {
@@ -43,9 +43,10 @@ struct StorySelection {
     }
 
     /// The problem when a report would replace one of the story files the
-    /// run reads (`--junit login.feature`, or a link to it): the run would
-    /// destroy its own input. Only a report file that exists can be one.
-    static func reportOverwritingStories(_ reports: [ReportRequest], files: [String]) -> Diagnostic? {
+    /// run reads (`--junit login.feature`, or a link to it) or its config
+    /// file (`--json storyrun.json`): the run would destroy its own input.
+    /// Only a report file that exists can be one.
+    static func reportOverwritingStories(_ reports: [ReportRequest], files: [String], config: String? = nil) -> Diagnostic? {
         var existing: [(report: ReportRequest, path: String, device: UInt64, inode: UInt64)] = []
         for report in reports {
             guard let path = report.path, case .replacing(let target)? = try? ReportDestination(path: path) else { continue }
@@ -54,16 +55,17 @@ struct StorySelection {
             existing.append((report, path, UInt64(status.st_dev), UInt64(status.st_ino)))
         }
         guard !existing.isEmpty else { return nil }
-        for file in files {
+        for (index, file) in (files + [config].compactMap { $0 }).enumerated() {
             var status = stat()
             guard stat(file, &status) == 0,
                 let same = existing.first(where: { $0.device == UInt64(status.st_dev) && $0.inode == UInt64(status.st_ino) })
             else { continue }
             let spelled = same.path == file ? "" : " (\(same.path) and \(file) are the same file)"
+            let kind = index < files.count ? "story file" : "config file"
             return Diagnostic(
                 at: nil,
-                problem: "--\(same.report.format.rawValue) \(same.path) would replace the story file \(file)\(spelled)",
-                help: "write the report elsewhere; a report never replaces a story file the run reads")
+                problem: "--\(same.report.format.rawValue) \(same.path) would replace the \(kind) \(file)\(spelled)",
+                help: "write the report elsewhere; a report never replaces a file the run reads")
         }
         return nil
     }

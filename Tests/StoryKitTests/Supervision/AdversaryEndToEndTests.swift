@@ -39,12 +39,14 @@ import Testing
 
 extension AdversaryEndToEndTests {
     /// Before, `--junit a.stories` (or a link to it, or another spelling)
-    /// ran the stories and then replaced the story file with the report.
+    /// ran the stories and then replaced the story file with the report;
+    /// `--json storyrun.json` replaced the config file the run read.
     @Test("A report that would replace a story file the run reads is rejected before anything runs: exit 2, the file kept", arguments: [
         ["a.stories", "--junit", "a.stories"],
         [".", "--json", "./sub/../a.stories"],
         ["a.stories", "--html", "link.xml"],
         ["check", "a.stories", "--json", "a.stories"],
+        ["a.stories", "--config", "storyrun.json", "--json", "./storyrun.json"],
     ])
     func reportOverStoryFile(arguments: [String]) throws {
         let folder = try Binary.temporaryFolder("adversary")
@@ -53,10 +55,14 @@ extension AdversaryEndToEndTests {
         try Self.write(story, to: folder + "/a.stories")
         try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
         symlink("a.stories", folder + "/link.xml")
+        let config = "{\"retry\": 0}\n"
+        try Self.write(config, to: folder + "/storyrun.json")
         let outcome = try Binary.run(arguments, in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 2, "\(outcome.output)\(outcome.errorOutput)")
-        #expect((outcome.output + outcome.errorOutput).contains("would replace the story file"), "\(outcome.output)\(outcome.errorOutput)")
+        let kind = arguments.contains("--config") ? "config file" : "story file"
+        #expect((outcome.output + outcome.errorOutput).contains("would replace the \(kind)"), "\(outcome.output)\(outcome.errorOutput)")
         #expect(try String(contentsOfFile: folder + "/a.stories", encoding: .utf8) == story)
+        #expect(try String(contentsOfFile: folder + "/storyrun.json", encoding: .utf8) == config)
         // A report beside the stories, not one of them, is written.
         let fine = try Binary.run(["a.stories", "--junit", "sub/out.xml"], in: folder, timeout: 60, environment: Self.faults)
         #expect(fine.status == 0, "\(fine.output)\(fine.errorOutput)")
