@@ -137,3 +137,33 @@ extension AdversaryEndToEndTests {
         }
     }
 }
+
+extension AdversaryEndToEndTests {
+    /// Before, a story whose worker crashed and that waited for its retry
+    /// (its new worker still starting) when SIGINT came was counted "not
+    /// run": the reports written for what ran left out a story that ran.
+    @Test("SIGINT while a crashed story waits for its retry: it is reported failed with its crash, the rest not run; exit 130")
+    func interruptedWhileCrashedStoryWaitsForRetry() throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binary = try #require(Binary.path)
+        // The first worker starts at once, the next ones in 5 s.
+        try Self.write(
+            "#!/bin/sh\nif [ -e '\(folder)/started' ]; then sleep 5; fi\ntouch '\(folder)/started'\nexec '\(binary)' \"$@\"\n",
+            to: folder + "/worker")
+        chmod(folder + "/worker", 0o755)
+        try Self.write("Story: crashes\n  Given the step waits 200 ms\n  And the step calls exit(3)\n\nStory: next\n  Given a step that passes\n", to: folder + "/a.stories")
+        let script = "'\(binary)' a.stories --retry 1 --junit out.xml > out.txt 2>&1 & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo $? > status"
+        let outcome = try Binary.run(
+            ["-c", script], in: folder, executable: "/bin/bash", timeout: 60,
+            environment: Self.faults.merging(["STORYRUN_WORKER_EXECUTABLE": folder + "/worker"]) { $1 })
+        #expect(!outcome.isTimedOut)
+        let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
+        #expect(status == "130", "\(output)")
+        #expect(output.contains("Stories: 0 passed, 1 failed, 1 not run"), "\(output)")
+        #expect(output.contains("exited with status 3"), "\(output)")
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(junit.contains("name=\"crashes\""), "\(junit)")
+    }
+}
