@@ -167,3 +167,28 @@ extension AdversaryEndToEndTests {
         #expect(junit.contains("name=\"crashes\""), "\(junit)")
     }
 }
+
+extension AdversaryEndToEndTests {
+    /// Before, `merge s1.json ./s1.json` (or a glob that named a shard twice)
+    /// counted every story of it twice, silently; shards that overlapped
+    /// (each read a different --timings file) did the same.
+    @Test("merge: the same file twice is exit 2; a story in two inputs is named in a warning")
+    func mergeSameStoryTwice() throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write("Story: one\n  Given a step that passes\n\nStory: two\n  Given the step calls exit(2)\n", to: folder + "/d.stories")
+        let run = try Binary.run(["d.stories", "--json", "s1.json"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(run.status == 1, "\(run.output)\(run.errorOutput)")
+        let twice = try Binary.run(["merge", "s1.json", "./s1.json", "--junit", "all.xml"], in: folder, timeout: 60)
+        #expect(twice.status == 2, "\(twice.output)\(twice.errorOutput)")
+        #expect(twice.output.contains("is given twice to merge"), "\(twice.output)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/all.xml"))
+        try FileManager.default.copyItem(atPath: folder + "/s1.json", toPath: folder + "/copy.json")
+        let overlap = try Binary.run(["merge", "s1.json", "copy.json"], in: folder, timeout: 60)
+        #expect(overlap.status == 1, "\(overlap.output)\(overlap.errorOutput)")
+        #expect(overlap.output.contains("2 stories are in more than one of the merged reports"), "\(overlap.output)")
+        #expect(overlap.output.contains("d.stories:4 (in s1.json and copy.json)"), "\(overlap.output)")
+        let fine = try Binary.run(["merge", "s1.json"], in: folder, timeout: 60)
+        #expect(!fine.output.contains("warning"), "\(fine.output)")
+    }
+}
