@@ -192,3 +192,29 @@ extension AdversaryEndToEndTests {
         #expect(!fine.output.contains("warning"), "\(fine.output)")
     }
 }
+
+extension AdversaryEndToEndTests {
+    /// Before, SIGHUP (a terminal or ssh session that closed under a long
+    /// run) ended the parent at once: no report at all, status 129 from the
+    /// signal.
+    @Test("SIGHUP: the running story fails as interrupted, every report is written, exit 129")
+    func hangUp() throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binary = try #require(Binary.path)
+        try Self.write(
+            "Story: first\n  Given a step that passes\n\nStory: slow\n  Given the step waits 4000 ms\n\nStory: third\n  Given a step that passes\n",
+            to: folder + "/a.stories")
+        let script = "'\(binary)' a.stories --junit out.xml --json out.json > out.txt 2>&1 & pid=$!; sleep 1; kill -HUP $pid; wait $pid; echo $? > status"
+        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
+        #expect(status == "129", "\(output)")
+        #expect(output.contains("the run was interrupted (SIGHUP)"), "\(output)")
+        #expect(output.contains("Stories: 1 passed, 1 failed, 1 not run"), "\(output)")
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(junit.contains("tests=\"2\"") && junit.contains("failures=\"1\""), "\(junit)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/out.json"))
+    }
+}
