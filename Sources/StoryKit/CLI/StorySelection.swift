@@ -14,8 +14,19 @@ struct StorySelection {
     /// expression, a bad `--name` regex or a `PATH:LINE` whose line is not
     /// a number.
     static func make(_ options: Options) -> Result<StorySelection, Diagnostic> {
-        let (paths, lines, problems) = StoryFilter.splitLines(options.paths)
+        var (paths, lines, problems) = StoryFilter.splitLines(options.paths)
         if let problem = problems.first { return .failure(problem) }
+        // `/dev/stdin` (`storyrun /dev/stdin < a.stories`) and `/dev/fd/N`
+        // name a file through this process's descriptors: a worker, which
+        // reads a story's file again, has other descriptors (its standard
+        // input is /dev/null), and found no story in it: every story
+        // failed. The file they stand for, by its own path, reads the same
+        // in every process.
+        for (index, path) in paths.enumerated() {
+            guard let real = standingFor(path) else { continue }
+            paths[index] = real
+            if let chosen = lines.removeValue(forKey: path) { lines[real, default: []].formUnion(chosen) }
+        }
         if let pattern = options.namePattern {
             do { _ = try NameRegex(pattern) } catch { return .failure(error) }
         }
@@ -68,6 +79,21 @@ struct StorySelection {
                 help: "write the report elsewhere; a report never replaces a file the run reads")
         }
         return nil
+    }
+
+    /// The regular file that `/dev/stdin`, `/dev/fd/N` or `/proc/self/fd/N`
+    /// stands for in this process, by its path; nil for any other path, and
+    /// for a descriptor that is not a regular file with a path (a pipe, a
+    /// deleted file).
+    static func standingFor(_ path: String) -> String? {
+        guard path == "/dev/stdin" || path.hasPrefix("/dev/fd/") || path.hasPrefix("/proc/self/fd/"),
+            let resolved = realpath(path, nil)
+        else { return nil }
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        var status = stat()
+        guard !real.hasPrefix("/proc/"), !real.hasPrefix("/dev/"), stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return real
     }
 
     /// The line a run prints when `--name` or `--tags` chose no story.

@@ -218,3 +218,26 @@ extension AdversaryEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: folder + "/out.json"))
     }
 }
+
+extension AdversaryEndToEndTests {
+    /// Before, `storyrun /dev/stdin < a.stories` failed every story with
+    /// "no story starts at /dev/stdin:1 any more: was the file changed
+    /// during the run?": a worker reads the file again, and its standard
+    /// input is /dev/null.
+    @Test("Stories named through /dev/stdin or /dev/fd/N run in workers as their file would", arguments: ["/dev/stdin", "/dev/fd/0", "/dev/stdin:4"])
+    func storiesThroughStandardInput(path: String) throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binary = try #require(Binary.path)
+        try Self.write("Story: passes\n  Given a step that passes\n\nStory: fails\n  Given the step calls exit(2)\n", to: folder + "/a.stories")
+        let script = "'\(binary)' \(path) --junit out.xml < a.stories > out.txt 2>&1; echo $? > status"
+        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
+        #expect(status == "1", "\(output)")
+        #expect(!output.contains("no story starts at"), "\(output)")
+        #expect(output.contains("exited with status 2"), "\(output)")
+        #expect(output.contains(path.hasSuffix(":4") ? "Stories: 0 passed, 1 failed" : "Stories: 1 passed, 1 failed"), "\(output)")
+    }
+}
