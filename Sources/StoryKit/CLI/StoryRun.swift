@@ -350,10 +350,11 @@ public enum StoryRun {
             while !runner.isStopped, Interrupts.received == nil, let planned = next() {
                 await runner.run(planned, emit: emit)
             }
-            var notRun = 0
-            while next() != nil { notRun += 1 }
+            var notRunStories: [SourceLocation] = []
+            while let planned = next() { notRunStories.append(planned.story.location) }
+            let notRun = notRunStories.count
             let wasInterrupted = Interrupts.received != nil
-            runner.noteNotRun(notRun, interrupted: wasInterrupted)
+            runner.noteNotRun(notRunStories, interrupted: wasInterrupted)
             // Before the totals, where a supervised run says it too.
             if notRun > 0 {
                 output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (wasInterrupted ? " (the run was interrupted)" : " (--fail-fast)"))

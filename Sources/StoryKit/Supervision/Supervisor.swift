@@ -586,9 +586,12 @@ struct Supervisor {
             }
         }
         // Whatever was never run is counted, never silently dropped.
-        var notRun = queue.count - queueStart + inFlight.count
-        while next() != nil { notRun += 1 }
+        var notRunStories = queue[queueStart...].map(\.story.location)
+        notRunStories += inFlight.sorted { $0.key < $1.key }.map(\.value.planned.story.location)
+        while let planned = next() { notRunStories.append(planned.story.location) }
+        let notRun = notRunStories.count
         summary.notRun = notRun
+        summary.notRunStories = notRunStories
         if let startFailure, notRun > 0 || !everReady {
             warn("storyrun: \(startFailure)")
         }

@@ -241,3 +241,34 @@ extension AdversaryEndToEndTests {
         #expect(output.contains(path.hasSuffix(":4") ? "Stories: 0 passed, 1 failed" : "Stories: 1 passed, 1 failed"), "\(output)")
     }
 }
+
+extension AdversaryEndToEndTests {
+    /// Before, a run that failed without a failed story (a before-run hook
+    /// that crashed, so no story ran; an after-run hook that failed;
+    /// --fail-fast's stories not run) wrote an empty rerun file, and
+    /// `storyrun @rerun.txt` said "nothing to rerun … (the run that wrote it
+    /// had no failures)" and exited 0: `storyrun … --rerun r.txt || storyrun
+    /// @r.txt` went green.
+    @Test("A failed run's rerun file is never empty: stories not run, and every story when a run hook failed", arguments: [
+        ("STORYRUN_FAULT_BEFORE_RUN", "crash", [] as [String], "w.stories:1:4"),
+        ("STORYRUN_FAULT_AFTER_RUN", "throw", [], "w.stories:1:4"),
+        ("", "", ["--fail-fast"], "w.stories:4:7"),
+    ])
+    func rerunOfFailedRun(variable: String, value: String, options: [String], expected: String) throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write(
+            "Story: a\n  Given a step that passes\n\nStory: b\n  Given " + (options.isEmpty ? "a step that passes" : "the step calls exit(2)")
+                + "\n\nStory: c\n  Given a step that passes\n",
+            to: folder + "/w.stories")
+        var environment = Self.faults
+        if !variable.isEmpty { environment[variable] = value }
+        let run = try Binary.run(["w.stories", "--rerun", "rerun.txt"] + options, in: folder, timeout: 60, environment: environment)
+        #expect(run.status == 1, "\(run.output)\(run.errorOutput)")
+        let rerun = try String(contentsOfFile: folder + "/rerun.txt", encoding: .utf8)
+        #expect(rerun.hasPrefix(expected), "\(rerun)")
+        let again = try Binary.run(["@rerun.txt"], in: folder, timeout: 60, environment: environment)
+        #expect(!again.output.contains("nothing to rerun"), "\(again.output)")
+        #expect(again.status == 1, "\(again.output)\(again.errorOutput)")
+    }
+}
