@@ -272,3 +272,28 @@ extension AdversaryEndToEndTests {
         #expect(again.status == 1, "\(again.output)\(again.errorOutput)")
     }
 }
+
+extension AdversaryEndToEndTests {
+    /// Before, the reports read a `.feature` file again when they were
+    /// written and took its new text: a file edited during the run gave
+    /// Messages pickles (and source) of steps that never ran, beside the
+    /// results of those that did.
+    @Test("A .feature file edited during the run is reported with the steps that ran, not its new text")
+    func featureFileChangedDuringRun() throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write(
+            "Feature: edited\n  Scenario: edits the file\n    Given the step replaces line 6 of \"edit.feature\" with \"    Given a step that passes\"\n\n"
+                + "  Scenario: should fail\n    Given the step calls exit(7)\n",
+            to: folder + "/edit.feature")
+        let outcome = try Binary.run(["edit.feature", "--messages", "out.ndjson", "--json", "out.json"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        let messages = try String(contentsOfFile: folder + "/out.ndjson", encoding: .utf8)
+        let pickles = messages.split(separator: "\n").filter { $0.hasPrefix("{\"pickle\"") }
+        #expect(pickles.count == 2)
+        #expect(pickles.last?.contains("the step calls exit(7)") == true, "\(pickles)")
+        #expect(!messages.contains("\"text\":\"a step that passes\""), "\(messages)")
+        let json = try String(contentsOfFile: folder + "/out.json", encoding: .utf8)
+        #expect(json.contains("\"name\":\"the step calls exit(7)\""), "\(json)")
+    }
+}
