@@ -220,6 +220,14 @@ final class FaultSteps: StepDefinitions {
             process.arguments = ["-c", command]
             try process.run()
         }
+        // Adversary: a story file edited while the run goes on (an editor,
+        // a checkout), its lines counted from 1.
+        step("^the step replaces line (\\d+) of \"(.*)\" with \"(.*)\"$") { (_: FaultSteps, number: Int, path: String, text: String) in
+            var lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+            guard number >= 1, number <= lines.count else { throw HookSabotage() }
+            lines[number - 1] = text
+            try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+        }
         step("^a step that passes with \"(.*)\"$") { (_: FaultSteps, _: String) in }
         step("^the step truncates descriptor (\\d+)$") { (_: FaultSteps, descriptor: Int32) in
             _ = ftruncate(descriptor, 0)

@@ -13,6 +13,10 @@ enum CheckCommand {
         var snippets: [Snippet] = []
         var json = CheckJSON()
         let (files, pathDiagnostics) = StoryLoader.files(at: paths)
+        if let jsonPath, let problem = StorySelection.reportOverwritingStories([ReportRequest(format: .json, path: jsonPath)], files: files) {
+            output(problem.rendered(style: style))
+            return .inputError
+        }
         for diagnostic in pathDiagnostics { output(diagnostic.rendered(style: style)) }
         json.diagnostics += pathDiagnostics
         rejected += pathDiagnostics.count

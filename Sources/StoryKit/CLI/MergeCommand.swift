@@ -47,7 +47,25 @@ enum MergeCommand {
         guard !inputs.isEmpty else {
             return fail(Diagnostic(at: nil, problem: "no Cucumber JSON files to merge", help: "run `storyrun merge shard1.json shard2.json --html report.html`"), output)
         }
+        // The same file twice (however spelled) would count its stories twice.
+        var seenInputs: [String: String] = [:]
+        for input in inputs {
+            var status = stat()
+            guard stat(input, &status) == 0 else { continue }
+            let identity = "\(status.st_dev):\(status.st_ino)"
+            if let earlier = seenInputs[identity] {
+                let same = earlier == input ? "" : " (\(earlier) and \(input) are the same file)"
+                return fail(Diagnostic(
+                    at: nil, problem: "\(input) is given twice to merge\(same): its stories would count twice",
+                    help: "name each report once"), output)
+            }
+            seenInputs[identity] = input
+        }
         var results: [StoryResult] = []
+        // Where each story was read, to name a story two inputs both have
+        // (shards that overlap: their --timings files differed, say).
+        var readFrom: [SourceLocation: String] = [:]
+        var overlaps: [String] = []
         for input in inputs {
             let data: Data
             switch RegularFile.read(at: input) {
@@ -55,10 +73,21 @@ enum MergeCommand {
             case .failure(let failure): return fail(Diagnostic(at: nil, problem: failure.problem(input), help: failure.help), output)
             }
             do {
-                results += try CucumberJSONDecoder.decode(data, path: input)
+                let read = try CucumberJSONDecoder.decode(data, path: input)
+                for result in read {
+                    if let earlier = readFrom.updateValue(input, forKey: result.story.location), earlier != input {
+                        overlaps.append("\(result.story.location.fileAndLine) (in \(earlier) and \(input))")
+                    }
+                }
+                results += read
             } catch {
                 return fail(error, output)
             }
+        }
+        if !overlaps.isEmpty {
+            output("storyrun: warning: \(overlaps.count) stor\(overlaps.count == 1 ? "y is" : "ies are") in more than one of the merged reports, "
+                + "and counted once for each: \(overlaps.prefix(5).joined(separator: ", "))\(overlaps.count > 5 ? ", …" : "") "
+                + "(shards that overlap? every shard must read the same --timings file)")
         }
         let context = ReporterContext(style: .plain, isVerbose: false, output: output, startTime: Date())
         var reporters: [any Reporter] = [ReportFormat.summary.makeReporter(context)]

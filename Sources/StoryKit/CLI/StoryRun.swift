@@ -350,10 +350,11 @@ public enum StoryRun {
             while !runner.isStopped, Interrupts.received == nil, let planned = next() {
                 await runner.run(planned, emit: emit)
             }
-            var notRun = 0
-            while next() != nil { notRun += 1 }
+            var notRunStories: [SourceLocation] = []
+            while let planned = next() { notRunStories.append(planned.story.location) }
+            let notRun = notRunStories.count
             let wasInterrupted = Interrupts.received != nil
-            runner.noteNotRun(notRun, interrupted: wasInterrupted)
+            runner.noteNotRun(notRunStories, interrupted: wasInterrupted)
             // Before the totals, where a supervised run says it too.
             if notRun > 0 {
                 output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (wasInterrupted ? " (the run was interrupted)" : " (--fail-fast)"))
@@ -375,7 +376,7 @@ public enum StoryRun {
             output(StorySelection.nothingChosen(options))
             if options.isStrict { status = .storyFailed }
         }
-        if let signal = Interrupts.received { status = signal == SIGTERM ? .terminated : .interrupted }
+        if let signal = Interrupts.received { status = .stopped(by: signal) }
         // Every report is written whole first, then all are renamed at
         // once. The file reports write theirs on their own threads, at the
         // same time, once they have handled every event.
@@ -400,10 +401,10 @@ public enum StoryRun {
         reportProblems += batch.publish()
         // A signal while the reports were written: they are whole (every
         // story had run), but the run was asked to stop, and says so.
-        if let signal = Interrupts.received { status = signal == SIGTERM ? .terminated : .interrupted }
+        if let signal = Interrupts.received { status = .stopped(by: signal) }
         for problem in reportProblems {
             output(problem.rendered(style: style))
-            if status != .interrupted && status != .terminated { status = .inputError }
+            if !status.isStoppedBySignal { status = .inputError }
         }
         if rejected > 0 {
             output("storyrun: \(rejected) problem\(rejected == 1 ? "" : "s") in the input (above); the stories they are in did not run")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The stories a run asks for: the files under its paths and the filter its
 /// options make (`PATH:LINE`, `--name`, `--tags`, `--shard`).
 struct StorySelection {
@@ -12,12 +14,24 @@ struct StorySelection {
     /// expression, a bad `--name` regex or a `PATH:LINE` whose line is not
     /// a number.
     static func make(_ options: Options) -> Result<StorySelection, Diagnostic> {
-        let (paths, lines, problems) = StoryFilter.splitLines(options.paths)
+        var (paths, lines, problems) = StoryFilter.splitLines(options.paths)
         if let problem = problems.first { return .failure(problem) }
+        // `/dev/stdin` (`storyrun /dev/stdin < a.stories`) and `/dev/fd/N`
+        // name a file through this process's descriptors: a worker, which
+        // reads a story's file again, has other descriptors (its standard
+        // input is /dev/null), and found no story in it: every story
+        // failed. The file they stand for, by its own path, reads the same
+        // in every process.
+        for (index, path) in paths.enumerated() {
+            guard let real = standingFor(path) else { continue }
+            paths[index] = real
+            if let chosen = lines.removeValue(forKey: path) { lines[real, default: []].formUnion(chosen) }
+        }
         if let pattern = options.namePattern {
             do { _ = try NameRegex(pattern) } catch { return .failure(error) }
         }
         let (files, pathDiagnostics) = StoryLoader.files(at: paths)
+        if let problem = reportOverwritingStories(options.reports, files: files, config: options.configPath) { return .failure(problem) }
         var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
         if let expression = options.tagExpression {
             do {
@@ -37,6 +51,49 @@ struct StorySelection {
             if let problem = balance(&filter, files: files, shard: shard, timingsPath: timings) { return .failure(problem) }
         }
         return .success(StorySelection(files: files, pathDiagnostics: pathDiagnostics, filter: filter))
+    }
+
+    /// The problem when a report would replace one of the story files the
+    /// run reads (`--junit login.feature`, or a link to it) or its config
+    /// file (`--json storyrun.json`): the run would destroy its own input.
+    /// Only a report file that exists can be one.
+    static func reportOverwritingStories(_ reports: [ReportRequest], files: [String], config: String? = nil) -> Diagnostic? {
+        var existing: [(report: ReportRequest, path: String, device: UInt64, inode: UInt64)] = []
+        for report in reports {
+            guard let path = report.path, case .replacing(let target)? = try? ReportDestination(path: path) else { continue }
+            var status = stat()
+            guard stat(target, &status) == 0 else { continue }
+            existing.append((report, path, UInt64(status.st_dev), UInt64(status.st_ino)))
+        }
+        guard !existing.isEmpty else { return nil }
+        for (index, file) in (files + [config].compactMap { $0 }).enumerated() {
+            var status = stat()
+            guard stat(file, &status) == 0,
+                let same = existing.first(where: { $0.device == UInt64(status.st_dev) && $0.inode == UInt64(status.st_ino) })
+            else { continue }
+            let spelled = same.path == file ? "" : " (\(same.path) and \(file) are the same file)"
+            let kind = index < files.count ? "story file" : "config file"
+            return Diagnostic(
+                at: nil,
+                problem: "--\(same.report.format.rawValue) \(same.path) would replace the \(kind) \(file)\(spelled)",
+                help: "write the report elsewhere; a report never replaces a file the run reads")
+        }
+        return nil
+    }
+
+    /// The regular file that `/dev/stdin`, `/dev/fd/N` or `/proc/self/fd/N`
+    /// stands for in this process, by its path; nil for any other path, and
+    /// for a descriptor that is not a regular file with a path (a pipe, a
+    /// deleted file).
+    static func standingFor(_ path: String) -> String? {
+        guard path == "/dev/stdin" || path.hasPrefix("/dev/fd/") || path.hasPrefix("/proc/self/fd/"),
+            let resolved = realpath(path, nil)
+        else { return nil }
+        defer { free(resolved) }
+        let real = String(cString: resolved)
+        var status = stat()
+        guard !real.hasPrefix("/proc/"), !real.hasPrefix("/dev/"), stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return real
     }
 
     /// The line a run prints when `--name` or `--tags` chose no story.

@@ -38,8 +38,11 @@ enum StoryLoader {
     /// before it is opened (see ``RegularFile``).
     static func readText(at path: String) -> Result<String, Diagnostic> {
         let data: [UInt8]
+        let stamp = FileStamps.stamp(of: path)
         switch RegularFile.read(at: path) {
-        case .success(let bytes): data = bytes
+        case .success(let bytes):
+            data = bytes
+            FileStamps.note(stamp, for: path)
         case .failure(let failure):
             return .failure(Diagnostic(at: SourceLocation(file: path, line: 1), problem: failure.problem(path), help: failure.help))
         }

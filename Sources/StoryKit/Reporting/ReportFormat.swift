@@ -44,7 +44,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .json: "Cucumber JSON, for Cucumber dashboards"
         case .junit: "JUnit XML, for CI test reports"
         case .messages: "Cucumber Messages (NDJSON)"
-        case .rerun: "path:line:line of the failed or undefined stories"
+        case .rerun: "path:line:line of the failed or undefined stories (and those not run)"
         }
     }
 
@@ -74,7 +74,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
                 path: context.path ?? "report.ndjson", startTime: context.startTime, registry: context.registry, isStrict: context.isStrict)
             reporter.fileInfos = context.fileInfos.reader()
             return reporter
-        case .rerun: return RerunReporter(path: context.path ?? "rerun.txt")
+        case .rerun: return RerunReporter(path: context.path ?? "rerun.txt", isStrict: context.isStrict)
         }
     }
 }

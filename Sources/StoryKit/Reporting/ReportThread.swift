@@ -99,6 +99,7 @@ final class ReportThread {
             sigemptyset(&signals)
             sigaddset(&signals, SIGINT)
             sigaddset(&signals, SIGTERM)
+            sigaddset(&signals, SIGHUP)
             pthread_sigmask(SIG_BLOCK, &signals, nil)
             while let events = queue.take() {
                 for event in events {

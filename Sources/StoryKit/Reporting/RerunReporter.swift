@@ -4,6 +4,15 @@ import Foundation
 /// format does: one file a line, `path:line:line…`, files in the order
 /// their first failure came. `storyrun @FILE` reads it back.
 ///
+/// Every story whose verdict the run left open is there too, so that
+/// `storyrun … --rerun r.txt || storyrun @r.txt` never turns a failed run
+/// green: the stories that did not run (`--fail-fast`, an interrupt, a
+/// worker that could not start or a before-run hook that failed), the
+/// pending ones under `--strict`, and, when a before-run or after-run hook
+/// failed, every story that ran (running them again runs the hooks again).
+/// Before, such a run wrote an empty file, and `storyrun @r.txt` said
+/// "nothing to rerun" and exited 0.
+///
 /// The whole line up to the lines is the path, so a path with spaces needs
 /// no quoting: `my stories/a b.stories:3:9`. An outline's example is named
 /// by its row's line, which selects just that example again.
@@ -11,22 +20,45 @@ public struct RerunReporter: Reporter {
     private let path: String
     private var files: [String] = []
     private var lines: [String: [Int]] = [:]
+    private let isStrict: Bool
+    /// The stories that ran and are not listed (yet): listed when a run
+    /// hook failed.
+    private var others: [SourceLocation] = []
 
     /// Creates a reporter that writes to a path when the run is over.
-    public init(path: String) {
+    public init(path: String, isStrict: Bool = false) {
         self.path = path
+        self.isStrict = isStrict
     }
 
     public mutating func handle(_ event: RunEvent) {
-        guard case .storyFinished(let result) = event,
-              result.status == .failed || result.status == .undefined
-        else { return }
-        let file = result.story.location.displayPath
-        if lines[file] == nil { files.append(file) }
-        if !lines[file, default: []].contains(result.story.location.line) {
-            lines[file, default: []].append(result.story.location.line)
+        switch event {
+        case .storyFinished(let result):
+            if result.status == .failed || result.status == .undefined || isStrict && result.status == .pending {
+                add(result.story.location)
+            } else {
+                others.append(result.story.location)
+            }
+        case .runFinished(let summary):
+            for location in summary.notRunStories { add(location) }
+            if summary.failedHooks > 0 {
+                for location in others { add(location) }
+            }
+            others = []
+        default: break
         }
     }
+
+    private mutating func add(_ location: SourceLocation) {
+        let file = location.displayPath
+        if lines[file] == nil { files.append(file) }
+        // A set, not a search of the list: with a failed run hook every
+        // story of a big run is listed.
+        if listed[file, default: []].insert(location.line).inserted {
+            lines[file, default: []].append(location.line)
+        }
+    }
+    private var listed: [String: Set<Int>] = [:]
 
     public mutating func finish() throws {
         try AtomicFile.write(text, to: path)

@@ -101,7 +101,11 @@ final class StoryFileInfo: @unchecked Sendable {
 
     private init(path: String) {
         self.path = path
-        text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let read = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        // Changed since the run read its stories: not the text that ran
+        // (see ``FileStamps``); reported from the stories, as a file that
+        // can no longer be read.
+        text = FileStamps.isChanged(path) ? "" : read
         guard path.hasSuffix(".feature"), !text.isEmpty else {
             document = nil
             idCount = 0

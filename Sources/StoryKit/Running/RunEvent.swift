@@ -40,6 +40,8 @@ public struct RunSummary: Sendable, Codable, Equatable {
     /// Stories that were selected but did not run (`--fail-fast`, an
     /// interrupt, or a worker that could not start).
     public var notRun: Int = 0
+    /// Where those stories are, for the rerun report.
+    public var notRunStories: [SourceLocation] = []
 
     /// Adds a story's outcome to the totals.
     mutating func add(_ result: StoryResult) {

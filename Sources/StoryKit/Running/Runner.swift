@@ -113,8 +113,9 @@ struct Runner {
 
     /// Notes stories that were selected and not run, and whether a signal
     /// stopped the run, before ``finish(emit:)``.
-    mutating func noteNotRun(_ count: Int, interrupted: Bool) {
-        summary.notRun = count
+    mutating func noteNotRun(_ stories: [SourceLocation], interrupted: Bool) {
+        summary.notRun = stories.count
+        summary.notRunStories = stories
         summary.wasInterrupted = interrupted
     }
 

@@ -5,8 +5,9 @@ import Darwin
 #endif
 import Synchronization
 
-/// SIGINT and SIGTERM, noted rather than obeyed at once, so a run that is
-/// stopped still writes every report for what ran; and SIGPIPE ignored, so
+/// SIGINT, SIGTERM and SIGHUP (a terminal or ssh session that went away),
+/// noted rather than obeyed at once, so a run that is stopped still writes
+/// every report for what ran; and SIGPIPE ignored, so
 /// a closed standard output (`storyrun … | head -1`) never stops the run.
 enum Interrupts {
     private static let signal = Atomic<Int32>(0)
@@ -14,7 +15,7 @@ enum Interrupts {
     /// Installs the handlers; only the process's own entry point calls this.
     static func install() {
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
-        for number in [SIGINT, SIGTERM] {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
             var action = sigaction()
             // No SA_RESTART: a wait in poll(2) ends at once.
             action.__sigaction_handler.sa_handler = { number in

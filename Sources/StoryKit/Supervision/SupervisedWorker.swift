@@ -30,6 +30,9 @@ final class SupervisedWorker {
     var hasEnded = false
     /// Why the parent ended it, if it did.
     var killReason: WorkerFailure.Reason?
+    /// The latest story it answered: a worker answers its stories in the
+    /// order they were sent, each once.
+    var lastAnswered: UInt64?
     private var pending: [UInt8] = []
     /// Where reads land, kept from one read to the next.
     private var chunk = [UInt8](repeating: 0, count: 65_536)

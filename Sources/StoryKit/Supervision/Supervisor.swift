@@ -197,7 +197,38 @@ struct Supervisor {
             if configuration.isFailFast && result.status == .failed { isStopping = true }
         }
 
-        func handle(_ message: WorkerWire.Message, from worker: SupervisedWorker) {
+        /// Whether an answer for `sequence` is the worker's own: in turn
+        /// (after the last it answered) and, for a result, for a story it
+        /// has started. A line a step writes to descriptor 4 that passes
+        /// for an answer is neither, or makes the real answer come out of
+        /// turn: it is dropped, and the run fails with a diagnostic naming
+        /// the story then running (before, "P 1 …" written by the first
+        /// story passed the second, which failed, and the run exited 0).
+        /// `fromOutbox`: the lines read from the shared page once the worker
+        /// died, which may repeat lines it wrote just before.
+        func isOwnAnswer(_ sequence: UInt64, from worker: SupervisedWorker, isResult: Bool, fromOutbox: Bool) -> Bool {
+            let snapshot = worker.position.snapshot
+            let inTurn = worker.lastAnswered.map { sequence > $0 } ?? true
+            let started = !isResult || snapshot.lastStarted.map { sequence <= $0 } ?? false
+            if inTurn && started {
+                worker.lastAnswered = sequence
+                return true
+            }
+            if !fromOutbox {
+                summary.failedHooks += 1
+                let running = snapshot.story.flatMap { inFlight[$0]?.planned.story }
+                let culprit = running.map {
+                    "a step wrote to it, in the story now running, \"\($0.name)\" (\($0.location.fileAndLine)), or in one before it in that worker"
+                } ?? "a step wrote to it"
+                emit(.diagnostic(Diagnostic(
+                    at: running?.location,
+                    problem: "a worker process's channel to storyrun (descriptor \(WorkerMain.messages)) carried an answer for a story out of turn: "
+                        + "\(culprit); the verdicts of that worker's stories cannot be trusted, so the run fails")))
+            }
+            return false
+        }
+
+        func handle(_ message: WorkerWire.Message, from worker: SupervisedWorker, fromOutbox: Bool = false) {
             switch message {
             case .ready:
                 if !everReady { PhaseTimer.mark("worker-ready") }
@@ -226,17 +257,23 @@ struct Supervisor {
             case .used(let ids):
                 for id in ids where id < isUsed.count { isUsed[id] = true }
             case .passed(let sequence, let duration, let testSteps):
-                guard let flight = take(sequence, from: worker) else { return }
+                guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
+                    let flight = take(sequence, from: worker)
+                else { return }
                 if let result = rebuild(flight.planned, duration: duration, testSteps: testSteps) {
                     finish(result, matches: flight.planned.matches)
                 } else {
                     finish(lost(flight.planned.story, "its worker's answer did not fit the story"), matches: nil)
                 }
             case .result(let sequence, let wire):
-                guard let flight = take(sequence, from: worker) else { return }
+                guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
+                    let flight = take(sequence, from: worker)
+                else { return }
                 finish(wire.result(for: flight.planned.story), matches: flight.planned.matches)
             case .missing(let sequence, let text):
-                guard let flight = take(sequence, from: worker) else { return }
+                guard isOwnAnswer(sequence, from: worker, isResult: false, fromOutbox: fromOutbox),
+                    let flight = take(sequence, from: worker)
+                else { return }
                 finish(lost(flight.planned.story, text), matches: nil)
             case .givenBack(let sequence):
                 // Only a story asked back and not started when it was asked
@@ -303,7 +340,7 @@ struct Supervisor {
             // Read what it said before it went, then what it had not yet
             // written (its outbox).
             for message in worker.readMessages().messages { handle(message, from: worker) }
-            for message in worker.unsentMessages() { handle(message, from: worker) }
+            for message in worker.unsentMessages() { handle(message, from: worker, fromOutbox: true) }
             worker.process.killGroup()
             let snapshot = worker.position.snapshot
             let reason: WorkerFailure.Reason =
@@ -543,10 +580,33 @@ struct Supervisor {
         }
 
         PhaseTimer.mark("workers-ended")
+        // A story a crash ended, waiting to run again (--retry) when the run
+        // stopped (--fail-fast, an interrupt), ran and failed: its latest
+        // attempt is its result, the others its earlier attempts; it is
+        // never "not run", its crash never dropped.
+        if !crashedAttempts.isEmpty {
+            func finishCrashed(_ planned: PlannedStory) -> Bool {
+                let location = planned.story.location
+                guard var attempts = crashedAttempts.removeValue(forKey: location), let last = attempts.popLast() else { return false }
+                if !attempts.isEmpty { crashedAttempts[location] = attempts }
+                finish(
+                    StoryResult(story: planned.story, status: last.status, testSteps: last.testSteps, duration: last.duration),
+                    matches: planned.matches)
+                return true
+            }
+            queue = queue[queueStart...].filter { !finishCrashed($0) }
+            queueStart = 0
+            for (sequence, flight) in inFlight.sorted(by: { $0.key < $1.key }) where finishCrashed(flight.planned) {
+                inFlight[sequence] = nil
+            }
+        }
         // Whatever was never run is counted, never silently dropped.
-        var notRun = queue.count - queueStart + inFlight.count
-        while next() != nil { notRun += 1 }
+        var notRunStories = queue[queueStart...].map(\.story.location)
+        notRunStories += inFlight.sorted { $0.key < $1.key }.map(\.value.planned.story.location)
+        while let planned = next() { notRunStories.append(planned.story.location) }
+        let notRun = notRunStories.count
         summary.notRun = notRun
+        summary.notRunStories = notRunStories
         if let startFailure, notRun > 0 || !everReady {
             warn("storyrun: \(startFailure)")
         }

@@ -28,7 +28,7 @@ enum WorkerFailure {
         case .timedOut(let limit):
             message = "the test step ran past its \(seconds(limit)) s limit (--step-timeout) and did not stop, so its worker process was stopped"
         case .interrupted(let signal):
-            message = "the run was interrupted (\(signal == 15 ? "SIGTERM" : "SIGINT")) while this test step ran"
+            message = "the run was interrupted (\(signal == 15 ? "SIGTERM" : signal == 1 ? "SIGHUP" : "SIGINT")) while this test step ran"
         case .channelLost:
             message = "storyrun stopped the worker process: a step closed or replaced descriptor \(WorkerMain.messages), "
                 + "its channel to storyrun, so nothing more it said could arrive"

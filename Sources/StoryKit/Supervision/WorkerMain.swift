@@ -104,7 +104,10 @@ enum WorkerMain {
                 continue
             }
             guard let planned = next.planned else {
-                outbox.send(WorkerWire.line(.missing(sequence: sequence, "no story starts at \(next.path):\(next.line) any more: was the file changed during the run?")))
+                let text = next.isChanged
+                    ? "the story at \(next.path):\(next.line) changed after the run read it (was the file changed during the run?): it did not run"
+                    : "no story starts at \(next.path):\(next.line) any more: was the file changed during the run?"
+                outbox.send(WorkerWire.line(.missing(sequence: sequence, text)))
                 continue
             }
             shared.startStory(sequence, attempt: next.attemptsUsed, at: DispatchTime.now().uptimeNanoseconds)
@@ -148,6 +151,8 @@ private struct WorkerStory: Sendable {
     var attemptsUsed = 0
     var path = ""
     var line = 0
+    /// A story starts at that line, but not the one the parent planned.
+    var isChanged = false
 }
 
 /// Reads a worker's requests and makes each a story to run, its steps
@@ -169,16 +174,21 @@ private final class StorySource: @unchecked Sendable {
     private var lastPath: (bytes: [UInt8], path: String) = ([], "")
 
     func next() -> WorkerStory? {
-        while let read = reader.nextLine({ line -> (sequence: UInt64, line: Int, attemptsUsed: Int, path: String)? in
+        while let read = reader.nextLine({ line -> (sequence: UInt64, line: Int, attemptsUsed: Int, fingerprint: UInt64, path: String)? in
             guard let request = WorkerWire.parseRequest(bytes: line) else { return nil }
             if !lastPath.bytes.elementsEqual(request.path) {
                 lastPath = (Array(request.path), WorkerWire.path(request.path))
             }
-            return (request.sequence, request.line, request.attemptsUsed, lastPath.path)
+            return (request.sequence, request.line, request.attemptsUsed, request.fingerprint, lastPath.path)
         }) {
             guard let request = read else { continue }
             guard let story = files.story(at: request.line, in: request.path) else {
                 return WorkerStory(sequence: request.sequence, planned: nil, path: request.path, line: request.line)
+            }
+            // The file changed after the parent read it: what it planned
+            // and will report is not what this story would run.
+            guard WorkerWire.fingerprint(of: story) == request.fingerprint else {
+                return WorkerStory(sequence: request.sequence, planned: nil, path: request.path, line: request.line, isChanged: true)
             }
             var matches: [MatchResult]?
             if matcher != nil { matches = story.steps.map { matcher!.matches($0) } }

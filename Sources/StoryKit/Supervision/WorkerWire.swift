@@ -3,7 +3,7 @@ import Foundation
 /// The lines a parent and its worker processes exchange on pipes of their
 /// own (never standard output, where user code prints).
 ///
-/// Parent to worker, one story a line: `S SEQ LINE ATTEMPTS PATH`, the path last
+/// Parent to worker, one story a line: `S SEQ LINE ATTEMPTS FINGERPRINT PATH`, the path last
 /// with its control characters and `%` percent-encoded, so no file name
 /// can break a line. The end of the pipe means no more stories.
 ///
@@ -76,13 +76,60 @@ enum WorkerWire {
     /// The request line for a story; `attemptsUsed` counts the attempts
     /// at it that ended their worker (`--retry`).
     static func request(sequence: UInt64, story: Story, attemptsUsed: Int = 0) -> String {
-        "S \(sequence) \(story.location.line) \(attemptsUsed) \(escape(story.location.file))\n"
+        "S \(sequence) \(story.location.line) \(attemptsUsed) \(fingerprint(of: story)) \(escape(story.location.file))\n"
+    }
+
+    /// What a worker runs of a story, in one number both processes compute
+    /// alike (FNV-1a, 63 bits): its name, tags and steps, each step's
+    /// keyword, text, line and doc string or table. A worker reads the
+    /// story's file again; when the file changed after the parent read it,
+    /// the story at that line may be another, and the parent would report
+    /// its own steps with the results of steps it never planned.
+    static func fingerprint(of story: Story) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        func add(_ text: String) {
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            // 0xFF never occurs in UTF-8: it ends each text.
+            hash = (hash ^ 0xFF) &* 0x100_0000_01B3
+        }
+        func add(_ number: Int) {
+            var value = UInt64(bitPattern: Int64(number))
+            for _ in 0..<8 {
+                hash = (hash ^ (value & 0xFF)) &* 0x100_0000_01B3
+                value >>= 8
+            }
+        }
+        add(story.name)
+        add(story.tags.count)
+        for tag in story.tags { add(tag) }
+        add(story.steps.count)
+        for step in story.steps {
+            add(step.keyword)
+            add(step.text)
+            add(step.location.line)
+            switch step.attachment {
+            case nil: add(0)
+            case .docString(let docString):
+                add(1)
+                add(docString.content)
+                add(docString.mediaType ?? "")
+            case .dataTable(let table):
+                add(2)
+                add(table.rows.count)
+                for row in table.rows {
+                    add(row.count)
+                    for cell in row { add(cell) }
+                }
+            }
+        }
+        return hash & UInt64(Int.max)
     }
 
     /// Reads a request line from its bytes: the sequence number, line,
-    /// attempts used, and the path's bytes as sent (see ``path(_:)``).
+    /// attempts used, the story's fingerprint (``fingerprint(of:)``) and
+    /// the path's bytes as sent (see ``path(_:)``).
     static func parseRequest(bytes line: UnsafeBufferPointer<UInt8>)
-        -> (sequence: UInt64, line: Int, attemptsUsed: Int, path: UnsafeBufferPointer<UInt8>)?
+        -> (sequence: UInt64, line: Int, attemptsUsed: Int, fingerprint: UInt64, path: UnsafeBufferPointer<UInt8>)?
     {
         guard line.count >= 2, line[0] == UInt8(ascii: "S"), line[1] == 0x20 else { return nil }
         var index = 2
@@ -94,8 +141,8 @@ enum WorkerWire {
             index += 1
             return value
         }
-        guard let sequence = number(), let number1 = number(), let attemptsUsed = number() else { return nil }
-        return (sequence, Int(number1), Int(attemptsUsed), UnsafeBufferPointer(rebasing: line[index...]))
+        guard let sequence = number(), let number1 = number(), let attemptsUsed = number(), let fingerprint = number() else { return nil }
+        return (sequence, Int(number1), Int(attemptsUsed), fingerprint, UnsafeBufferPointer(rebasing: line[index...]))
     }
 
     /// The decimal number at `index`, which moves past its digits; nil

@@ -46,9 +46,13 @@ final class WatchMode {
     private static var isStopped: Bool { Interrupts.received != nil }
 
     /// The exit status once watching stops: 0 for SIGINT (Ctrl-C is how
-    /// watching ends), the usual status for SIGTERM.
+    /// watching ends), the usual status for SIGTERM and SIGHUP.
     private static var stoppedStatus: ExitStatus {
-        Interrupts.received == SIGTERM ? .terminated : .success
+        switch Interrupts.received {
+        case SIGTERM: .terminated
+        case SIGHUP: .hungUp
+        default: .success
+        }
     }
 
     /// Runs the first run (`selection` and `feed` are the run's), then

@@ -55,15 +55,16 @@ import Testing
 
     @Test("A request line gives its numbers and its path, percent-decoded")
     func request() {
-        let bytes = Array("S 12 7 1 dir/a%09b%25.stories".utf8)
+        let bytes = Array("S 12 7 1 99 dir/a%09b%25.stories".utf8)
         bytes.withUnsafeBufferPointer { buffer in
             guard let request = WorkerWire.parseRequest(bytes: buffer) else {
                 Issue.record("not read")
                 return
             }
-            #expect(request.sequence == 12 && request.line == 7 && request.attemptsUsed == 1)
+            #expect(request.sequence == 12 && request.line == 7 && request.attemptsUsed == 1 && request.fingerprint == 99)
             #expect(WorkerWire.path(request.path) == "dir/a\tb%.stories")
         }
+        #expect(Array("S 1 2 0 x".utf8).withUnsafeBufferPointer { WorkerWire.parseRequest(bytes: $0) } == nil)
         #expect(Array("S 1 2".utf8).withUnsafeBufferPointer { WorkerWire.parseRequest(bytes: $0) } == nil)
     }
 }
