@@ -176,7 +176,11 @@ private final class StorySource: @unchecked Sendable {
     func next() -> WorkerStory? {
         while let read = reader.nextLine({ line -> (sequence: UInt64, line: Int, attemptsUsed: Int, fingerprint: UInt64, path: String)? in
             guard let request = WorkerWire.parseRequest(bytes: line) else { return nil }
-            if !lastPath.bytes.elementsEqual(request.path) {
+            // By memcmp: a request names its path, nearly always the last one.
+            let isSame = lastPath.bytes.count == request.path.count
+                && (request.path.isEmpty
+                    || lastPath.bytes.withUnsafeBytes { memcmp($0.baseAddress!, request.path.baseAddress!, request.path.count) == 0 })
+            if !isSame {
                 lastPath = (Array(request.path), WorkerWire.path(request.path))
             }
             return (request.sequence, request.line, request.attemptsUsed, request.fingerprint, lastPath.path)

@@ -86,43 +86,76 @@ enum WorkerWire {
     /// the story at that line may be another, and the parent would report
     /// its own steps with the results of steps it never planned.
     static func fingerprint(of story: Story) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        func add(_ text: String) {
-            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-            // 0xFF never occurs in UTF-8: it ends each text.
-            hash = (hash ^ 0xFF) &* 0x100_0000_01B3
-        }
-        func add(_ number: Int) {
-            var value = UInt64(bitPattern: Int64(number))
-            for _ in 0..<8 {
-                hash = (hash ^ (value & 0xFF)) &* 0x100_0000_01B3
-                value >>= 8
-            }
-        }
-        add(story.name)
-        add(story.tags.count)
-        for tag in story.tags { add(tag) }
-        add(story.steps.count)
+        var hash = StoryHash()
+        hash.add(story.name)
+        hash.add(story.tags.count)
+        for tag in story.tags { hash.add(tag) }
+        hash.add(story.steps.count)
         for step in story.steps {
-            add(step.keyword)
-            add(step.text)
-            add(step.location.line)
+            hash.add(step.keyword)
+            hash.add(step.text)
+            hash.add(step.location.line)
             switch step.attachment {
-            case nil: add(0)
+            case nil: hash.add(0)
             case .docString(let docString):
-                add(1)
-                add(docString.content)
-                add(docString.mediaType ?? "")
+                hash.add(1)
+                hash.add(docString.content)
+                hash.add(docString.mediaType ?? "")
             case .dataTable(let table):
-                add(2)
-                add(table.rows.count)
+                hash.add(2)
+                hash.add(table.rows.count)
                 for row in table.rows {
-                    add(row.count)
-                    for cell in row { add(cell) }
+                    hash.add(row.count)
+                    for cell in row { hash.add(cell) }
                 }
             }
         }
-        return hash & UInt64(Int.max)
+        return hash.final
+    }
+
+    /// The hash behind ``fingerprint(of:)``: eight bytes at a time, each
+    /// word xor-ed in and multiplied by an odd number (a bijection, so one
+    /// changed word always changes the hash), a text's length ending it.
+    /// Byte by byte, with the hash a variable its closures shared, it was
+    /// 4% of a run's CPU.
+    private struct StoryHash {
+        private static let prime: UInt64 = 0x100_0000_01B3
+        private var value: UInt64 = 0xCBF2_9CE4_8422_2325
+
+        mutating func add(_ number: Int) {
+            value = (value ^ UInt64(bitPattern: Int64(number))) &* Self.prime
+        }
+
+        mutating func add(_ text: String) {
+            var text = text
+            let start = value
+            value = text.withUTF8 { Self.mix(start, $0) }
+            add(text.utf8.count)
+        }
+
+        private static func mix(_ start: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            guard let base = UnsafeRawPointer(bytes.baseAddress) else { return start }
+            var hash = start
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
+                offset += 8
+            }
+            guard offset < bytes.count else { return hash }
+            var last: UInt64 = 0
+            for index in offset..<bytes.count { last |= UInt64(bytes[index]) << (8 * UInt64(index - offset)) }
+            return (hash ^ last) &* prime
+        }
+
+        /// Mixed, so that a difference in the top bit, which a request
+        /// drops, shows in the others.
+        var final: UInt64 {
+            var hash = value
+            hash ^= hash >> 29
+            hash &*= 0xBF58_476D_1CE4_E5B9
+            hash ^= hash >> 32
+            return hash & UInt64(Int.max)
+        }
     }
 
     /// Reads a request line from its bytes: the sequence number, line,

@@ -67,4 +67,23 @@ import Testing
         #expect(Array("S 1 2 0 x".utf8).withUnsafeBufferPointer { WorkerWire.parseRequest(bytes: $0) } == nil)
         #expect(Array("S 1 2".utf8).withUnsafeBufferPointer { WorkerWire.parseRequest(bytes: $0) } == nil)
     }
+
+    @Test("A story's fingerprint is the same read twice, and differs after any small edit: a letter, a tag, a line, a cell, a doc string")
+    func fingerprints() {
+        func story(_ text: String) -> Story {
+            FeatureFile.parse(text, path: "f.feature").stories[0]
+        }
+        let base = "Feature: f\n  @a\n  Scenario: s\n    Given a step of twenty-four bytes\n    When a table:\n      | x | y |\n    Then a doc:\n      \"\"\"\n      text\n      \"\"\"\n"
+        let edits = [
+            base.replacingOccurrences(of: "twenty-four", with: "twenty-fivr"), base.replacingOccurrences(of: "@a", with: "@b"),
+            base.replacingOccurrences(of: "Scenario: s", with: "Scenario: t"), base.replacingOccurrences(of: "| y |", with: "| z |"),
+            base.replacingOccurrences(of: "      text", with: "      texT"), base.replacingOccurrences(of: "  @a\n", with: "  @a\n\n"),
+            base.replacingOccurrences(of: "bytes", with: "byte"), base.replacingOccurrences(of: "Given", with: "And"),
+        ]
+        let fingerprint = WorkerWire.fingerprint(of: story(base))
+        #expect(WorkerWire.fingerprint(of: story(base)) == fingerprint)
+        for edit in edits {
+            #expect(WorkerWire.fingerprint(of: story(edit)) != fingerprint, "\(edit)")
+        }
+    }
 }
