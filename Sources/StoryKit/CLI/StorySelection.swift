@@ -34,6 +34,13 @@ struct StorySelection {
         if let problem = reportOverwritingStories(options.reports, files: files, config: options.configPath) { return .failure(problem) }
         var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
         if let expression = options.tagExpression {
+            // Every tag is written with its @: a name without one matches
+            // no story, and the run would pass having run nothing.
+            if let bare = (try? TagExpression(expression))?.names.first(where: { !$0.hasPrefix("@") }) {
+                return .failure(Diagnostic(
+                    at: nil, problem: "--tags \"\(expression)\" names \"\(bare)\", which is not a tag: tags start with @",
+                    help: "write @\(bare)"))
+            }
             do {
                 filter.tags = try TagFilter.predicate(expression)
             } catch {

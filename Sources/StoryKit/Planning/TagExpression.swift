@@ -29,6 +29,16 @@ public indirect enum TagExpression: Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// Every tag the expression names, in order.
+    public var names: [String] {
+        switch self {
+        case .always: []
+        case .tag(let name): [name]
+        case .and(let left, let right), .or(let left, let right): left.names + right.names
+        case .not(let inner): inner.names
+        }
+    }
+
     /// The canonical form, fully parenthesised, as the official library
     /// prints it.
     public var description: String {

@@ -29,6 +29,17 @@ import StoryrunSteps
         #expect(await Self.run(["--html"]).0 == .inputError)
     }
 
+    @Test("A tag without its @ in --tags is a usage error (exit 2), not a run that chose nothing and passed")
+    func tagWithoutAt() async {
+        let basket = Golden.fixture("stories/good/basket.stories")
+        for expression in ["smoke", "@smoke and not wip", "not (a or @b)"] {
+            let (status, text) = await Self.run(["--tags", expression, basket])
+            #expect(status == .inputError, "\(expression)")
+            #expect(text.contains("tags start with @"), "\(text)")
+        }
+        #expect(await Self.run(["--tags", "@nothing-has-this", basket]).0 == .success)
+    }
+
     @Test("--help prints the usage and exits 0")
     func help() async {
         let (status, text) = await Self.run(["--help"])
