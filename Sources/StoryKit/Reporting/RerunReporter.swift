@@ -13,6 +13,11 @@ import Foundation
 /// Before, such a run wrote an empty file, and `storyrun @r.txt` said
 /// "nothing to rerun" and exited 0.
 ///
+/// A story file the run rejected (a bad line, a file that cannot be read)
+/// is listed whole, without lines: its stories that could run were run,
+/// but the run exited 2, and a rerun must read the file again (and fail
+/// again until it is fixed), not pass without it.
+///
 /// The whole line up to the lines is the path, so a path with spaces needs
 /// no quoting: `my stories/a b.stories:3:9`. An outline's example is named
 /// by its row's line, which selects just that example again.
@@ -39,6 +44,11 @@ public struct RerunReporter: Reporter {
             } else {
                 others.append(result.story.location)
             }
+        case .diagnostic(let diagnostic) where diagnostic.isError:
+            guard let file = diagnostic.location?.displayPath, file.hasSuffix(".stories") || file.hasSuffix(".feature") else { break }
+            if lines[file] == nil { files.append(file) }
+            lines[file] = lines[file] ?? []
+            rejected.insert(file)
         case .runFinished(let summary):
             for location in summary.notRunStories { add(location) }
             if summary.failedHooks > 0 {
@@ -59,6 +69,8 @@ public struct RerunReporter: Reporter {
         }
     }
     private var listed: [String: Set<Int>] = [:]
+    /// Story files with an error: listed whole.
+    private var rejected: Set<String> = []
 
     public mutating func finish() throws {
         try AtomicFile.write(text, to: path)
@@ -66,7 +78,9 @@ public struct RerunReporter: Reporter {
 
     /// The file's text.
     var text: String {
-        files.map { file in ([file] + lines[file, default: []].map(String.init)).joined(separator: ":") + "\n" }.joined()
+        files.map { file in
+            rejected.contains(file) ? file + "\n" : ([file] + lines[file, default: []].map(String.init)).joined(separator: ":") + "\n"
+        }.joined()
     }
 
     /// The `PATH:LINE…` arguments in a rerun file's text: each line is one,

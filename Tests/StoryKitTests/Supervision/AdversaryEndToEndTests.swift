@@ -274,6 +274,27 @@ extension AdversaryEndToEndTests {
 }
 
 extension AdversaryEndToEndTests {
+    /// Before, a run that rejected a story file (exit 2) and passed the rest
+    /// wrote an empty rerun file: `storyrun @rerun.txt` then said "nothing
+    /// to rerun" and exited 0 with the file still broken.
+    @Test("A story file the run rejected is in the rerun file whole: the rerun reads it again and exits 2 until it is fixed")
+    func rerunOfRejectedFile() throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write("Story: good\n  Given a step that passes\n", to: folder + "/good.stories")
+        try Self.write("Story: bad\n  Gven a typo\n\nStory: fine\n  Given a step that passes\n", to: folder + "/bad.stories")
+        let run = try Binary.run(["good.stories", "bad.stories", "--rerun", "rerun.txt"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(run.status == 2, "\(run.output)")
+        let rerun = try String(contentsOfFile: folder + "/rerun.txt", encoding: .utf8)
+        #expect(rerun == "bad.stories\n", "\(rerun)")
+        let again = try Binary.run(["@rerun.txt"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(again.status == 2, "\(again.output)")
+        try Self.write("Story: bad\n  Given a step that passes\n\nStory: fine\n  Given a step that passes\n", to: folder + "/bad.stories")
+        let fixed = try Binary.run(["@rerun.txt"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(fixed.status == 0, "\(fixed.output)")
+        #expect(fixed.output.contains("Stories: 2 passed"), "\(fixed.output)")
+    }
+
     /// Before, the reports read a `.feature` file again when they were
     /// written and took its new text: a file edited during the run gave
     /// Messages pickles (and source) of steps that never ran, beside the
