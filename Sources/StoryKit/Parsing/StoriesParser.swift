@@ -190,15 +190,22 @@ struct StoriesParser {
             Story(name: story.name, tags: story.tags, location: story.location, steps: story.steps))
     }
 
-    /// Reports tags that no story follows.
+    /// Reports tags that no story follows. Tags among a story's steps make
+    /// that story not run: run without them, it could slip past a
+    /// `--tags "not @wip"` they were meant for.
     private mutating func finishTags() {
         defer { rejectedTags = nil }
         guard !pendingTags.isEmpty else { return }
+        var notes: [Diagnostic.Note] = []
+        if let story = pending {
+            pending!.isRejected = true
+            notes.append(.init(location: story.location, message: "story \"\(story.name)\" is not run"))
+        }
         diagnostics.append(
             Diagnostic(
                 at: SourceLocation(file: path, line: pendingTagsLine, column: 1),
                 problem: "tags \(pendingTags.joined(separator: " ")) are not followed by a Story line",
-                help: "put tag lines directly above the Story line they tag"))
+                help: "put tag lines directly above the Story line they tag", notes: notes))
         pendingTags = []
     }
 

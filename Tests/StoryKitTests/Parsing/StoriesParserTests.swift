@@ -62,6 +62,15 @@ import Testing
         #expect(stories.first?.id == "dir/t.stories:1")
     }
 
+    @Test("A tag line among a story's steps is an error and that story does not run (untagged it could slip past --tags \"not @wip\")")
+    func tagsAmongSteps() {
+        let (stories, diagnostics) = StoriesParser.parse("Story: a\nGiven x\n@wip\nWhen y\n\nStory: b\nGiven z", path: "t.stories")
+        #expect(stories.map(\.name) == ["b"])
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.problem == "tags @wip are not followed by a Story line")
+        #expect(diagnostics.first?.notes.first?.message == "story \"a\" is not run")
+    }
+
     @Test("Tag lines above a Story line tag that story")
     func tags() throws {
         let (stories, diagnostics) = StoriesParser.parse("@smoke @fast\nStory: s\nGiven a\n@wip\nStory: t\nGiven b", path: "t.stories")
