@@ -289,7 +289,9 @@ final class StoryFileInfo: @unchecked Sendable {
                 // Files every reader has gone past go, but for the last few.
                 let slowest = readerPositions.min() ?? nextNumber
                 while infos.count > Self.size, infos[0].number < slowest || infos.count > Self.limit || keptBytes > Self.byteLimit {
-                    keptBytes -= infos.removeFirst().info.text.utf8.count
+                    let gone = infos.removeFirst().info
+                    keptBytes -= gone.text.utf8.count
+                    if isPrefetching { retired.append(gone) }
                 }
                 return found.info
             }
@@ -301,6 +303,12 @@ final class StoryFileInfo: @unchecked Sendable {
         private var prefetchedBytes = 0
         /// How many files ``prefetched`` holds at most.
         static let lead = 8
+        /// Whether ``prefetch(_:)`` has been called: then the files the
+        /// readers are done with wait in ``retired`` for it to free them,
+        /// on its own thread, which made most of them (freeing thousands of
+        /// syntax tree nodes took a report thread milliseconds, under the lock).
+        private var isPrefetching = false
+        private var retired: [StoryFileInfo] = []
 
         /// Reads and parses a file the readers will soon ask for, without
         /// holding the list meanwhile, so that no reader parses it while
@@ -311,10 +319,15 @@ final class StoryFileInfo: @unchecked Sendable {
         /// unread: the readers then parse it themselves, as they would
         /// without it.
         func prefetch(_ path: String) {
+            var done: [StoryFileInfo] = []
             let isWanted = lock.withLock {
-                !infos.contains { $0.info.path == path } && !prefetched.contains { $0.info.path == path }
+                isPrefetching = true
+                swap(&done, &retired)
+                return !infos.contains { $0.info.path == path } && !prefetched.contains { $0.info.path == path }
                     && prefetched.count < Self.lead && prefetchedBytes < Self.byteLimit / 2
             }
+            // Freed here, outside the lock.
+            done = []
             guard isWanted else { return }
             let info = StoryFileInfo(path: path)
             lock.withLock {
