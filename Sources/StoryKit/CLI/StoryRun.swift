@@ -283,9 +283,6 @@ public enum StoryRun {
                 reporters: group.map { makeReporter($0.element) }, writesOnThread: writesOnThreads,
                 replacing: group.compactMap(\.element.path)))
         }
-        // The story files those reports read are parsed ahead of them, on
-        // a thread of its own (see ``StoryFilePrefetch``).
-        let prefetch = fileReports.isEmpty ? nil : StoryFilePrefetch(files: context.fileInfos)
         func emit(_ event: RunEvent) {
             if !listsUnused, case .runFinished(var summary) = event {
                 summary.unusedDefinitions = []
@@ -295,7 +292,6 @@ public enum StoryRun {
         }
         func deliver(_ event: RunEvent) {
             for index in reporters.indices { reporters[index].handle(event) }
-            prefetch?.note(event)
             for report in fileReports { report.thread.send(event) }
             observe?(event)
         }
@@ -385,7 +381,6 @@ public enum StoryRun {
         // Every report is written whole first, then all are renamed at
         // once. The file reports write theirs on their own threads, at the
         // same time, once they have handled every event.
-        prefetch?.stop()
         for report in fileReports { report.thread.close() }
         let batch = ReportBatch()
         var reportProblems: [Diagnostic] = []

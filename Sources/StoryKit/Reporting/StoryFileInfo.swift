@@ -280,7 +280,7 @@ final class StoryFileInfo: @unchecked Sendable {
                 if let known = infos.first(where: { $0.info.path == path }) {
                     found = known
                 } else {
-                    found = (nextNumber, takePrefetched(path) ?? StoryFileInfo(path: path))
+                    found = (nextNumber, StoryFileInfo(path: path))
                     nextNumber += 1
                     infos.append(found)
                     keptBytes += found.info.text.utf8.count
@@ -289,65 +289,10 @@ final class StoryFileInfo: @unchecked Sendable {
                 // Files every reader has gone past go, but for the last few.
                 let slowest = readerPositions.min() ?? nextNumber
                 while infos.count > Self.size, infos[0].number < slowest || infos.count > Self.limit || keptBytes > Self.byteLimit {
-                    let gone = infos.removeFirst().info
-                    keptBytes -= gone.text.utf8.count
-                    if isPrefetching { retired.append(gone) }
+                    keptBytes -= infos.removeFirst().info.text.utf8.count
                 }
                 return found.info
             }
-        }
-
-        /// Files parsed ahead by ``prefetch(_:)`` that no reader has asked
-        /// for yet, in the order they were named, with their text's size.
-        private var prefetched: [(info: StoryFileInfo, bytes: Int)] = []
-        private var prefetchedBytes = 0
-        /// How many files ``prefetched`` holds at most.
-        static let lead = 8
-        /// Whether ``prefetch(_:)`` has been called: then the files the
-        /// readers are done with wait in ``retired`` for it to free them,
-        /// on its own thread, which made most of them (freeing thousands of
-        /// syntax tree nodes took a report thread milliseconds, under the lock).
-        private var isPrefetching = false
-        private var retired: [StoryFileInfo] = []
-
-        /// Reads and parses a file the readers will soon ask for, without
-        /// holding the list meanwhile, so that no reader parses it while
-        /// another waits (see ``StoryFilePrefetch``). The first reader to
-        /// ask for it takes it into the list then, as though it had parsed
-        /// it itself. Does nothing when the file is kept or parsed ahead
-        /// already, or when ``lead`` files (or half of ``byteLimit``) wait
-        /// unread: the readers then parse it themselves, as they would
-        /// without it.
-        func prefetch(_ path: String) {
-            var done: [StoryFileInfo] = []
-            let isWanted = lock.withLock {
-                isPrefetching = true
-                swap(&done, &retired)
-                return !infos.contains { $0.info.path == path } && !prefetched.contains { $0.info.path == path }
-                    && prefetched.count < Self.lead && prefetchedBytes < Self.byteLimit / 2
-            }
-            // Freed here, outside the lock.
-            done = []
-            guard isWanted else { return }
-            let info = StoryFileInfo(path: path)
-            lock.withLock {
-                // A reader that asked meanwhile parsed it itself.
-                guard !infos.contains(where: { $0.info.path == path }) else { return }
-                prefetched.append((info, info.text.utf8.count))
-                prefetchedBytes += info.text.utf8.count
-            }
-        }
-
-        /// The file parsed ahead for `path`, taken out, with those named
-        /// before it (no reader asked for them: the readers had passed them
-        /// when they were parsed, and ask for files in the order the
-        /// stories finish). Called under ``lock``.
-        private func takePrefetched(_ path: String) -> StoryFileInfo? {
-            guard let index = prefetched.firstIndex(where: { $0.info.path == path }) else { return nil }
-            let info = prefetched[index].info
-            for taken in prefetched[...index] { prefetchedBytes -= taken.bytes }
-            prefetched.removeFirst(index + 1)
-            return info
         }
     }
 
