@@ -279,7 +279,9 @@ public enum StoryRun {
             : [fileRequests]
         context.fileInfos = StoryFileInfo.Recent()
         let fileReports = fileGroups.filter { !$0.isEmpty }.map { group in
-            (order: group.map(\.offset), thread: ReportThread(reporters: group.map { makeReporter($0.element) }, writesOnThread: writesOnThreads))
+            (order: group.map(\.offset), thread: ReportThread(
+                reporters: group.map { makeReporter($0.element) }, writesOnThread: writesOnThreads,
+                replacing: group.compactMap(\.element.path)))
         }
         func emit(_ event: RunEvent) {
             if !listsUnused, case .runFinished(var summary) = event {

@@ -323,6 +323,21 @@ extension ReportFile {
         return String((0..<12).map { _ in alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))] })
     }
 
+    /// Drops the pages of the file a report will replace from the page
+    /// cache (`POSIX_FADV_DONTNEED`; its bytes stay as they are), so that
+    /// the rename that replaces it at the end of the run has no pages to
+    /// free. Only for a regular file written by replacing it; does
+    /// nothing when there is none.
+    static func dropCachedPages(ofReportAt path: String) {
+        guard case .replacing(let target)? = try? ReportDestination(path: path) else { return }
+        let descriptor = open(target, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return }
+        _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
+    }
+
     /// Waits until a descriptor can take more bytes (a full pipe).
     fileprivate static func waitWritable(_ descriptor: Int32) -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
