@@ -127,10 +127,15 @@ enum WorkerWire {
         }
 
         mutating func add(_ text: String) {
-            var text = text
+            // In place: a native string's bytes, with no copy of the string
+            // (nor a retain of it); any other, copied once.
             let start = value
-            value = text.withUTF8 { Self.mix(start, $0) }
+            value = text.utf8.withContiguousStorageIfAvailable { Self.mix(start, $0) } ?? Self.mix(start, Array(text.utf8))
             add(text.utf8.count)
+        }
+
+        private static func mix(_ start: UInt64, _ bytes: [UInt8]) -> UInt64 {
+            bytes.withUnsafeBufferPointer { mix(start, $0) }
         }
 
         private static func mix(_ start: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
