@@ -36,10 +36,12 @@ import xml.etree.ElementTree as ET
 KEYWORDS = ["Given", "And"]
 
 
-def random_step(rng, n):
-    """A step of one of the kinds the suites use: (kind, text, attempt)."""
+def random_step(rng, n, retries):
+    """A step of one of the kinds the suites use: (kind, text, attempt).
+    A step that hangs costs seconds each time it runs (its limit, then the
+    worker's grace): only in suites that do not retry."""
     kind = rng.choices(["passes", "fails", "attaches", "nowhere", "ambiguous", "late", "crashes", "crashlate", "prints", "hangs"],
-                       [10, 2, 2, 1, 1, 2, 1, 1, 1, 0.3])[0]
+                       [10, 2, 2, 1, 1, 2, 1, 1, 1, 0.3 if retries == 0 else 0])[0]
     if kind == "late":
         attempt = rng.randint(2, 3)
         return kind, f"step {n} passes on attempt {attempt}", attempt
@@ -84,7 +86,7 @@ def generate(rng):
             line += 1
             steps = []
             for n in range(1, rng.randint(1, 4) + 1):
-                steps.append(random_step(rng, n))
+                steps.append(random_step(rng, n, retries))
                 lines.append(f"  {KEYWORDS[min(n - 1, 1)]} {steps[-1][1]}")
                 line += 1
             lines.append("")
@@ -113,7 +115,7 @@ def gherkin_file(rng, f, name, expected, tags_of, retries):
         if rng.random() < 0.6:
             lines.append(f"  Scenario: {title}")
             story_line = len(lines)
-            steps = [random_step(rng, n) for n in range(1, count + 1)]
+            steps = [random_step(rng, n, retries) for n in range(1, count + 1)]
             for n, step in enumerate(steps):
                 lines.append(f"    {KEYWORDS[min(n, 1)]} {step[1]}")
             lines.append("")
@@ -122,13 +124,13 @@ def gherkin_file(rng, f, name, expected, tags_of, retries):
             continue
         # An outline: its first step's text comes from the examples.
         lines.append(f"  Scenario Outline: {title} row <row>")
-        fixed = [random_step(rng, n) for n in range(2, count + 1)]
+        fixed = [random_step(rng, n, retries) for n in range(2, count + 1)]
         lines.append("    Given <first>")
         for step in fixed:
             lines.append(f"    And {step[1]}")
         lines += ["", "    Examples:", "      | row | first |"]
         for row in range(1, rng.randint(1, 3) + 1):
-            first = random_step(rng, 1)
+            first = random_step(rng, 1, retries)
             lines.append(f"      | {row} | {first[1]} |")
             key = (name, len(lines))
             expected[key] = (f"{title} row {row}", expect(background + [first] + fixed, tags, retries))
