@@ -295,7 +295,17 @@ public enum StoryRun {
             for report in fileReports { report.thread.send(event) }
             observe?(event)
         }
-        var rejected = pathDiagnostics.filter(\.isError).count
+        // Problems in the input, and the story files they rejected (a rerun
+        // reads those whole again).
+        var rejected = 0
+        var rejectedFiles: [String] = []
+        func noteRejected(_ diagnostics: [Diagnostic]) {
+            for diagnostic in diagnostics where diagnostic.isError {
+                rejected += 1
+                if let file = diagnostic.location?.displayPath, !rejectedFiles.contains(file) { rejectedFiles.append(file) }
+            }
+        }
+        noteRejected(pathDiagnostics)
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
 
         if let source = options.shardSource, let shard = options.shard {
@@ -313,7 +323,7 @@ public enum StoryRun {
             var stories: [PlannedStory] = []
             while let batch = feed.next() {
                 for diagnostic in batch.diagnostics { emit(.diagnostic(diagnostic)) }
-                rejected += batch.diagnostics.filter(\.isError).count
+                noteRejected(batch.diagnostics)
                 stories += batch.stories
             }
             held = options.order.apply(to: stories)
@@ -329,7 +339,7 @@ public enum StoryRun {
             while currentIndex == current.count {
                 guard let batch = feed.next() else { return nil }
                 for diagnostic in batch.diagnostics { emit(.diagnostic(diagnostic)) }
-                rejected += batch.diagnostics.filter(\.isError).count
+                noteRejected(batch.diagnostics)
                 // The batch run goes back to the feed's thread, which made
                 // it, to be freed (see ``Spent``).
                 if !current.isEmpty { feed.recycle(StoryFeed.Batch(path: "", stories: current, diagnostics: [])) }
@@ -356,7 +366,7 @@ public enum StoryRun {
             while let planned = next() { notRunStories.append(planned.story.location) }
             let notRun = notRunStories.count
             let wasInterrupted = Interrupts.received != nil
-            runner.noteNotRun(notRunStories, interrupted: wasInterrupted)
+            runner.noteNotRun(notRunStories, interrupted: wasInterrupted, rejectedFiles: rejectedFiles)
             // Before the totals, where a supervised run says it too.
             if notRun > 0 {
                 output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (wasInterrupted ? " (the run was interrupted)" : " (--fail-fast)"))
@@ -368,6 +378,7 @@ public enum StoryRun {
                 workerArguments: options.workerArguments, now: clock)
             summary = StandardOutput.gathering { supervisor.run(next: next, emit: emit, warn: output) }
             summary.duration = clock() &- start
+            summary.rejectedFiles = rejectedFiles
             emit(.runFinished(summary))
         }
         feed.stop()

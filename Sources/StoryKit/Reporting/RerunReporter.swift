@@ -44,12 +44,12 @@ public struct RerunReporter: Reporter {
             } else {
                 others.append(result.story.location)
             }
-        case .diagnostic(let diagnostic) where diagnostic.isError:
-            guard let file = diagnostic.location?.displayPath, file.hasSuffix(".stories") || file.hasSuffix(".feature") else { break }
-            if lines[file] == nil { files.append(file) }
-            lines[file] = lines[file] ?? []
-            rejected.insert(file)
         case .runFinished(let summary):
+            for file in summary.rejectedFiles {
+                if lines[file] == nil { files.append(file) }
+                lines[file] = lines[file] ?? []
+                rejected.insert(file)
+            }
             for location in summary.notRunStories { add(location) }
             if summary.failedHooks > 0 {
                 for location in others { add(location) }

@@ -42,6 +42,10 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var notRun: Int = 0
     /// Where those stories are, for the rerun report.
     public var notRunStories: [SourceLocation] = []
+    /// The story files with a problem that kept stories in them from
+    /// running (a bad line, a file that cannot be read), as they were
+    /// named; a rerun reads them whole again.
+    public var rejectedFiles: [String] = []
 
     /// Adds a story's outcome to the totals.
     mutating func add(_ result: StoryResult) {

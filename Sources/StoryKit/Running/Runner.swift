@@ -113,9 +113,10 @@ struct Runner {
 
     /// Notes stories that were selected and not run, and whether a signal
     /// stopped the run, before ``finish(emit:)``.
-    mutating func noteNotRun(_ stories: [SourceLocation], interrupted: Bool) {
+    mutating func noteNotRun(_ stories: [SourceLocation], interrupted: Bool, rejectedFiles: [String] = []) {
         summary.notRun = stories.count
         summary.notRunStories = stories
+        summary.rejectedFiles = rejectedFiles
         summary.wasInterrupted = interrupted
     }
 
