@@ -17,14 +17,18 @@ enum WorkerFailure {
     /// word (a `Fatal error` line) when the step printed one. A worker can
     /// die while no test step runs (a thread the code started and left
     /// running, say): then it is blamed on the step it was at, and says so.
-    static func message(_ reason: Reason, printed: [Attachment], isBetweenTestSteps: Bool = false) -> String {
+    /// `isRunHook`: the worker died in a before-run or after-run hook,
+    /// which is no test step, and after which no new worker takes its
+    /// place for that hook.
+    static func message(_ reason: Reason, printed: [Attachment], isBetweenTestSteps: Bool = false, isRunHook: Bool = false) -> String {
         let message: String
-        let when = isBetweenTestSteps ? "between test steps (a thread the code left running, say)" : "in this test step"
+        let when = isRunHook ? "in this hook" : isBetweenTestSteps ? "between test steps (a thread the code left running, say)" : "in this test step"
+        let after = isRunHook ? "" : "; the run went on with a new worker"
         switch reason {
         case .signal(let signal):
-            message = "the worker process crashed with signal \(signal) (\(name(of: signal))) \(when); the run went on with a new worker"
+            message = "the worker process crashed with signal \(signal) (\(name(of: signal))) \(when)\(after)"
         case .exit(let code):
-            message = "the worker process exited with status \(code) \(when) (did the code call exit()?); the run went on with a new worker"
+            message = "the worker process exited with status \(code) \(when) (did the code call exit()?)\(after)"
         case .timedOut(let limit):
             message = "the test step ran past its \(seconds(limit)) s limit (--step-timeout) and did not stop, so its worker process was stopped"
         case .interrupted(let signal):
@@ -91,7 +95,9 @@ enum WorkerFailure {
     static func runHook(_ hook: Hook, reason: Reason, printed: [Attachment], elapsed: UInt64) -> HookResult {
         HookResult(
             kind: hook.kind.rawValue, location: hook.location, status: .failed,
-            error: StepError(message: "the \(hook.kind.rawValue) hook at \(hook.location.displayFileAndLine): " + message(reason, printed: printed), location: hook.location),
+            error: StepError(
+                message: "the \(hook.kind.rawValue) hook at \(hook.location.displayFileAndLine): " + message(reason, printed: printed, isRunHook: true),
+                location: hook.location),
             duration: elapsed, attachments: printed)
     }
 

@@ -323,6 +323,19 @@ import Testing
         #expect(messages.contains("\"testRunHookFinished\"") && messages.contains("\"FAILED\""))
     }
 
+    @Test("An after-run hook that crashes the last worker is named, and no new worker is claimed to take over")
+    func afterRunHookCrashMessage() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write("Story: passes\n  Given a step that passes\n", to: folder + "/a.stories")
+        let outcome = try Binary.run(
+            ["a.stories"], in: folder, timeout: 60, environment: Self.faults.merging(["STORYRUN_FAULT_AFTER_RUN": "crash"]) { $1 })
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == 1, "\(outcome.output)")
+        #expect(outcome.output.contains("after run hook at") && outcome.output.contains("in this hook"), "\(outcome.output)")
+        #expect(!outcome.output.contains("went on with a new worker"), "\(outcome.output)")
+    }
+
     @Test("A crash in a story with an undefined step: not run again under --retry, as a failing one is not (its crash is the verdict)")
     func noRetryOfUndefinedStoryAfterCrash() throws {
         let folder = try Binary.temporaryFolder("supervision")
