@@ -46,8 +46,7 @@ public struct RerunReporter: Reporter {
             }
         case .runFinished(let summary):
             for file in summary.rejectedFiles {
-                if lines[file] == nil { files.append(file) }
-                lines[file] = lines[file] ?? []
+                list(file)
                 rejected.insert(file)
             }
             for location in summary.notRunStories { add(location) }
@@ -59,9 +58,16 @@ public struct RerunReporter: Reporter {
         }
     }
 
+    /// Puts a file on the list, once, in the order files come.
+    private mutating func list(_ file: String) {
+        guard lines[file] == nil else { return }
+        files.append(file)
+        lines[file] = []
+    }
+
     private mutating func add(_ location: SourceLocation) {
         let file = location.displayPath
-        if lines[file] == nil { files.append(file) }
+        list(file)
         // A set, not a search of the list: with a failed run hook every
         // story of a big run is listed.
         if listed[file, default: []].insert(location.line).inserted {

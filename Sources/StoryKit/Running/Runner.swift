@@ -92,9 +92,7 @@ struct Runner {
             }
         }
         var result = await attempt(story, matches: matches, emit: record)
-        // As Cucumber's: an undefined or ambiguous step cannot change on a
-        // second attempt, so such a story is not run again.
-        let canChange = !matches.contains { $0.isUndefined || ($0.isAmbiguous && configuration.isStrict) }
+        let canChange = Self.canChange(matches, isStrict: configuration.isStrict)
         while result.status == .failed && canChange && attemptsUsed + earlier.count < configuration.retries {
             earlier.append(StoryAttempt(status: result.status, testSteps: result.testSteps, duration: result.duration))
             events = []
@@ -111,9 +109,16 @@ struct Runner {
         if configuration.isFailFast && result.status == .failed { isStopped = true }
     }
 
+    /// Whether another attempt at a story could change its verdict. As
+    /// Cucumber's: an undefined step (or an ambiguous one under --strict)
+    /// cannot, so such a story is not run again, after a failure or a crash.
+    static func canChange(_ matches: [MatchResult], isStrict: Bool) -> Bool {
+        !matches.contains { $0.isUndefined || ($0.isAmbiguous && isStrict) }
+    }
+
     /// Notes stories that were selected and not run, and whether a signal
     /// stopped the run, before ``finish(emit:)``.
-    mutating func noteNotRun(_ stories: [SourceLocation], interrupted: Bool, rejectedFiles: [String] = []) {
+    mutating func noteNotRun(_ stories: [SourceLocation], interrupted: Bool, rejectedFiles: [String]) {
         summary.notRun = stories.count
         summary.notRunStories = stories
         summary.rejectedFiles = rejectedFiles

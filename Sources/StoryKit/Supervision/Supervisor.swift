@@ -654,13 +654,12 @@ struct Supervisor {
         return StoryResult(story: story, status: .passed, testSteps: results, duration: duration)
     }
 
-    /// Whether running the story again could change its verdict: not with
-    /// an undefined step (nor an ambiguous one under --strict), which the
-    /// worker's runner does not run again either. Matched here only for a
-    /// story whose worker crashed (this process does not match otherwise).
+    /// Whether running a crashed story again could change its verdict, by
+    /// the runner's rule (``Runner/canChange(_:isStrict:)``). Matched here
+    /// only for a story whose worker crashed (this process does not match
+    /// otherwise).
     private func canChange(_ planned: PlannedStory) -> Bool {
-        let matches = planned.matches ?? planned.story.steps.map { registry.matches($0) }
-        return !matches.contains { $0.isUndefined || ($0.isAmbiguous && configuration.isStrict) }
+        Runner.canChange(planned.matches ?? planned.story.steps.map { registry.matches($0) }, isStrict: configuration.isStrict)
     }
 
     /// A story its worker could not run.
