@@ -174,7 +174,16 @@ struct OutputCapture {
 private enum Truncation {
     nonisolated(unsafe) private static var start = 0
     nonisolated(unsafe) private static var size = 0
-    nonisolated(unsafe) private static var previous = sigaction()
+    /// On the heap, not a static `sigaction`: Swift 6.3.1 places the next
+    /// static 148 bytes after one of that imported type, and `sigaction(2)`
+    /// writes all 152 bytes of glibc's: the old action's restorer (any
+    /// handler set with `signal(3)` has one) went over `happened`, and a
+    /// worker took its capture file for truncated half the time.
+    nonisolated(unsafe) private static let previous: UnsafeMutablePointer<sigaction> = {
+        let pointer = UnsafeMutablePointer<sigaction>.allocate(capacity: 1)
+        pointer.initialize(to: sigaction())
+        return pointer
+    }()
     /// Whether the file was truncated under the mapping.
     nonisolated(unsafe) static var happened = false
 
@@ -186,7 +195,7 @@ private enum Truncation {
         action.__sigaction_handler.sa_sigaction = { _, info, _ in Truncation.handle(info) }
         action.sa_flags = SA_SIGINFO
         sigemptyset(&action.sa_mask)
-        sigaction(SIGBUS, &action, &previous)
+        sigaction(SIGBUS, &action, previous)
         #endif
     }
 
@@ -203,7 +212,7 @@ private enum Truncation {
             }
         }
         // Not the capture's: the handler that was there takes it.
-        sigaction(SIGBUS, &previous, nil)
+        sigaction(SIGBUS, previous, nil)
         raise(SIGBUS)
         #endif
     }
