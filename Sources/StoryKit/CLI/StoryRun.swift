@@ -24,12 +24,19 @@ public enum StoryRun {
         // can start no thread says so here, where the first hop to the
         // concurrent threads would wait for ever for one (libdispatch
         // retries a failed thread start endlessly).
-        let isWorker = CommandLine.arguments.dropFirst().first == "--worker"
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var isWorker = arguments.first == "--worker"
         if isWorker { PhaseTimer.isWorker() }
         PhaseTimer.mark("main")
         // A run's first worker starts first of all, so that its start-up
-        // overlaps everything this process does before it needs it.
-        if !isWorker { prestartWorker(arguments: Array(CommandLine.arguments.dropFirst())) }
+        // overlaps everything this process does before it needs it; forked
+        // when it can be, this process goes on as that worker too.
+        if !isWorker, let workerArguments = prestartWorker(arguments: arguments) {
+            isWorker = true
+            arguments = ["--worker"] + workerArguments
+            PhaseTimer.isWorker()
+            PhaseTimer.mark("main")
+        }
         // Without a few threads the run would wait for ever for one.
         guard Threads.canStart(4) else {
             Supervisor.discardPrestarted()
@@ -37,14 +44,16 @@ public enum StoryRun {
             FileHandle.standardError.write(Data((problem.rendered(style: .plain) + "\n").utf8))
             exit(ExitStatus.inputError.rawValue)
         }
-        await runCommandLine(steps: steps, reporters: reporters)
+        await runCommandLine(arguments: arguments, isWorker: isWorker, steps: steps, reporters: reporters)
     }
 
     /// The rest of ``main(steps:reporters:)``, off the main thread.
-    private static func runCommandLine(steps: [any StepDefinitions.Type], reporters: sending [any Reporter]) async -> Never {
+    private static func runCommandLine(
+        arguments: [String], isWorker: Bool, steps: [any StepDefinitions.Type], reporters: sending [any Reporter]
+    ) async -> Never {
         // A worker takes signals as they come: its parent decides what a
         // crash or a SIGTERM in a step means.
-        if CommandLine.arguments.dropFirst().first != "--worker" {
+        if !isWorker {
             CrashNote.install()
             Interrupts.install()
         }
@@ -52,7 +61,7 @@ public enum StoryRun {
         // Two variables: `getenv`, not a dictionary of every one.
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let status = await run(
-            arguments: Array(CommandLine.arguments.dropFirst()), steps: steps, reporters: reporters,
+            arguments: arguments, steps: steps, reporters: reporters,
             style: getenv("NO_COLOR") == nil && isTerminal ? .ansi : .plain,
             isGitHubActions: getenv("GITHUB_ACTIONS").map { String(cString: $0) } == "true",
             startTime: Date(),
@@ -69,13 +78,16 @@ public enum StoryRun {
 
     /// Starts the first worker of a supervised run of stories, if the
     /// arguments ask for one; the run takes it when its worker arguments are
-    /// the same (and ends it otherwise).
-    private static func prestartWorker(arguments: [String]) {
+    /// the same (and ends it otherwise). Returns the worker's arguments
+    /// when this process is that worker (forked).
+    private static func prestartWorker(arguments: [String]) -> [String]? {
         guard arguments.first != "merge", !arguments.contains("--in-process"), let options = try? Options.load(arguments: arguments),
             options.command == .run,
             !options.isInProcess, !options.isDryRun, options.watch == nil
-        else { return }
-        Supervisor.prestart(arguments: options.workerArguments)
+        else { return nil }
+        // Not forked when the worker is another executable (a test's).
+        let forking = getenv("STORYRUN_WORKER_EXECUTABLE") == nil
+        return Supervisor.prestart(arguments: options.workerArguments, forking: forking) ? options.workerArguments : nil
     }
 
     /// Whether runs start worker processes: only when this executable's

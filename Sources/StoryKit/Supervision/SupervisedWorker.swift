@@ -51,31 +51,60 @@ final class SupervisedWorker {
 
     /// Starts a worker: this executable with `--worker` and `arguments`.
     static func start(arguments: [String]) throws(ChildProcess.StartError) -> SupervisedWorker {
+        guard case .parent(let worker) = try start(arguments: arguments, forking: false) else {
+            fatalError("a worker started without forking is never this process")
+        }
+        return worker
+    }
+
+    /// What ``start(arguments:forking:)`` made of this process.
+    enum Started {
+        /// This process is the parent, and this its new worker.
+        case parent(SupervisedWorker)
+        /// This process is the new worker, forked: it runs as `--worker`
+        /// with the arguments it was started for.
+        case worker
+    }
+
+    /// Starts a worker; with `forking`, by forking this process when that
+    /// is safe (see ``ChildProcess/forkIfAlone(descriptors:closing:)``),
+    /// else by starting this executable again.
+    static func start(arguments: [String], forking: Bool) throws(ChildProcess.StartError) -> Started {
         guard let requests = Descriptors.pipe(), let messages = Descriptors.pipe() else {
             throw ChildProcess.StartError(description: "cannot make pipes for a worker process: \(String(cString: strerror(errno)))")
         }
         let output = OutputCapture.makeFile()
         let page = Descriptors.sealedMemory("position", size: SharedPosition.size) ?? Descriptors.temporaryFile("position")
         let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let all = [requests.read, requests.write, messages.read, messages.write, output ?? -1, page ?? -1, null]
         func closeAll() {
-            for descriptor in [requests.read, requests.write, messages.read, messages.write, output ?? -1, page ?? -1, null]
-            where descriptor >= 0 { close(descriptor) }
+            for descriptor in all where descriptor >= 0 { close(descriptor) }
         }
         guard let output, let page, null >= 0, let position = SharedPosition.map(fileDescriptor: page) else {
             closeAll()
             throw ChildProcess.StartError(description: "cannot make files for a worker process in the temporary folder: \(String(cString: strerror(errno)))")
         }
-        var environment = ProcessInfo.processInfo.environment
-        // A crashing step should end its worker at once, not after a backtrace.
-        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let descriptors: [Int32: Int32] = [0: null, 1: output, 2: output, 3: requests.read, 4: messages.write, 5: page]
         let process: ChildProcess
-        do {
-            process = try ChildProcess.spawn(
-                executablePath, arguments: ["--worker"] + arguments, environment: environment,
-                descriptors: [0: null, 1: output, 2: output, 3: requests.read, 4: messages.write, 5: page])
-        } catch {
-            closeAll()
-            throw error
+        switch forking ? ChildProcess.forkIfAlone(descriptors: descriptors, closing: all) : nil {
+        case .child?:
+            // (The parent's mapping of the page goes with `position`; the
+            // worker maps descriptor 5 itself.) What the steps start sees, as in a worker started by exec.
+            setenv("SWIFT_BACKTRACE", "enable=no", 1)
+            return .worker
+        case .parent(let child)?:
+            process = child
+        case nil:
+            var environment = ProcessInfo.processInfo.environment
+            // A crashing step should end its worker at once, not after a backtrace.
+            environment["SWIFT_BACKTRACE"] = "enable=no"
+            do {
+                process = try ChildProcess.spawn(
+                    executablePath, arguments: ["--worker"] + arguments, environment: environment, descriptors: descriptors)
+            } catch {
+                closeAll()
+                throw error
+            }
         }
         close(requests.read)
         close(messages.write)
@@ -83,8 +112,8 @@ final class SupervisedWorker {
         close(null)
         Descriptors.nonBlocking(messages.read)
         Descriptors.nonBlocking(requests.write)
-        return SupervisedWorker(
-            process: process, requests: requests.write, messages: messages.read, position: position, output: output)
+        return .parent(SupervisedWorker(
+            process: process, requests: requests.write, messages: messages.read, position: position, output: output))
     }
 
     /// Queues requests and writes what the pipe takes now; the rest goes

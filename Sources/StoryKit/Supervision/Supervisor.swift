@@ -30,15 +30,25 @@ struct Supervisor {
     /// main thread, before ``run(next:emit:warn:)``); a worker that cannot
     /// start now is tried again, and its problem reported, by the run. (The
     /// others of `--jobs` start when the run's stories prove slow.)
-    static func prestart(arguments: [String]) {
+    ///
+    /// With `forking`, from the entry point before anything else ran, the
+    /// worker is this process forked when that is safe: then this returns
+    /// true in the worker, which goes on to run as `--worker arguments`.
+    @discardableResult
+    static func prestart(arguments: [String], forking: Bool = false) -> Bool {
         // Started already (from the entry point, for these arguments).
-        if prestarted.arguments == arguments && !prestarted.workers.isEmpty { return }
+        if prestarted.arguments == arguments && !prestarted.workers.isEmpty { return false }
         discardPrestarted()
         Orphans.adopt()
         var workers: [SupervisedWorker] = []
-        if let worker = try? SupervisedWorker.start(arguments: arguments) { workers.append(worker) }
+        switch try? SupervisedWorker.start(arguments: arguments, forking: forking) {
+        case .worker?: return true
+        case .parent(let worker)?: workers.append(worker)
+        case nil: break
+        }
         prestarted = (arguments, workers)
         PhaseTimer.mark("workers-started")
+        return false
     }
 
     /// Workers that said they were done and were killed, not yet reaped.
