@@ -176,6 +176,16 @@ final class FaultSteps: StepDefinitions {
             let line = "\(getpid())\n"
             _ = line.withCString { write(file, $0, strlen($0)) }
         }
+        // How its worker started: forked (the run's own command line) or
+        // started again (with --worker), a line appended to the file.
+        step("^the step notes its command line in \"(.*)\"$") { (_: FaultSteps, path: String) in
+            let words = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/self/cmdline"))) ?? Data()
+            let line = String(decoding: words.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self) + "\n"
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(line.utf8))
+        }
         step("^the step writes the file \"(.*)\"$") { (_: FaultSteps, path: String) in
             try Data("written by a step\n".utf8).write(to: URL(fileURLWithPath: path))
         }

@@ -35,6 +35,42 @@ import Testing
         }
     }
 
+    @Test("The first worker is the run forked, a replacement after a crash is started again, and both give the same verdicts")
+    func forkedFirstWorker() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write(
+            "Story: first\n  Given the step notes its command line in \"lines.txt\"\n  And the step raises SIGSEGV\n\n"
+                + "Story: second\n  Given the step notes its command line in \"lines.txt\"\n  And a step that passes\n",
+            to: folder + "/w.stories")
+        func run(_ environment: [String: String]) throws -> (lines: [String], output: String) {
+            try Self.write("", to: folder + "/lines.txt")
+            let outcome = try Binary.run(["w.stories"], in: folder, timeout: 60, environment: environment)
+            #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+            #expect(outcome.output.contains("1 passed, 1 failed"), "\(outcome.output)")
+            #expect(outcome.output.contains("SIGSEGV"), "\(outcome.output)")
+            let lines = try String(contentsOfFile: folder + "/lines.txt", encoding: .utf8).split(separator: "\n").map(String.init)
+            return (lines, outcome.output)
+        }
+        // Forked: the worker's command line is the run's own.
+        let forked = try run(Self.faults)
+        try #require(forked.lines.count == 2, "\(forked)")
+        #expect(!forked.lines[0].contains("--worker") && forked.lines[0].contains("w.stories"), "\(forked.lines)")
+        #expect(forked.lines[1].contains("--worker"), "\(forked.lines)")
+        // Another executable for workers: started, never forked.
+        var other = Self.faults
+        other["STORYRUN_WORKER_EXECUTABLE"] = try #require(Binary.path)
+        let started = try run(other)
+        try #require(started.lines.count == 2, "\(started)")
+        #expect(started.lines.allSatisfy { $0.contains("--worker") }, "\(started.lines)")
+        #expect(Self.verdicts(forked.output) == Self.verdicts(started.output))
+    }
+
+    /// The lines of terminal output that give a story's or the run's verdict.
+    static func verdicts(_ output: String) -> [String] {
+        output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("PASSED") || $0.hasPrefix("FAILED") || $0.hasPrefix("Stories:") }
+    }
+
     @Test("A story file whose path holds a tab and a line break runs whole, every story reported")
     func oddPath() throws {
         let folder = try Binary.temporaryFolder("supervision")
