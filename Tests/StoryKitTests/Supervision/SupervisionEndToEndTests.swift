@@ -26,11 +26,17 @@ import Testing
         (0..<count).map { "Story: quick \($0)\n  Given a step that passes\n\n" }.joined()
     }
 
-    /// The command lines of the processes running now.
-    static func commandLines() -> [String] {
+    /// The command lines of the processes running now in `folder` (their
+    /// working directory): a test's own, not those of the same test run at
+    /// once from another checkout.
+    static func commandLines(in folder: String) -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        let folder = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
         return entries.compactMap { name in
-            guard Int(name) != nil, let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else { return nil }
+            guard Int(name) != nil, let directory = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(name)/cwd"),
+                directory == folder,
+                let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline")
+            else { return nil }
             return String(decoding: data.map { $0 == 0 ? 32 : $0 }, as: UTF8.self)
         }
     }
@@ -431,7 +437,7 @@ import Testing
         #expect(junit.contains("quick") && junit.contains("slow"))
         #expect(FileManager.default.fileExists(atPath: folder + "/out.ndjson"))
         usleep(300_000)
-        #expect(!Self.commandLines().contains { $0.contains("61.25") })
+        #expect(!Self.commandLines(in: folder).contains { $0.contains("61.25") })
     }
 
     @Test("A parent killed while a step blocks leaves no worker and no process of a step running")
@@ -445,7 +451,7 @@ import Testing
         let script = "'\(binary)' block.stories --step-timeout 62.75 > out.txt 2>&1 & pid=$!; sleep 2; kill -KILL $pid; wait $pid; sleep 1"
         let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
-        let left = Self.commandLines().filter { $0.contains("62.75") || $0.contains("sleep 299.5") }
+        let left = Self.commandLines(in: folder).filter { $0.contains("62.75") || $0.contains("sleep 299.5") }
         #expect(left.isEmpty, "left running: \(left)")
     }
 }
