@@ -88,8 +88,9 @@ final class SupervisedWorker {
         let process: ChildProcess
         switch forking ? ChildProcess.forkIfAlone(descriptors: descriptors, closing: all) : nil {
         case .child?:
-            // (The parent's mapping of the page goes with `position`; the
-            // worker maps descriptor 5 itself.) What the steps start sees, as in a worker started by exec.
+            // The worker maps descriptor 5 itself (the parent's mapping goes
+            // with `position`). What its steps start sees the environment
+            // of a worker started again.
             setenv("SWIFT_BACKTRACE", "enable=no", 1)
             return .worker
         case .parent(let child)?:
