@@ -32,8 +32,9 @@ enum AtomicFile {
 
 /// The report files of one run, written whole under temporary names first
 /// and then renamed one right after another, so a run killed while it
-/// writes its reports leaves either the old reports or the new ones, not a
-/// mix of the two (but for the few microseconds of the renames).
+/// writes its reports leaves either none of them (the earlier ones went
+/// when the run started, see ``EarlierReport``) or all the new ones (but
+/// for the few microseconds of the renames).
 final class ReportBatch: @unchecked Sendable {
     // Unchecked: a batch is filled by one thread at a time (each report
     // thread its own), then published by the thread that ends the run.
