@@ -8,7 +8,8 @@ import Foundation
 ///   created beside it with exclusive creation (`O_CREAT|O_EXCL|O_NOFOLLOW`,
 ///   an unpredictable name), which ``commit()`` flushes to disk (`fsync`) and
 ///   renames over the path; a killed run never leaves half a report, and a
-///   symlink planted where the temporary goes is never followed;
+///   symlink planted where the temporary goes is never followed (a run
+///   removed the earlier report there when it started: ``EarlierReport``);
 /// - a symlink: it is followed to its final target and that target is
 ///   written as above, so the link stays a link;
 /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`: the text goes to that file
