@@ -93,7 +93,7 @@ enum MergeCommand {
         // is read (an output may be one of the inputs), as a run's go when
         // it starts (see ``EarlierReport``).
         let batch = ReportBatch()
-        batch.earlierModes = EarlierReport.remove(at: reports.compactMap(\.path))
+        batch.earlierModes = EarlierReport.remove(at: EarlierReport.anchored(reports.compactMap(\.path)))
         let context = ReporterContext(style: .plain, isVerbose: false, output: output, startTime: Date())
         var reporters: [any Reporter] = [ReportFormat.summary.makeReporter(context)]
         for request in reports {

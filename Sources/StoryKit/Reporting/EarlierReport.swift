@@ -31,20 +31,44 @@ enum EarlierReport {
     /// instead (see ``ReportFile/dropCachedPages(ofReportAt:)``).
     /// - Returns: The permission bits of each report removed, by its path,
     ///   for the new report to keep (see ``ReportBatch/earlierModes``).
-    static func remove(at paths: [String]) -> [String: mode_t] {
+    ///
+    /// `paths` pairs each path as the user gave it (the key of the mode
+    /// returned) with where it is from the folder the run started in (see
+    /// ``anchored(_:)``).
+    static func remove(at paths: [(given: String, anchored: String)]) -> [String: mode_t] {
         var modes: [String: mode_t] = [:]
         var folders: [String] = []
-        for path in paths {
-            guard let mode = remove(at: path) else {
-                ReportFile.dropCachedPages(ofReportAt: path)
+        for (given, anchored) in paths {
+            guard let mode = remove(at: anchored) else {
+                ReportFile.dropCachedPages(ofReportAt: anchored)
                 continue
             }
-            modes[path] = mode
-            let folder = ReportDestination.folder(of: path)
+            modes[given] = mode
+            let folder = ReportDestination.folder(of: anchored)
             if !folders.contains(folder) { folders.append(folder) }
         }
         for folder in folders { ReportFile.syncFolder(folder) }
         return modes
+    }
+
+    /// Each report path with, when it is relative, the current folder
+    /// before it: call it on the thread that starts the run, before any
+    /// story. A step run in process (`--in-process`) may change the
+    /// process's folder while a report thread removes the earlier reports
+    /// (the folder is put back only after its story): a relative path then
+    /// named a file of the same name in the step's folder.
+    static func anchored(_ paths: [String]) -> [(given: String, anchored: String)] {
+        var folder: String?
+        return paths.map { path in
+            guard !path.hasPrefix("/"), !path.isEmpty, ReportDestination.descriptorNumber(path) == nil else { return (path, path) }
+            if folder == nil {
+                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                folder = getcwd(&buffer, buffer.count) != nil ? String(cString: buffer) : ""
+            }
+            // Without a current folder (removed), the path as it is.
+            guard let folder, !folder.isEmpty else { return (path, path) }
+            return (path, (folder == "/" ? "" : folder) + "/" + path)
+        }
     }
 
     /// Removes the file at one report path when the path itself is a

@@ -93,6 +93,8 @@ final class ReportThread {
             return
         }
         batch.reserveCapacity(Self.batchSize)
+        // Anchored here, before any story can change the folder.
+        let replacing = EarlierReport.anchored(replacing)
         let queue = queue
         let done = done
         let owned = owned

@@ -112,6 +112,22 @@ import Testing
         #expect(Self.text(folder, "r.json")?.hasPrefix("[") == true)
     }
 
+    @Test("In process, a first step that changes folder does not make the run remove a file of the report's name there", .timeLimit(.minutes(1)))
+    func folderChangedByAStep() throws {
+        let folder = try Binary.temporaryFolder("earlier-reports")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        try "Story: moves\n  Given the step changes directory to \"sub\"\n  And the step sleeps 1 s honouring cancellation\n"
+            .write(toFile: folder + "/a.stories", atomically: true, encoding: .utf8)
+        try Self.writeEarlier(["r.xml"], in: folder)
+        try "not a report\n".write(toFile: folder + "/sub/r.xml", atomically: false, encoding: .utf8)
+        let outcome = try Binary.run(
+            ["a.stories", "--in-process", "--junit", "r.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
+        #expect(outcome.status == 0, "\(outcome.output)")
+        #expect(Self.text(folder, "sub/r.xml") == "not a report\n")
+        #expect(Self.text(folder, "r.xml")?.contains("<testsuites") == true)
+    }
+
     @Test("storyrun @rerun.txt --rerun rerun.txt reads the rerun file before the run removes it, and writes it anew")
     func rerunFileInAndOut() throws {
         let folder = try Binary.temporaryFolder("earlier-reports")

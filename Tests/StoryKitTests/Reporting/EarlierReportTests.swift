@@ -12,7 +12,7 @@ import Testing
         let folder = try Folder()
         try "old".write(toFile: folder.path + "/r.xml", atomically: false, encoding: .utf8)
         chmod(folder.path + "/r.xml", 0o640)
-        #expect(EarlierReport.remove(at: [folder.path + "/r.xml", folder.path + "/none.xml"]) == [folder.path + "/r.xml": 0o640])
+        #expect(EarlierReport.remove(at: EarlierReport.anchored([folder.path + "/r.xml", folder.path + "/none.xml"])) == [folder.path + "/r.xml": 0o640])
         #expect(folder.names.isEmpty)
     }
 
@@ -24,10 +24,18 @@ import Testing
         mkfifo(folder.path + "/fifo", 0o600)
         try FileManager.default.createDirectory(atPath: folder.path + "/dir", withIntermediateDirectories: false)
         let paths = ["link.xml", "fifo", "dir"].map { folder.path + "/" + $0 } + ["/dev/stdout", "/dev/null"]
-        #expect(EarlierReport.remove(at: paths).isEmpty)
+        #expect(EarlierReport.remove(at: EarlierReport.anchored(paths)).isEmpty)
         #expect(folder.names == ["dir", "fifo", "link.xml", "target.xml"])
         #expect(folder.kind("link.xml") == S_IFLNK && folder.kind("fifo") == S_IFIFO && folder.kind("dir") == S_IFDIR)
         #expect(folder.text("target.xml") == "old")
+    }
+
+    @Test("A relative path is anchored in the current folder before the run starts; others are left as given")
+    func anchoring() {
+        let folder = FileManager.default.currentDirectoryPath
+        let anchored = EarlierReport.anchored(["r.xml", "out/r.json", "/abs/r.html", "/dev/stdout", "/dev/fd/3"])
+        #expect(anchored.map(\.given) == ["r.xml", "out/r.json", "/abs/r.html", "/dev/stdout", "/dev/fd/3"])
+        #expect(anchored.map(\.anchored) == [folder + "/r.xml", folder + "/out/r.json", "/abs/r.html", "/dev/stdout", "/dev/fd/3"])
     }
 
     @Test("A report written in a batch keeps the mode of the report removed from its path")
@@ -37,7 +45,7 @@ import Testing
         try "old".write(toFile: path, atomically: false, encoding: .utf8)
         chmod(path, 0o600)
         let batch = ReportBatch()
-        batch.earlierModes = EarlierReport.remove(at: [path])
+        batch.earlierModes = EarlierReport.remove(at: EarlierReport.anchored([path]))
         #expect(folder.names.isEmpty)
         var problems: [Diagnostic] = []
         batch.collect {
