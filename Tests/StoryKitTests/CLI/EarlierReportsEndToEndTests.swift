@@ -94,7 +94,7 @@ import Testing
     func symlinkTargetKept() throws {
         let folder = try Binary.temporaryFolder("earlier-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Self.writeStories(in: folder, sleeping: 2)
+        try Self.writeStories(in: folder, sleeping: 3)
         try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
         try Self.writeEarlier(["out/real.xml", "r.json"], in: folder)
         symlink("out/real.xml", folder + "/link.xml")
