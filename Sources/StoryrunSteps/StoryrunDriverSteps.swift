@@ -171,6 +171,13 @@ final class StoryrunDriverSteps: StepDefinitions {
             try expectEqual(verdicts(steps.output), verdicts(serial))
             try expectEqual(steps.output.last, serial.last)
         }
+        step("^an earlier run left the report (\\S+)$") { (steps: StoryrunDriverSteps, name: String) in
+            try "an earlier run's report\n".write(toFile: steps.reportFolder + "/" + name, atomically: false, encoding: .utf8)
+        }
+        step("^the report (\\S+) is (still|no longer) the earlier run's$") { (steps: StoryrunDriverSteps, name: String, still: String) in
+            let report = FileManager.default.contents(atPath: steps.reportFolder + "/" + name).map { String(decoding: $0, as: UTF8.self) }
+            try expectEqual(report == "an earlier run's report\n", still == "still", "\(name): \(report?.prefix(80) ?? "not there")")
+        }
         step("^no temporary file is left beside the reports$") { steps in
             let left = try FileManager.default.contentsOfDirectory(atPath: steps.reportFolder)
             try expect(!left.contains { $0.contains(".tmp-") }, "left: \(left)")

@@ -89,6 +89,11 @@ enum MergeCommand {
                 + "and counted once for each: \(overlaps.prefix(5).joined(separator: ", "))\(overlaps.count > 5 ? ", …" : "") "
                 + "(shards that overlap? every shard must read the same --timings file)")
         }
+        // The earlier reports at the output paths go now, once every input
+        // is read (an output may be one of the inputs), as a run's go when
+        // it starts (see ``EarlierReport``).
+        let batch = ReportBatch()
+        batch.earlierModes = EarlierReport.remove(at: EarlierReport.anchored(reports.compactMap(\.path)))
         let context = ReporterContext(style: .plain, isVerbose: false, output: output, startTime: Date())
         var reporters: [any Reporter] = [ReportFormat.summary.makeReporter(context)]
         for request in reports {
@@ -100,13 +105,20 @@ enum MergeCommand {
             for index in reporters.indices { reporters[index].handle(event) }
         }
         var status: ExitStatus = summary.hasFailures(strict: false) ? .storyFailed : .success
-        for index in reporters.indices {
-            do {
-                try reporters[index].finish()
-            } catch {
-                output((error as? Diagnostic ?? Diagnostic(at: nil, problem: "\(error)")).rendered())
-                status = .inputError
+        var problems: [Diagnostic] = []
+        batch.collect {
+            for index in reporters.indices {
+                do {
+                    try reporters[index].finish()
+                } catch {
+                    problems.append(error as? Diagnostic ?? Diagnostic(at: nil, problem: "\(error)"))
+                }
             }
+        }
+        problems += batch.publish()
+        for problem in problems {
+            output(problem.rendered())
+            status = .inputError
         }
         return status
     }

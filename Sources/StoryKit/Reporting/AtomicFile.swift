@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Writes report files whole, through ``ReportFile``: a regular file by a
 /// temporary file renamed over it (a killed run never leaves half a
 /// report), a symlink through to its target, a device or FIFO directly.
@@ -13,7 +19,7 @@ enum AtomicFile {
     /// Writes what `body` writes to the report file at the path, as
     /// ``write(_:to:)`` does: for reports assembled from pieces.
     static func write(to path: String, _ body: (ReportFile) throws(Diagnostic) -> Void) throws(Diagnostic) {
-        let file = try ReportFile(path: path)
+        let file = try ReportFile(path: path, earlierMode: ReportBatch.current?.earlierModes[path])
         try body(file)
         if let batch = ReportBatch.current {
             try file.prepare()
@@ -26,12 +32,18 @@ enum AtomicFile {
 
 /// The report files of one run, written whole under temporary names first
 /// and then renamed one right after another, so a run killed while it
-/// writes its reports leaves either the old reports or the new ones, not a
-/// mix of the two (but for the few microseconds of the renames).
+/// writes its reports leaves either none of them (the earlier ones went
+/// when the run started, see ``EarlierReport``) or all the new ones (but
+/// for the few microseconds of the renames).
 final class ReportBatch: @unchecked Sendable {
     // Unchecked: a batch is filled by one thread at a time (each report
     // thread its own), then published by the thread that ends the run.
     private var files: [ReportFile] = []
+
+    /// The permission bits of the earlier reports the run removed when it
+    /// started (see ``EarlierReport``), by report path: a report that
+    /// existed keeps its mode, as when it was renamed over.
+    var earlierModes: [String: mode_t] = [:]
 
     @TaskLocal static var current: ReportBatch?
 

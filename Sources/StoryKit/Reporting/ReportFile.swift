@@ -8,7 +8,8 @@ import Foundation
 ///   created beside it with exclusive creation (`O_CREAT|O_EXCL|O_NOFOLLOW`,
 ///   an unpredictable name), which ``commit()`` flushes to disk (`fsync`) and
 ///   renames over the path; a killed run never leaves half a report, and a
-///   symlink planted where the temporary goes is never followed;
+///   symlink planted where the temporary goes is never followed (a run
+///   removed the earlier report there when it started: ``EarlierReport``);
 /// - a symlink: it is followed to its final target and that target is
 ///   written as above, so the link stays a link;
 /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`: the text goes to that file
@@ -37,8 +38,11 @@ final class ReportFile {
     private var isPrepared = false
 
     /// Opens the report file at a path for writing.
+    /// - Parameter earlierMode: The permission bits of the report the run
+    ///   removed from the path when it started (``EarlierReport``), which a
+    ///   new report there keeps; a file still at the path gives its own.
     /// - Throws: A ``Diagnostic`` naming the path, the reason and what to do.
-    init(path: String) throws(Diagnostic) {
+    init(path: String, earlierMode: mode_t? = nil) throws(Diagnostic) {
         self.path = path
         destination = try ReportDestination(path: path)
         switch destination {
@@ -48,7 +52,7 @@ final class ReportFile {
         case .direct:
             descriptor = try Self.openDirect(path)
         case .replacing(let target):
-            let (descriptor, temporary) = try Self.createTemporary(beside: target, reportPath: path)
+            let (descriptor, temporary) = try Self.createTemporary(beside: target, reportPath: path, earlierMode: earlierMode)
             self.descriptor = descriptor
             self.temporary = temporary
         }
@@ -293,21 +297,22 @@ extension ReportFile {
 
     /// Creates a temporary file beside the target, `mkstemp`-style: an
     /// unpredictable name, `O_CREAT|O_EXCL|O_NOFOLLOW`; mode 0644 less the
-    /// umask for a new report, the target's own mode when it exists.
-    fileprivate static func createTemporary(beside target: String, reportPath: String)
+    /// umask for a new report, the target's own mode when it exists, else
+    /// `earlierMode` (the mode of the report removed when the run started).
+    fileprivate static func createTemporary(beside target: String, reportPath: String, earlierMode: mode_t?)
         throws(Diagnostic) -> (Int32, String)
     {
         let folder = ReportDestination.folder(of: target)
         let name = (target as NSString).lastPathComponent
         var existing = stat()
-        let keepsMode = stat(target, &existing) == 0
+        let keptMode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : earlierMode
         var lastError = EEXIST
         for _ in 0..<100 {
             let temporary = folder + "/." + name + ".tmp-" + randomSuffix()
             let descriptor = open(
                 temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o644))
             if descriptor >= 0 {
-                if keepsMode { _ = fchmod(descriptor, existing.st_mode & 0o7777) }
+                if let keptMode { _ = fchmod(descriptor, keptMode) }
                 return (descriptor, temporary)
             }
             lastError = errno

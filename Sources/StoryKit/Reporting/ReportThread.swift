@@ -81,8 +81,9 @@ final class ReportThread {
     /// standard output, a device or a FIFO: those are written one after
     /// another, by the caller, after the terminal reports).
     /// `replacing`: the paths of the reports, whose earlier files the
-    /// thread drops from the page cache first (see
-    /// ``ReportFile/dropCachedPages(ofReportAt:)``).
+    /// thread removes first, before it takes any event and so before any
+    /// report of this run is renamed into place (see ``EarlierReport``);
+    /// start the thread only once the run goes ahead.
     init(reporters: [any Reporter], writesOnThread: Bool = true, replacing: [String] = []) {
         self.writesOnThread = writesOnThread
         owned = Owned(reporters)
@@ -92,6 +93,8 @@ final class ReportThread {
             return
         }
         batch.reserveCapacity(Self.batchSize)
+        // Anchored here, before any story can change the folder.
+        let replacing = EarlierReport.anchored(replacing)
         let queue = queue
         let done = done
         let owned = owned
@@ -104,10 +107,11 @@ final class ReportThread {
             sigaddset(&signals, SIGTERM)
             sigaddset(&signals, SIGHUP)
             pthread_sigmask(SIG_BLOCK, &signals, nil)
-            // The reports this run replaces leave the page cache now, while
-            // the worker starts, not in the renames at the end (freeing a
-            // 50 MB report's pages took milliseconds there).
-            for path in replacing { ReportFile.dropCachedPages(ofReportAt: path) }
+            // The reports this run replaces go now, while the worker
+            // starts, not in the renames at the end (freeing a 50 MB
+            // report's pages and blocks took milliseconds there). Here, off
+            // the thread that runs the stories.
+            owned.batch.earlierModes = EarlierReport.remove(at: replacing)
             while let events = queue.take() {
                 for event in events {
                     for index in owned.reporters.indices { owned.reporters[index].handle(event) }
@@ -125,6 +129,8 @@ final class ReportThread {
             // milliseconds too.
             owned.reporters = []
         }
+        // No thread: the earlier reports go here, still before any event.
+        if !isThreaded { owned.batch.earlierModes = EarlierReport.remove(at: replacing) }
     }
 
     deinit {

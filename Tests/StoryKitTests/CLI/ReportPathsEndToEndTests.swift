@@ -81,7 +81,7 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder + "/a.xml"))
     }
 
-    @Test("On a full disk the run exits 2 naming the report, and leaves no temporary file")
+    @Test("On a full disk the run exits 2 naming the report, and leaves no temporary file and no earlier report")
     func fullDisk() throws {
         // A tiny tmpfs in a mount namespace of its own: needs root and unshare.
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
@@ -92,8 +92,9 @@ import Testing
         let disk = folder + "/disk"
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
         let script = """
-            mount -t tmpfs -o size=4k tmpfs \(disk) || exit 77
+            mount -t tmpfs -o size=8k tmpfs \(disk) || exit 77
             head -c 3000 /dev/zero > \(disk)/pad
+            echo OLD > \(disk)/r.html
             \(binary) --html \(disk)/r.html \(Self.story); echo "status=$?"
             ls -A \(disk)
             """
@@ -102,6 +103,8 @@ import Testing
         #expect(outcome.output.contains("cannot write the report \(disk)/r.html: No space left on device"))
         #expect(outcome.output.contains("help: free some space"))
         #expect(outcome.output.contains("status=2"))
+        // The earlier r.html was removed when the run started (the page it
+        // freed is too little for the new one): no report is at the path.
         #expect(outcome.output.hasSuffix("status=2\npad\n"), "\(outcome.output)")
     }
 }
