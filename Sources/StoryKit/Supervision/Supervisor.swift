@@ -207,14 +207,15 @@ struct Supervisor {
         /// `fromOutbox`: the lines read from the shared page once the worker
         /// died, which may repeat lines it wrote just before.
         func isOwnAnswer(_ sequence: UInt64, from worker: SupervisedWorker, isResult: Bool, fromOutbox: Bool) -> Bool {
-            let snapshot = worker.position.snapshot
             let inTurn = worker.lastAnswered.map { sequence > $0 } ?? true
-            let started = !isResult || snapshot.lastStarted.map { sequence <= $0 } ?? false
+            // One slot of the shared page, not a whole snapshot, per answer.
+            let started = !isResult || worker.position.lastStarted.map { sequence <= $0 } ?? false
             if inTurn && started {
                 worker.lastAnswered = sequence
                 return true
             }
             if !fromOutbox {
+                let snapshot = worker.position.snapshot
                 summary.failedHooks += 1
                 let running = snapshot.story.flatMap { inFlight[$0]?.planned.story }
                 let culprit = running.map {
