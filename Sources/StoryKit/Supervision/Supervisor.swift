@@ -440,6 +440,12 @@ struct Supervisor {
             if !isStopping && hasWork && worker.isReady { startWorker() }
         }
 
+        // The last story file named in a request, as requests write it:
+        // a batch's stories mostly share their file.
+        var lastPath: (file: String, path: [UInt8]) = ("", WorkerWire.requestPath(""))
+        // A batch's request lines, written into one buffer kept from batch
+        // to batch.
+        var requests: [UInt8] = []
         /// Sends the worker the next batch of stories; false when none is
         /// left. With several workers a batch fills the worker's window.
         func sendBatch(to worker: SupervisedWorker) -> Bool {
@@ -463,23 +469,25 @@ struct Supervisor {
                     count += 1
                 }
             }
-            var text = ""
             let sentAt = now()
+            requests.removeAll(keepingCapacity: true)
             for planned in queue[queueStart..<(queueStart + count)] {
                 let sequence = nextSequence
                 nextSequence += 1
                 inFlight[sequence] = InFlight(planned: planned, sentAt: sentAt)
                 worker.dispatched.append(sequence)
-                text += WorkerWire.request(
-                    sequence: sequence, story: planned.story,
-                    attemptsUsed: attemptsUsed[planned.story.location] ?? 0)
+                let file = planned.story.location.file
+                if file != lastPath.file { lastPath = (file, WorkerWire.requestPath(file)) }
+                WorkerWire.appendRequest(
+                    sequence: sequence, story: planned.story, attemptsUsed: attemptsUsed[planned.story.location] ?? 0,
+                    path: lastPath.path, to: &requests)
             }
+            worker.send(requests)
             queueStart += count
             if queueStart > 4096 {
                 queue.removeFirst(queueStart)
                 queueStart = 0
             }
-            worker.send(text)
             return true
         }
 
