@@ -483,11 +483,13 @@ struct Supervisor {
                     path: lastPath.path, to: &requests)
             }
             worker.send(requests)
-            queueStart += count
-            if queueStart > 4096 {
-                queue.removeFirst(queueStart)
-                queueStart = 0
-            }
+            // The stories sent leave the queue at once (moving the few not
+            // sent is cheap): `inFlight` holds them until answered, so each
+            // is freed with its result. Kept until 4096 had gone, they held
+            // megabytes the parsing thread's heap grew a page fault at a
+            // time, and were freed thousands at once, long since out of cache.
+            queue.removeFirst(queueStart + count)
+            queueStart = 0
             return true
         }
 
