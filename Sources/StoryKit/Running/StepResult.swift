@@ -65,6 +65,15 @@ public struct StepResult: Sendable, Codable {
         set { fields = fields.changed { $0.attachments = newValue } }
     }
 
+    /// Calls `body` with the texts the match captured (none without a
+    /// match), read in place: a worker writes them into every passing
+    /// story's answer, and a copy of the match would retain each of its
+    /// strings and arrays.
+    func withArguments<Result>(_ body: ([String?]) -> Result) -> Result {
+        guard fields.value.match != nil else { return body([]) }
+        return body(fields.value.match!.arguments)
+    }
+
     /// The fields, in one shared reference (see ``Shared``).
     private var fields: Shared<Fields>
 

@@ -165,6 +165,13 @@ final class SharedPosition: @unchecked Sendable {
         store(last &+ 1, .giveBackThrough)
     }
 
+    /// The sequence number of the last story the worker started, as in
+    /// ``snapshot``, read alone.
+    var lastStarted: UInt64? {
+        let lastStarted = load(.lastStarted)
+        return lastStarted == 0 ? nil : lastStarted - 1
+    }
+
     /// Where the worker is now.
     var snapshot: Snapshot {
         // The last story started before the running one: the worker

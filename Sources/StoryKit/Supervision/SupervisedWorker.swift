@@ -120,9 +120,9 @@ final class SupervisedWorker {
     /// Queues requests and writes what the pipe takes now; the rest goes
     /// out with ``flush()``, so the parent never blocks on a worker that is
     /// busy (and so never stops reading its results).
-    func send(_ text: String) {
+    func send(_ bytes: [UInt8]) {
         guard requests >= 0 else { return }
-        outbox += text.utf8
+        outbox += bytes
         flush()
     }
 

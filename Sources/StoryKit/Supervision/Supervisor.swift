@@ -217,14 +217,15 @@ struct Supervisor {
         /// `fromOutbox`: the lines read from the shared page once the worker
         /// died, which may repeat lines it wrote just before.
         func isOwnAnswer(_ sequence: UInt64, from worker: SupervisedWorker, isResult: Bool, fromOutbox: Bool) -> Bool {
-            let snapshot = worker.position.snapshot
             let inTurn = worker.lastAnswered.map { sequence > $0 } ?? true
-            let started = !isResult || snapshot.lastStarted.map { sequence <= $0 } ?? false
+            // One slot of the shared page, not a whole snapshot, per answer.
+            let started = !isResult || worker.position.lastStarted.map { sequence <= $0 } ?? false
             if inTurn && started {
                 worker.lastAnswered = sequence
                 return true
             }
             if !fromOutbox {
+                let snapshot = worker.position.snapshot
                 summary.failedHooks += 1
                 let running = snapshot.story.flatMap { inFlight[$0]?.planned.story }
                 let culprit = running.map {
@@ -449,6 +450,12 @@ struct Supervisor {
             if !isStopping && hasWork && worker.isReady { startWorker() }
         }
 
+        // The last story file named in a request, as requests write it:
+        // a batch's stories mostly share their file.
+        var lastPath: (file: String, path: [UInt8]) = ("", WorkerWire.requestPath(""))
+        // A batch's request lines, written into one buffer kept from batch
+        // to batch.
+        var requests: [UInt8] = []
         /// Sends the worker the next batch of stories; false when none is
         /// left. With several workers a batch fills the worker's window.
         func sendBatch(to worker: SupervisedWorker) -> Bool {
@@ -472,23 +479,27 @@ struct Supervisor {
                     count += 1
                 }
             }
-            var text = ""
             let sentAt = now()
+            requests.removeAll(keepingCapacity: true)
             for planned in queue[queueStart..<(queueStart + count)] {
                 let sequence = nextSequence
                 nextSequence += 1
                 inFlight[sequence] = InFlight(planned: planned, sentAt: sentAt)
                 worker.dispatched.append(sequence)
-                text += WorkerWire.request(
-                    sequence: sequence, story: planned.story,
-                    attemptsUsed: attemptsUsed[planned.story.location] ?? 0)
+                let file = planned.story.location.file
+                if file != lastPath.file { lastPath = (file, WorkerWire.requestPath(file)) }
+                WorkerWire.appendRequest(
+                    sequence: sequence, story: planned.story, attemptsUsed: attemptsUsed[planned.story.location] ?? 0,
+                    path: lastPath.path, to: &requests)
             }
-            queueStart += count
-            if queueStart > 4096 {
-                queue.removeFirst(queueStart)
-                queueStart = 0
-            }
-            worker.send(text)
+            worker.send(requests)
+            // The stories sent leave the queue at once (moving the few not
+            // sent is cheap): `inFlight` holds them until answered, so each
+            // is freed with its result. Kept until 4096 had gone, they held
+            // megabytes the parsing thread's heap grew a page fault at a
+            // time, and were freed thousands at once, long since out of cache.
+            queue.removeFirst(queueStart + count)
+            queueStart = 0
             return true
         }
 

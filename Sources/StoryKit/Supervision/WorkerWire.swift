@@ -73,10 +73,47 @@ enum WorkerWire {
 
     // MARK: Requests
 
-    /// The request line for a story; `attemptsUsed` counts the attempts
-    /// at it that ended their worker (`--retry`).
-    static func request(sequence: UInt64, story: Story, attemptsUsed: Int = 0) -> String {
-        "S \(sequence) \(story.location.line) \(attemptsUsed) \(fingerprint(of: story)) \(escape(story.location.file))\n"
+    /// Appends the request line for a story to `bytes`; `attemptsUsed`
+    /// counts the attempts at it that ended their worker (`--retry`);
+    /// `path` is its file as ``requestPath(_:)`` writes it (the parent
+    /// sends a batch of stories of one file, and escapes its name once).
+    static func appendRequest(sequence: UInt64, story: Story, attemptsUsed: Int, path: [UInt8], to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "S"))
+        bytes.append(0x20)
+        appendDecimal(sequence, to: &bytes)
+        bytes.append(0x20)
+        appendDecimal(UInt64(story.location.line), to: &bytes)
+        bytes.append(0x20)
+        appendDecimal(UInt64(attemptsUsed), to: &bytes)
+        bytes.append(0x20)
+        appendDecimal(fingerprint(of: story), to: &bytes)
+        bytes.append(0x20)
+        bytes.append(contentsOf: path)
+        bytes.append(0x0A)
+    }
+
+    /// A story file's path as a request line writes it: its control
+    /// characters and `%` percent-encoded, so no file name can break a line.
+    static func requestPath(_ path: String) -> [UInt8] {
+        Array(escape(path).utf8)
+    }
+
+    /// Appends a number's decimal digits, with no String between.
+    private static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(truncatingIfNeeded: value % 10) + 0x30
+                value /= 10
+                count += 1
+            } while value > 0
+            // Rebased, not a slice: appended with one copy.
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+        }
     }
 
     /// What a worker runs of a story, in one number both processes compute
@@ -242,9 +279,17 @@ enum WorkerWire {
             bytes.append(UInt8(ascii: "~"))
             return
         }
+        // Nearly always nothing to escape: the text's bytes in one copy
+        // (a small string's too), not one append a byte.
+        let copied = text.utf8.withContiguousStorageIfAvailable { text -> Bool in
+            guard !text.contains(where: needsEscape) else { return false }
+            bytes.append(contentsOf: text)
+            return true
+        }
+        guard copied != true else { return }
         func hex(_ digit: UInt8) -> UInt8 { digit < 10 ? 0x30 + digit : 0x37 + digit }
         for byte in text.utf8 {
-            if byte <= 0x20 || byte == 0x7F || byte == 0x2C || byte == 0x3A || byte == 0x25 || byte == 0x7E {
+            if needsEscape(byte) {
                 bytes.append(UInt8(ascii: "%"))
                 bytes.append(hex(byte >> 4))
                 bytes.append(hex(byte & 0x0F))
@@ -252,6 +297,11 @@ enum WorkerWire {
                 bytes.append(byte)
             }
         }
+    }
+
+    /// Whether a captured text's byte is percent-encoded in a compact line.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x7F || byte == 0x2C || byte == 0x3A || byte == 0x25 || byte == 0x7E
     }
 
     private static func unescapeArgument(_ text: Substring) -> String? {
@@ -357,19 +407,7 @@ enum WorkerWire {
         text.removeAll(keepingCapacity: true)
         guard result.status == .passed, result.earlierAttempts.isEmpty, !result.wasInterrupted else { return false }
         func append(_ value: some BinaryInteger) {
-            var value = UInt64(value)
-            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                         UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var count = 0
-            withUnsafeMutableBytes(of: &digits) { buffer in
-                repeat {
-                    buffer[19 - count] = UInt8(truncatingIfNeeded: value % 10) + 0x30
-                    value /= 10
-                    count += 1
-                } while value > 0
-                text.append(contentsOf: buffer[(20 - count)...])
-            }
+            appendDecimal(UInt64(value), to: &text)
         }
         text.append(UInt8(ascii: "P"))
         text.append(0x20)
@@ -377,11 +415,11 @@ enum WorkerWire {
         text.append(0x20)
         append(result.duration)
         // By index, each test step read in place (a `for` loop would copy
-        // every step's result).
+        // every step's result, `let match = step.match` its match).
         for index in result.testSteps.indices {
             switch result.testSteps[index] {
             case .step(let step):
-                guard step.status == .passed, step.attachments.isEmpty, let match = step.match, let id = match.definitionID, id >= 0,
+                guard step.status == .passed, step.attachments.isEmpty, let id = step.match?.definitionID, id >= 0,
                     step.alsoMatched.isEmpty
                 else { return false }
                 text.append(0x20)
@@ -391,9 +429,11 @@ enum WorkerWire {
                 text.append(0x3A)
                 append(id)
                 text.append(0x3A)
-                for (index, argument) in match.arguments.enumerated() {
-                    if index > 0 { text.append(0x2C) }
-                    appendArgument(argument, to: &text)
+                step.withArguments { arguments in
+                    for index in arguments.indices {
+                        if index > 0 { text.append(0x2C) }
+                        appendArgument(arguments[index], to: &text)
+                    }
                 }
             case .hook(let hook):
                 guard hook.status == .passed, hook.attachments.isEmpty, let index = hookIndex(hook), index >= 0 else { return false }

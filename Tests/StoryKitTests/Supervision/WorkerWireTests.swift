@@ -68,6 +68,25 @@ import Testing
         #expect(Array("S 1 2".utf8).withUnsafeBufferPointer { WorkerWire.parseRequest(bytes: $0) } == nil)
     }
 
+    @Test("A request line the parent writes is read back whole: its numbers, the story's fingerprint and an odd path")
+    func requestRoundTrip() {
+        let path = "dir/a\tb\n%41.feature"
+        let story = FeatureFile.parse("Feature: f\n  Scenario: s\n    Given a step\n", path: path).stories[0]
+        var bytes: [UInt8] = []
+        WorkerWire.appendRequest(
+            sequence: 12_345_678_901, story: story, attemptsUsed: 2, path: WorkerWire.requestPath(path), to: &bytes)
+        #expect(bytes.last == 0x0A && bytes.filter { $0 == 0x0A }.count == 1)
+        bytes.dropLast().withUnsafeBufferPointer { buffer in
+            guard let request = WorkerWire.parseRequest(bytes: buffer) else {
+                Issue.record("not read")
+                return
+            }
+            #expect(request.sequence == 12_345_678_901 && request.line == story.location.line && request.attemptsUsed == 2)
+            #expect(request.fingerprint == WorkerWire.fingerprint(of: story))
+            #expect(WorkerWire.path(request.path) == path)
+        }
+    }
+
     @Test("A story's fingerprint is the same read twice, and differs after any small edit: a letter, a tag, a line, a cell, a doc string")
     func fingerprints() {
         func story(_ text: String) -> Story {
