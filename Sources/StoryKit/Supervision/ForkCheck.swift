@@ -15,7 +15,7 @@ enum ForkCheck {
     /// has started none, and no event-loop descriptor is open.
     static var isSafe: Bool {
         #if os(Linux)
-        guard threadCount == 1, !dispatchIsMultithreaded else { return false }
+        guard threadCount == 1, !dispatchIsMultithreaded() else { return false }
         return !hasEventDescriptors
         #else
         return false
@@ -34,13 +34,11 @@ enum ForkCheck {
         return count
     }
 
-    /// libdispatch's own answer (`_dispatch_is_multithreaded`), looked up
-    /// at run time; true when it cannot be asked.
-    private static var dispatchIsMultithreaded: Bool {
-        typealias Ask = @convention(c) () -> Bool
-        guard let symbol = dlsym(nil, "_dispatch_is_multithreaded") else { return true }
-        return unsafeBitCast(symbol, to: Ask.self)()
-    }
+    /// libdispatch's own answer: linked directly, not looked up with
+    /// `dlsym`, which finds nothing in a build with the Swift libraries
+    /// linked in statically (`--static-swift-stdlib`).
+    @_silgen_name("_dispatch_is_multithreaded")
+    private static func dispatchIsMultithreaded() -> Bool
 
     /// Whether a descriptor is an epoll, eventfd or timerfd.
     private static var hasEventDescriptors: Bool {
