@@ -106,7 +106,6 @@ struct Supervisor {
         var isUsed = Array(repeating: false, count: registry.definitions.count)
         var seenDiagnostics: Set<Diagnostic> = []
         var queue: [PlannedStory] = []
-        var queueStart = 0
         // Stories workers gave back since the last wait: they go to the
         // front of the queue, in order.
         var givenBack: [PlannedStory] = []
@@ -181,7 +180,7 @@ struct Supervisor {
 
         /// Fills the queue from the source so a batch is ready.
         func fill(_ count: Int) {
-            while !isSourceDone && queue.count - queueStart < count {
+            while !isSourceDone && queue.count < count {
                 if let planned = next() { queue.append(planned) } else { isSourceDone = true }
             }
         }
@@ -306,7 +305,7 @@ struct Supervisor {
         /// Puts the stories given back at the front of the queue.
         func requeueGivenBack() {
             guard !givenBack.isEmpty else { return }
-            queue.replaceSubrange(queueStart..<queueStart, with: givenBack)
+            queue.insert(contentsOf: givenBack, at: 0)
             givenBack = []
         }
 
@@ -395,7 +394,7 @@ struct Supervisor {
                             crashedAttempts[result.story.location, default: []].append(
                                 StoryAttempt(status: result.status, testSteps: result.testSteps, duration: result.duration))
                             attemptsUsed[result.story.location] = snapshot.attempt + 1
-                            queue.insert(flight.planned, at: queueStart)
+                            queue.insert(flight.planned, at: 0)
                         } else {
                             finish(result, matches: flight.planned.matches)
                         }
@@ -437,7 +436,7 @@ struct Supervisor {
             requeueGivenBack()
             let unstarted = worker.dispatched.compactMap { inFlight.removeValue(forKey: $0)?.planned }
             if !unstarted.isEmpty {
-                queue.replaceSubrange(queueStart..<queueStart, with: unstarted)
+                queue.insert(contentsOf: unstarted, at: 0)
             }
             worker.dispatched = SentStories()
             worker.release()
@@ -446,7 +445,7 @@ struct Supervisor {
             Orphans.end(keeping: Set(workers.map(\.process.pid) + Self.retired))
             // A worker that never got ready is not replaced: its successor
             // would fail the same way, for ever.
-            let hasWork = queue.count > queueStart || !isSourceDone
+            let hasWork = !queue.isEmpty || !isSourceDone
             if !isStopping && hasWork && worker.isReady { startWorker() }
         }
 
@@ -461,27 +460,27 @@ struct Supervisor {
         func sendBatch(to worker: SupervisedWorker) -> Bool {
             var batch = workerCount > 1 ? max(1, window - worker.dispatched.count) : fullBatch
             fill(batch)
-            guard queue.count > queueStart else { return false }
+            guard !queue.isEmpty else { return false }
             if workerCount > 1 && isSourceDone {
                 // At the end, no worker holds more than its share of what is
                 // left: the last stories are not all sent to one of them.
                 let held = workers.reduce(0) { $0 + $1.dispatched.count }
-                let share = (queue.count - queueStart + held + workers.count - 1) / workers.count
+                let share = (queue.count + held + workers.count - 1) / workers.count
                 batch = min(batch, share - worker.dispatched.count)
                 guard batch > 0 else { return false }
             }
-            var count = min(batch, queue.count - queueStart)
+            var count = min(batch, queue.count)
             if storiesAreQuick && !isSourceDone {
-                let file = queue[queueStart + count - 1].story.location.file
+                let file = queue[count - 1].story.location.file
                 while count < 256 {
-                    if queueStart + count == queue.count { fill(count + batch) }
-                    guard queueStart + count < queue.count, queue[queueStart + count].story.location.file == file else { break }
+                    if count == queue.count { fill(count + batch) }
+                    guard count < queue.count, queue[count].story.location.file == file else { break }
                     count += 1
                 }
             }
             let sentAt = now()
             requests.removeAll(keepingCapacity: true)
-            for planned in queue[queueStart..<(queueStart + count)] {
+            for planned in queue[..<count] {
                 let sequence = nextSequence
                 nextSequence += 1
                 inFlight[sequence] = InFlight(planned: planned, sentAt: sentAt)
@@ -498,8 +497,7 @@ struct Supervisor {
             // is freed with its result. Kept until 4096 had gone, they held
             // megabytes the parsing thread's heap grew a page fault at a
             // time, and were freed thousands at once, long since out of cache.
-            queue.removeFirst(queueStart + count)
-            queueStart = 0
+            queue.removeFirst(count)
             return true
         }
 
@@ -521,7 +519,7 @@ struct Supervisor {
             }
             // Tell idle workers when there is nothing more: nothing to send,
             // and nothing another worker may yet give back.
-            let hasWork = queue.count > queueStart || !isSourceDone
+            let hasWork = !queue.isEmpty || !isSourceDone
             if !isStopping && !hasWork && workerCount > 1 { takeBackWork() }
             let mayGiveBack = !isStopping && workers.contains { $0.givingBack != nil || $0.dispatched.count >= 2 }
             for worker in workers {
@@ -584,7 +582,7 @@ struct Supervisor {
             let time = DispatchTime.now().uptimeNanoseconds
             // More workers only while there is work to share with them.
             if workers.count < workerCount, startFailure == nil, !isStopping,
-                queue.count > queueStart || !isSourceDone || workers.contains(where: { $0.dispatched.count >= 2 }),
+                !queue.isEmpty || !isSourceDone || workers.contains(where: { $0.dispatched.count >= 2 }),
                 demand.wantsMore(longestRunning: longestRunning(at: time))
             {
                 while workers.count < workerCount && startFailure == nil { startWorker() }
@@ -615,14 +613,13 @@ struct Supervisor {
                     matches: planned.matches)
                 return true
             }
-            queue = queue[queueStart...].filter { !finishCrashed($0) }
-            queueStart = 0
+            queue = queue.filter { !finishCrashed($0) }
             for (sequence, flight) in inFlight.sorted(by: { $0.key < $1.key }) where finishCrashed(flight.planned) {
                 inFlight[sequence] = nil
             }
         }
         // Whatever was never run is counted, never silently dropped.
-        var notRunStories = queue[queueStart...].map(\.story.location)
+        var notRunStories = queue.map(\.story.location)
         notRunStories += inFlight.sorted { $0.key < $1.key }.map(\.value.planned.story.location)
         while let planned = next() { notRunStories.append(planned.story.location) }
         let notRun = notRunStories.count
