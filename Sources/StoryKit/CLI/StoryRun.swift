@@ -24,6 +24,7 @@ public enum StoryRun {
         // can start no thread says so here, where the first hop to the
         // concurrent threads would wait for ever for one (libdispatch
         // retries a failed thread start endlessly).
+        StandardDescriptors.open()
         var arguments = Array(CommandLine.arguments.dropFirst())
         var isWorker = arguments.first == "--worker"
         if isWorker { PhaseTimer.isWorker() }

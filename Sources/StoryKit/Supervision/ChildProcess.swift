@@ -24,8 +24,18 @@ struct ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // A source at a number the child's descriptors take (a pipe at 1,
+        // 3 or 4, say) is copied out of the way first: the actions run in
+        // order, and one would overwrite a source still to be copied.
+        let highest = descriptors.keys.max() ?? -1
+        var moved: [Int32: Int32] = [:]
+        for source in Set(descriptors.values) where source <= highest {
+            let copy = fcntl(source, F_DUPFD_CLOEXEC, highest + 1)
+            if copy >= 0 { moved[source] = copy }
+        }
+        defer { for copy in moved.values { close(copy) } }
         for (child, parent) in descriptors.sorted(by: { $0.key < $1.key }) {
-            posix_spawn_file_actions_adddup2(&actions, parent, child)
+            posix_spawn_file_actions_adddup2(&actions, moved[parent] ?? parent, child)
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

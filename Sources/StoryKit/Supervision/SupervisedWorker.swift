@@ -92,6 +92,7 @@ final class SupervisedWorker {
             // with `position`). What its steps start sees the environment
             // of a worker started again.
             setenv("SWIFT_BACKTRACE", "enable=no", 1)
+            CrashTrace.install()
             return .worker
         case .parent(let child)?:
             process = child

@@ -72,6 +72,48 @@ import Testing
         #expect(Self.verdicts(forked.output) == Self.verdicts(started.output))
     }
 
+    @Test("A run started with its standard descriptors closed runs every story and replaces a crashed worker, forked or started again")
+    func closedStandardDescriptors() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write(
+            "Story: crash\n  Given the step raises SIGSEGV\n\nStory: fine\n  Given a step that passes\n", to: folder + "/c.stories")
+        let binary = try #require(Binary.path)
+        for workers in ["", binary] {
+            // Before, the run's first pipe took descriptor 1, and the worker
+            // that replaced the crashed one read its requests from the
+            // capture file: the run waited for ever (here, 20 s).
+            let script = "timeout -s KILL 20 '\(binary)' c.stories --junit out.xml <&- >&- 2>&-; echo $? > status"
+            var environment = Self.faults
+            if !workers.isEmpty { environment["STORYRUN_WORKER_EXECUTABLE"] = workers }
+            let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 30, environment: environment)
+            #expect(!outcome.isTimedOut)
+            let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(status == "1", "workers: \(workers.isEmpty ? "forked" : "started again")")
+            let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+            #expect(junit.components(separatedBy: "<testcase ").count - 1 == 2, "\(junit)")
+            #expect(junit.contains("SIGSEGV"))
+        }
+    }
+
+    @Test("A step's fatalError shows the stack under its message in the forked worker as in one started again")
+    func stackTraceOfATrap() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write("Story: traps\n  Given the step crashes once, marking \"crashed\"\n", to: folder + "/t.stories")
+        let binary = try #require(Binary.path)
+        for workers in ["", binary] {
+            try? FileManager.default.removeItem(atPath: folder + "/crashed")
+            var environment = Self.faults
+            if !workers.isEmpty { environment["STORYRUN_WORKER_EXECUTABLE"] = workers }
+            let outcome = try Binary.run(["t.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: environment)
+            #expect(outcome.status == 1, "\(outcome.output)")
+            #expect(outcome.output.contains("Fatal error: a step crashed once on purpose"), "\(outcome.output)")
+            // Under the message, where a user looks for their own code's line.
+            #expect(outcome.output.contains("output │ Current stack trace:"), "workers: \(workers.isEmpty ? "forked" : "started again")\n\(outcome.output)")
+        }
+    }
+
     /// The lines of terminal output that give a story's or the run's verdict.
     static func verdicts(_ output: String) -> [String] {
         output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("PASSED") || $0.hasPrefix("FAILED") || $0.hasPrefix("Stories:") }
