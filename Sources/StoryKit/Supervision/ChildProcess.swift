@@ -24,15 +24,7 @@ struct ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // A source at a number the child's descriptors take (a pipe at 1,
-        // 3 or 4, say) is copied out of the way first: the actions run in
-        // order, and one would overwrite a source still to be copied.
-        let highest = descriptors.keys.max() ?? -1
-        var moved: [Int32: Int32] = [:]
-        for source in Set(descriptors.values) where source <= highest {
-            let copy = fcntl(source, F_DUPFD_CLOEXEC, highest + 1)
-            if copy >= 0 { moved[source] = copy }
-        }
+        let moved = copiesOutOfTheWay(descriptors)
         defer { for copy in moved.values { close(copy) } }
         for (child, parent) in descriptors.sorted(by: { $0.key < $1.key }) {
             posix_spawn_file_actions_adddup2(&actions, moved[parent] ?? parent, child)
@@ -98,13 +90,8 @@ struct ChildProcess {
             return .parent(ChildProcess(pid: pid))
         }
         _ = setpgid(0, 0)
-        // Each source out of the way first, so that no dup2 overwrites a
-        // source still to be copied (the pipes may sit at 3, 4, 5).
-        var moved: [Int32: Int32] = [:]
-        for source in Set(descriptors.values) { moved[source] = fcntl(source, F_DUPFD_CLOEXEC, 10) }
-        for (target, source) in descriptors {
-            guard let copy = moved[source], copy >= 0, dup2(copy, target) >= 0 else { _exit(127) }
-        }
+        let moved = copiesOutOfTheWay(descriptors)
+        for (target, source) in descriptors where dup2(moved[source] ?? source, target) < 0 { _exit(127) }
         for copy in moved.values { close(copy) }
         // Numbers up to the highest target were overwritten by dup2.
         let highest = descriptors.keys.max() ?? -1
@@ -119,6 +106,21 @@ struct ChildProcess {
         #else
         return nil
         #endif
+    }
+
+    /// Close-on-exec copies, above every target, of the sources that sit at
+    /// a number the child's descriptors take (a pipe at 1, 3 or 4, say):
+    /// descriptors are mapped one after another, and one would overwrite a
+    /// source still to be copied. A source that cannot be copied is used
+    /// as it is.
+    private static func copiesOutOfTheWay(_ descriptors: [Int32: Int32]) -> [Int32: Int32] {
+        let highest = descriptors.keys.max() ?? -1
+        var copies: [Int32: Int32] = [:]
+        for source in Set(descriptors.values) where source <= highest {
+            let copy = fcntl(source, F_DUPFD_CLOEXEC, highest + 1)
+            if copy >= 0 { copies[source] = copy }
+        }
+        return copies
     }
 
     /// Ends the process and every process in its group at once.
