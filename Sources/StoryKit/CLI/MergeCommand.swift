@@ -50,9 +50,7 @@ enum MergeCommand {
         // The same file twice (however spelled) would count its stories twice.
         var seenInputs: [String: String] = [:]
         for input in inputs {
-            var status = stat()
-            guard stat(input, &status) == 0 else { continue }
-            let identity = "\(status.st_dev):\(status.st_ino)"
+            guard let identity = FileIdentity.of(input) else { continue }
             if let earlier = seenInputs[identity] {
                 let same = earlier == input ? "" : " (\(earlier) and \(input) are the same file)"
                 return fail(Diagnostic(

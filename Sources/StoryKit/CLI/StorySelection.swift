@@ -65,19 +65,17 @@ struct StorySelection {
     /// file (`--json storyrun.json`): the run would destroy its own input.
     /// Only a report file that exists can be one.
     static func reportOverwritingStories(_ reports: [ReportRequest], files: [String], config: String? = nil) -> Diagnostic? {
-        var existing: [(report: ReportRequest, path: String, device: UInt64, inode: UInt64)] = []
+        // The first report at each existing file.
+        var existing: [String: (report: ReportRequest, path: String)] = [:]
         for report in reports {
-            guard let path = report.path, case .replacing(let target)? = try? ReportDestination(path: path) else { continue }
-            var status = stat()
-            guard stat(target, &status) == 0 else { continue }
-            existing.append((report, path, UInt64(status.st_dev), UInt64(status.st_ino)))
+            guard let path = report.path, case .replacing(let target)? = try? ReportDestination(path: path),
+                let identity = FileIdentity.of(target), existing[identity] == nil
+            else { continue }
+            existing[identity] = (report, path)
         }
         guard !existing.isEmpty else { return nil }
         for (index, file) in (files + [config].compactMap { $0 }).enumerated() {
-            var status = stat()
-            guard stat(file, &status) == 0,
-                let same = existing.first(where: { $0.device == UInt64(status.st_dev) && $0.inode == UInt64(status.st_ino) })
-            else { continue }
+            guard let identity = FileIdentity.of(file), let same = existing[identity] else { continue }
             let spelled = same.path == file ? "" : " (\(same.path) and \(file) are the same file)"
             let kind = index < files.count ? "story file" : "config file"
             return Diagnostic(

@@ -85,8 +85,7 @@ enum ReportDestination: Equatable {
     /// standard output).
     static func identity(of path: String) -> String? {
         guard case .replacing(let target)? = try? ReportDestination(path: path) else { return nil }
-        var status = stat()
-        if stat(target, &status) == 0 { return "inode \(status.st_dev):\(status.st_ino)" }
+        if let inode = FileIdentity.of(target) { return "inode " + inode }
         let name = (target as NSString).lastPathComponent
         let folder = folder(of: target)
         guard let real = realpath(folder, nil) else { return "path " + folder + "/" + name }
