@@ -19,8 +19,7 @@ import Synchronization
 /// A step that closes or replaces the pipe (descriptor 4) loses what the
 /// worker says from then on, as it always did: the outbox checks the pipe
 /// is still the one the worker was given before each story's line and
-/// before each write (its close-on-exec flag, which `close` and `dup2`
-/// take away, and its device and inode); once it is not, it keeps what it
+/// before each write (its device and inode); once it is not, it keeps what it
 /// holds (the parent reads it when it ends the worker) and takes nothing
 /// more.
 final class WorkerOutbox: @unchecked Sendable {
@@ -62,17 +61,16 @@ final class WorkerOutbox: @unchecked Sendable {
     func add(_ line: [UInt8]) {
         line.withUnsafeBufferPointer { bytes in
             lock.withLock { _ in
-                // Thoroughly, at each story: a step that closed descriptor 4
-                // and opened a file there with close-on-exec set fails its
-                // own story, not one that runs after it.
-                guard isChannelIntact(thoroughly: true) else { return }
+                // At each story: a step that closed descriptor 4 and opened
+                // a file there fails its own story, not one that runs after it.
+                guard isChannelIntact() else { return }
                 let capacity = position.outbox.count
                 if unsent + bytes.count > capacity { flushLocked() }
                 guard !isLost else { return }
                 if bytes.count > capacity {
                     // Straight to the pipe: checked as every write is, so a
                     // file a step opened onto descriptor 4 never gets it.
-                    guard isChannelIntact(thoroughly: true) else { return }
+                    guard isChannelIntact() else { return }
                     write(UnsafeRawBufferPointer(bytes))
                     return
                 }
@@ -91,7 +89,7 @@ final class WorkerOutbox: @unchecked Sendable {
         var line = line
         line.withUTF8 { bytes in
             lock.withLock { _ in
-                guard isChannelIntact(thoroughly: true) else { return }
+                guard isChannelIntact() else { return }
                 flushLocked()
                 write(UnsafeRawBufferPointer(bytes))
             }
@@ -112,23 +110,21 @@ final class WorkerOutbox: @unchecked Sendable {
     }
 
     private func flushLocked() {
-        guard unsent > 0, isChannelIntact(thoroughly: true) else { return }
+        guard unsent > 0, isChannelIntact() else { return }
         write(UnsafeRawBufferPointer(rebasing: position.outbox[..<unsent]))
         unsent = 0
         position.setUnsent(0)
     }
 
-    /// Whether the messages pipe is still the one the worker was given
-    /// (`thoroughly`: its device and inode too, one `fstat`); once it is
-    /// not, the outbox is lost for good (and says so to the parent through
-    /// the shared page).
-    private func isChannelIntact(thoroughly: Bool) -> Bool {
+    /// Whether the messages pipe is still the one the worker was given: its
+    /// device and inode, one `fstat` (a pipe's inode is its own, so a
+    /// descriptor closed, or replaced by `dup2` or an `open` that took its
+    /// number, fails it); once it is not, the outbox is lost for good (and
+    /// says so to the parent through the shared page).
+    private func isChannelIntact() -> Bool {
         guard !isLost else { return false }
-        let flags = fcntl(descriptor, F_GETFD)
         var info = stat()
-        if flags >= 0 && flags & FD_CLOEXEC != 0
-            && (!thoroughly || fstat(descriptor, &info) == 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode)
-        {
+        if fstat(descriptor, &info) == 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode {
             return true
         }
         isLost = true
