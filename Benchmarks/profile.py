@@ -19,12 +19,15 @@ FREQUENCY = 4999
 # name, argument labels left out), the phases of one frame checked in this
 # order; registration wins wherever it is on the stack.
 PHASES = [
-    ("registration", r"RegistryBuilder\.|StepMap\.|\.define\(|StepRegistry\.init|freeze\("),
+    # Registering always has RegistryBuilder on the stack; a StepMap frame
+    # without it is the closure that converts a step's arguments and calls
+    # its body (running).
+    ("registration", r"RegistryBuilder\.|\.define\(|StepRegistry\.init|freeze\("),
     ("parsing", r"Gherkin|StoryLoader|StoryParser|StoryCompiler|Lexer|Pickle|parseFile|LineSelection|StoryFeed\.parse"),
     ("matching", r"Matcher|PatternIndex|SimpleRegex|RequiredWords|WordTable|NSRegularExpression|Pattern\.|StepRegistry\.matches|Match|StoryFeed\.match"),
     ("reporting", r"Reporter|RunSummary|TextStyle|writeLine|Render|emit #"),
     ("exchange", r"WorkerWire|SupervisedWorker|Supervisor|LineReader|StorySource|StoryFiles|SharedPosition|OutputCapture|HandOff|WorkerMain\.send|ChildProcess"),
-    ("running", r"Runner|StoryExecution|ArgumentCursor|StepArgument|Probe|Neutral|WorkerMain|default argument"),
+    ("running", r"Runner|StoryExecution|ArgumentCursor|StepArgument|StepMap\.|Probe|Neutral|WorkerMain|default argument"),
     ("start-up", r"_dl_|dl_main|__libc_start_main|Options|ConfigFile|StorySelection|StoryRun\.|main"),
 ]
 
@@ -52,11 +55,18 @@ def ensure_perf():
     return shutil.which("perf") is not None
 
 
+# perf hands the command it starts descriptors of its own (an eventfd, a
+# pipe); a run that finds an eventfd open does not fork its first worker but
+# starts it again (ForkCheck), so what perf measured was not the default run.
+# The command starts with only 0, 1 and 2.
+ONLY_STANDARD_DESCRIPTORS = [sys.executable, "-c", "import os, sys; os.closerange(3, 65536); os.execvp(sys.argv[1], sys.argv[1:])"]
+
+
 def profile(command, label):
     data = tempfile.mktemp(suffix=".perf")
-    subprocess.run(["perf", "record", "-q", "-F", str(FREQUENCY), "--call-graph", "fp", "-o", data, "--"] + command,
+    subprocess.run(["perf", "record", "-q", "-F", str(FREQUENCY), "--call-graph", "fp", "-o", data, "--"] + ONLY_STANDARD_DESCRIPTORS + command,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    script = subprocess.run(["perf", "script", "-i", data, "-F", "pid,ip,sym,dso"], capture_output=True, text=True).stdout
+    script = subprocess.run(["perf", "script", "-i", data, "-F", "comm,pid,ip,sym,dso"], capture_output=True, text=True).stdout
     # Simplified Swift names (`Supervisor.run(next:emit:warn:)`): a mangled
     # name spells its parameters' types too, which would mislead the phases.
     script = subprocess.run(["swift", "demangle", "--simplified"], input=script, capture_output=True, text=True).stdout or script
@@ -68,9 +78,14 @@ def profile(command, label):
         lines = [l for l in sample.strip().split("\n") if l.strip()]
         if not lines:
             continue
+        # "COMM PID": the first line; the samples of python before its exec
+        # of the run are not the run's.
+        head = lines[0].split()
         try:
-            pid = int(lines[0].split()[0])
-        except ValueError:
+            pid = int(head[-1])
+        except (ValueError, IndexError):
+            continue
+        if head[0].startswith("python"):
             continue
         first_pid = first_pid or pid
         frames = " | ".join(lines[1:])
@@ -135,7 +150,7 @@ def futexes(command, label, runs=3):
     tracepoint is not there."""
     counts = []
     for _ in range(runs):
-        result = subprocess.run(["perf", "stat", "-x", ",", "-e", "syscalls:sys_enter_futex", "--"] + command,
+        result = subprocess.run(["perf", "stat", "-x", ",", "-e", "syscalls:sys_enter_futex", "--"] + ONLY_STANDARD_DESCRIPTORS + command,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         for line in result.stderr.splitlines():
             fields = line.split(",")

@@ -32,11 +32,15 @@ public enum StoryRun {
         // A run's first worker starts first of all, so that its start-up
         // overlaps everything this process does before it needs it; forked
         // when it can be, this process goes on as that worker too.
-        if !isWorker, let workerArguments = prestartWorker(arguments: arguments) {
-            isWorker = true
-            arguments = ["--worker"] + workerArguments
-            PhaseTimer.isWorker()
-            PhaseTimer.mark("main")
+        var registry: StepRegistry?
+        if !isWorker, let prestarted = prestartWorker(arguments: arguments, steps: steps) {
+            registry = prestarted.registry
+            if let workerArguments = prestarted.workerArguments {
+                isWorker = true
+                arguments = ["--worker"] + workerArguments
+                PhaseTimer.isWorker()
+                PhaseTimer.mark("main")
+            }
         }
         // Without a few threads the run would wait for ever for one.
         guard Threads.canStart(4) else {
@@ -45,12 +49,12 @@ public enum StoryRun {
             FileHandle.standardError.write(Data((problem.rendered(style: .plain) + "\n").utf8))
             exit(ExitStatus.inputError.rawValue)
         }
-        await runCommandLine(arguments: arguments, isWorker: isWorker, steps: steps, reporters: reporters)
+        await runCommandLine(arguments: arguments, isWorker: isWorker, steps: steps, registry: registry, reporters: reporters)
     }
 
     /// The rest of ``main(steps:reporters:)``, off the main thread.
     private static func runCommandLine(
-        arguments: [String], isWorker: Bool, steps: [any StepDefinitions.Type], reporters: sending [any Reporter]
+        arguments: [String], isWorker: Bool, steps: [any StepDefinitions.Type], registry: StepRegistry?, reporters: sending [any Reporter]
     ) async -> Never {
         // A worker takes signals as they come: its parent decides what a
         // crash or a SIGTERM in a step means.
@@ -62,9 +66,10 @@ public enum StoryRun {
         // Two variables: `getenv`, not a dictionary of every one.
         let isTerminal = isatty(STDOUT_FILENO) == 1
         let status = await run(
-            arguments: arguments, steps: steps, reporters: reporters,
+            arguments: arguments, steps: steps, registered: registry, reporters: reporters,
             style: getenv("NO_COLOR") == nil && isTerminal ? .ansi : .plain,
             isGitHubActions: getenv("GITHUB_ACTIONS").map { String(cString: $0) } == "true",
+            clock: { DispatchTime.now().uptimeNanoseconds },
             startTime: Date(),
             output: { StandardOutput.writeLine(TerminalText.visible($0)) },
             partialOutput: isTerminal ? { print(TerminalText.visible($0), terminator: ""); fflush(nil) } : nil)
@@ -79,16 +84,39 @@ public enum StoryRun {
 
     /// Starts the first worker of a supervised run of stories, if the
     /// arguments ask for one; the run takes it when its worker arguments are
-    /// the same (and ends it otherwise). Returns the worker's arguments
-    /// when this process is that worker (forked).
-    private static func prestartWorker(arguments: [String]) -> [String]? {
+    /// the same (and ends it otherwise). Returns the step registry, when the
+    /// step classes registered here, and the worker's arguments when this
+    /// process is that worker (forked); nil when no worker started.
+    ///
+    /// When the worker can be forked, the step classes register first, so
+    /// that the worker has their definitions from the fork rather than
+    /// registering them again: registering after the fork had the worker
+    /// copy every page it touched, and it was the last of the two
+    /// processes to be ready (at 1,000 definitions, about 3 of the 7 ms a
+    /// one-story run took, and 15 ms of CPU a run). A registration that
+    /// rejects a definition starts no worker: the run registers again and
+    /// says why.
+    private static func prestartWorker(
+        arguments: [String], steps: [any StepDefinitions.Type]
+    ) -> (registry: StepRegistry?, workerArguments: [String]?)? {
         guard arguments.first != "merge", !arguments.contains("--in-process"), let options = try? Options.load(arguments: arguments),
             options.command == .run,
             !options.isInProcess, !options.isDryRun, options.watch == nil
         else { return nil }
         // Not forked when the worker is another executable (a test's).
         let forking = getenv("STORYRUN_WORKER_EXECUTABLE") == nil
-        return Supervisor.prestart(arguments: options.workerArguments, forking: forking) ? options.workerArguments : nil
+        var registry: StepRegistry?
+        if forking {
+            // As the run sets them: step classes may read them as they register.
+            StoryParameters.current.withLock { $0 = StoryParameters(options.parameters) }
+            let builder = RegistryBuilder()
+            builder.register(steps)
+            guard builder.diagnostics.isEmpty else { return nil }
+            registry = builder.freeze()
+            PhaseTimer.mark("registered")
+        }
+        let isWorker = Supervisor.prestart(arguments: options.workerArguments, forking: forking)
+        return (registry, isWorker ? options.workerArguments : nil)
     }
 
     /// Whether runs start worker processes: only when this executable's
@@ -118,6 +146,22 @@ public enum StoryRun {
         startTime: Date = Date(),
         output: @escaping (String) -> Void,
         partialOutput: ((String) -> Void)? = nil
+    ) async -> ExitStatus {
+        await run(
+            arguments: arguments, steps: steps, registered: nil, reporters: reporters, style: style, isGitHubActions: isGitHubActions,
+            clock: clock, startTime: startTime, output: output, partialOutput: partialOutput)
+    }
+
+    /// ``run(arguments:steps:reporters:style:isGitHubActions:clock:startTime:output:partialOutput:)``
+    /// with the step classes registered already (`registered`: before the
+    /// first worker was forked), for a run of stories or a worker.
+    private static func run(
+        arguments: [String], steps: [any StepDefinitions.Type], registered: StepRegistry?, reporters: [any Reporter], style: TextStyle,
+        isGitHubActions: Bool,
+        clock: @escaping @Sendable () -> UInt64,
+        startTime: Date,
+        output: @escaping (String) -> Void,
+        partialOutput: ((String) -> Void)?
     ) async -> ExitStatus {
         if arguments.first == "merge" {
             return MergeCommand.run(arguments: Array(arguments.dropFirst()), output: output)
@@ -181,16 +225,21 @@ public enum StoryRun {
                 }
             }
             let builder = RegistryBuilder()
-            builder.register(steps)
-            guard builder.diagnostics.isEmpty else {
-                started?.feed.stop()
-                Supervisor.discardPrestarted()
-                for diagnostic in builder.diagnostics { output(diagnostic.rendered(style: style)) }
-                output("storyrun: no story was run: \(builder.diagnostics.count) step definition\(builder.diagnostics.count == 1 ? " was" : "s were") rejected")
-                return .inputError
+            let registry: StepRegistry
+            if let registered, options.command == .run || options.command == .worker {
+                registry = registered
+            } else {
+                builder.register(steps)
+                guard builder.diagnostics.isEmpty else {
+                    started?.feed.stop()
+                    Supervisor.discardPrestarted()
+                    for diagnostic in builder.diagnostics { output(diagnostic.rendered(style: style)) }
+                    output("storyrun: no story was run: \(builder.diagnostics.count) step definition\(builder.diagnostics.count == 1 ? " was" : "s were") rejected")
+                    return .inputError
+                }
+                registry = builder.freeze()
+                PhaseTimer.mark("registered")
             }
-            let registry = builder.freeze()
-            PhaseTimer.mark("registered")
             started?.feed.match(with: registry)
             switch options.command {
             case .check:
