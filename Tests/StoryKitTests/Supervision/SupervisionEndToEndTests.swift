@@ -49,26 +49,35 @@ import Testing
             "Story: first\n  Given the step notes its command line in \"lines.txt\"\n  And the step raises SIGSEGV\n\n"
                 + "Story: second\n  Given the step notes its command line in \"lines.txt\"\n  And a step that passes\n",
             to: folder + "/w.stories")
-        func run(_ environment: [String: String]) throws -> (lines: [String], output: String) {
+        func run(_ environment: [String: String]) throws -> (lines: [String], output: String, registrations: Int) {
             try Self.write("", to: folder + "/lines.txt")
+            try Self.write("", to: folder + "/defined.txt")
+            var environment = environment
+            environment["STORYRUN_DEFINE_LOG"] = folder + "/defined.txt"
             let outcome = try Binary.run(["w.stories"], in: folder, timeout: 60, environment: environment)
             #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
             #expect(outcome.output.contains("1 passed, 1 failed"), "\(outcome.output)")
             #expect(outcome.output.contains("SIGSEGV"), "\(outcome.output)")
             let lines = try String(contentsOfFile: folder + "/lines.txt", encoding: .utf8).split(separator: "\n").map(String.init)
-            return (lines, outcome.output)
+            let registrations = try String(contentsOfFile: folder + "/defined.txt", encoding: .utf8).split(separator: "\n").count
+            return (lines, outcome.output, registrations)
         }
-        // Forked: the worker's command line is the run's own.
+        // Forked: the worker's command line is the run's own, and it has
+        // the parent's step definitions: only the parent and the worker
+        // started again after the crash register them.
         let forked = try run(Self.faults)
         try #require(forked.lines.count == 2, "\(forked)")
         #expect(!forked.lines[0].contains("--worker") && forked.lines[0].contains("w.stories"), "\(forked.lines)")
         #expect(forked.lines[1].contains("--worker"), "\(forked.lines)")
-        // Another executable for workers: started, never forked.
+        #expect(forked.registrations == 2, "\(forked)")
+        // Another executable for workers: started, never forked; each
+        // registers.
         var other = Self.faults
         other["STORYRUN_WORKER_EXECUTABLE"] = try #require(Binary.path)
         let started = try run(other)
         try #require(started.lines.count == 2, "\(started)")
         #expect(started.lines.allSatisfy { $0.contains("--worker") }, "\(started.lines)")
+        #expect(started.registrations == 3, "\(started)")
         #expect(Self.verdicts(forked.output) == Self.verdicts(started.output))
     }
 
