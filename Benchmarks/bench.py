@@ -157,27 +157,38 @@ def main():
                           lambda f: (write_behave_steps(f, 1000), write_cucumber_steps(f, 1000))),
     }
     ratios = []
+    # The same runs --in-process (not the default; see Supervision below),
+    # alternating with the default ones: what supervision costs against the
+    # peers.
+    in_process_ratios = []
     for name, (command, env, features, write_steps) in corpora.items():
         write_steps(features)
-        ours, peer_times = [], {}
-        ours += [wall(command, env)[0] for _ in range(3)]
+        ours, in_process, peer_times = [], [], {}
+        def ours_three():
+            for _ in range(3):
+                ours.append(wall(command, env)[0])
+                in_process.append(wall(command + ["--in-process"], env)[0])
+        ours_three()
         for _ in range(peer_rounds):
             if has_behave:
                 peer_times.setdefault("behave", []).append(measure(["behave", "--format", "null", "--no-capture", "--no-summary", features]))
-                ours += [wall(command, env)[0] for _ in range(3)]
+                ours_three()
             if has_cucumber:
                 peer_times.setdefault("cucumber-ruby", []).append(measure(["cucumber", "--format", "progress", "--require", features, features]))
-                ours += [wall(command, env)[0] for _ in range(3)]
+                ours_three()
         ours_wall = median(ours)
         row(f"storyrun", n, 1000, ours_wall, measure(command, env)[1], corpus=name)
         for peer, values in peer_times.items():
             peer_wall = median(w for w, _ in values)
             row(peer, n, 1000, peer_wall, median(r for _, r in values), corpus=name)
             ratios.append((peer_wall / ours_wall, peer, name))
+            in_process_ratios.append((peer_wall / median(in_process), peer, name))
     print("Ratios at N=%d, D=1000 (peer wall / median of storyrun's runs, 3 before and 3 after each peer run):" % n)
     for ratio, peer, name in ratios:
         target = " (target >= 100x)" if peer == "behave" else " (target >= 250x)"
         print(f"  {peer:<14} / storyrun, {name:<14} {ratio:6.0f}x{target}")
+    for ratio, peer, name in in_process_ratios:
+        print(f"  {peer:<14} / storyrun --in-process, {name:<14} {ratio:6.0f}x (not the default: for comparison)")
     for peer in ("behave", "cucumber-ruby"):
         least = [r for r in ratios if r[1] == peer]
         if least:
