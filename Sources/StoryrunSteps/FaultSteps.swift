@@ -8,12 +8,6 @@ final class FaultSteps: StepDefinitions {
     required init() {}
 
     static func define(_ step: StepMap<FaultSteps>) {
-        // Each process that registers the steps adds its pid to this file
-        // (a forked worker has the parent's definitions and registers none).
-        if let log = getenv("STORYRUN_DEFINE_LOG"), let file = fopen(log, "a") {
-            fputs("\(getpid())\n", file)
-            fclose(file)
-        }
         step.beforeRun {
             switch ProcessInfo.processInfo.environment["STORYRUN_FAULT_BEFORE_RUN"] {
             case "crash": fatalError("a before-run hook crashed on purpose")

@@ -24,7 +24,7 @@ public enum StoryrunSteps {
 
     /// The fixture steps and the steps that misbehave on purpose
     /// (`Fixtures/stories/faults`).
-    public static let faults: [any StepDefinitions.Type] = fixtures + [FaultSteps.self]
+    public static let faults: [any StepDefinitions.Type] = fixtures + [FaultSteps.self, RegistrationLogSteps.self]
 
     /// The step classes of `Fixtures/cucumber-json`, twins of its Ruby steps.
     public static let shop: [any StepDefinitions.Type] = [ShopSteps.self]
