@@ -35,7 +35,7 @@ final class SharedPosition: @unchecked Sendable {
 
     private enum Slot: Int {
         case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt, lastStarted, unsent, channelLost, storyStart
-        case giveBackFrom, giveBackThrough
+        case giveBackFrom, giveBackThrough, lastFinished
     }
 
     private init(_ memory: UnsafeMutableRawPointer) {
@@ -97,6 +97,13 @@ final class SharedPosition: @unchecked Sendable {
     func endTestStep() {
         store(0, .deadline)
         store(StepKind.none.rawValue, .stepKind)
+    }
+
+    /// The worker has the story's result, and is about to send it: an answer
+    /// for a story that has not got this far is not the worker's own (a
+    /// step wrote it, for its own story, to the worker's messages pipe).
+    func finishStory(_ sequence: UInt64) {
+        store(sequence &+ 1, .lastFinished)
     }
 
     /// The worker ends a story.
@@ -170,6 +177,13 @@ final class SharedPosition: @unchecked Sendable {
     var lastStarted: UInt64? {
         let lastStarted = load(.lastStarted)
         return lastStarted == 0 ? nil : lastStarted - 1
+    }
+
+    /// The sequence number of the last story whose result the worker has
+    /// (``finishStory(_:)``), if any.
+    var lastFinished: UInt64? {
+        let lastFinished = load(.lastFinished)
+        return lastFinished == 0 ? nil : lastFinished - 1
     }
 
     /// Where the worker is now.

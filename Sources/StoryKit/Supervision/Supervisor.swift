@@ -208,18 +208,21 @@ struct Supervisor {
 
         /// Whether an answer for `sequence` is the worker's own: in turn
         /// (after the last it answered) and, for a result, for a story it
-        /// has started. A line a step writes to descriptor 4 that passes
-        /// for an answer is neither, or makes the real answer come out of
-        /// turn: it is dropped, and the run fails with a diagnostic naming
-        /// the story then running (before, "P 1 …" written by the first
-        /// story passed the second, which failed, and the run exited 0).
+        /// has finished (the worker notes each on the shared page before
+        /// it sends the result). A line a step writes to descriptor 4 that
+        /// passes for an answer is neither, or makes the real answer come
+        /// out of turn: it is dropped, and the run fails with a diagnostic
+        /// naming the story then running (before, "P 1 …" written by the
+        /// first story passed the second, which failed, and the run exited
+        /// 0; and a pass a story's step wrote for that story, before the
+        /// worker died in it, passed the story and the run).
         /// `fromOutbox`: the lines read from the shared page once the worker
         /// died, which may repeat lines it wrote just before.
         func isOwnAnswer(_ sequence: UInt64, from worker: SupervisedWorker, isResult: Bool, fromOutbox: Bool) -> Bool {
             let inTurn = worker.lastAnswered.map { sequence > $0 } ?? true
             // One slot of the shared page, not a whole snapshot, per answer.
-            let started = !isResult || worker.position.lastStarted.map { sequence <= $0 } ?? false
-            if inTurn && started {
+            let finished = !isResult || worker.position.lastFinished.map { sequence <= $0 } ?? false
+            if inTurn && finished {
                 worker.lastAnswered = sequence
                 return true
             }

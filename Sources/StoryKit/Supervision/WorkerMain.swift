@@ -43,6 +43,9 @@ enum WorkerMain {
         func forward(_ event: RunEvent) {
             switch event {
             case .storyFinished(let result):
+                // Before its line: the parent takes an answer only for a
+                // story that got this far.
+                shared.finishStory(sequence)
                 // A passing story's compact line waits for the next batch.
                 if compact, WorkerWire.passedLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &line) {
                     outbox.add(line)

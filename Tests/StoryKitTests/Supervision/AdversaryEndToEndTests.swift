@@ -115,8 +115,10 @@ extension AdversaryEndToEndTests {
     /// Before, an answer line a step wrote to descriptor 4 for a story not
     /// yet run (the second: "P 1 …") was taken for that story's answer: a
     /// failing story passed and the run exited 0. For its own story, the
-    /// forged answer still wins, but the real one then comes out of turn:
-    /// the run fails with a diagnostic instead of exiting 0.
+    /// forged answer is taken only when storyrun reads it after the story
+    /// finished (before that, it is not the worker's: the story fails as it
+    /// ran); either way the real one then comes out of turn, and the run
+    /// fails with a diagnostic instead of exiting 0.
     @Test("An answer a step writes to descriptor 4 neither passes a failing story nor lets the run exit 0", arguments: [false, true])
     func forgedAnswer(ownStory: Bool) throws {
         let folder = try Binary.temporaryFolder("adversary")
@@ -135,6 +137,26 @@ extension AdversaryEndToEndTests {
             let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
             #expect(junit.contains("failures=\"1\""), "\(junit)")
         }
+    }
+
+    /// Before, a pass a step wrote for its own story, followed by the
+    /// worker's death (an exit, a crash, a step past its time limit), was
+    /// the story's answer: the death came for a story already answered and
+    /// was dropped, and the run exited 0 with the story passed in every
+    /// report.
+    @Test("A pass a step forges for its own story before its worker dies neither passes the story nor the run", arguments: ["calls _exit(1)", "raises SIGSEGV"])
+    func forgedAnswerThenDeath(death: String) throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write(
+            "Story: forged\n  Given the step writes \"\(Self.forgedPass(sequence: 0, steps: 2))\" and a line end to descriptor 4\n  When the step \(death)\n",
+            to: folder + "/forge.stories")
+        let outcome = try Binary.run(["forge.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("FAILED  forged"), "\(outcome.output)")
+        #expect(outcome.output.contains("Stories: 0 passed, 1 failed"), "\(outcome.output)")
+        let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(junit.contains("failures=\"1\""), "\(junit)")
     }
 }
 
