@@ -272,11 +272,19 @@ enum WorkerWire {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A captured text in a compact line: `~` for none; space, comma,
-    /// colon, `%`, `~` and control characters percent-encoded.
+    /// A captured text in a compact line: `~` for none, `%_` for an empty
+    /// one (written as nothing, a step's only capture read back as no
+    /// capture at all: `(.*)` matching nothing lost its argument in the
+    /// reports of a supervised run); space, comma, colon, `%`, `~` and
+    /// control characters percent-encoded.
     private static func appendArgument(_ text: String?, to bytes: inout [UInt8]) {
         guard let text else {
             bytes.append(UInt8(ascii: "~"))
+            return
+        }
+        if text.isEmpty {
+            bytes.append(UInt8(ascii: "%"))
+            bytes.append(UInt8(ascii: "_"))
             return
         }
         // Nearly always nothing to escape: the text's bytes in one copy
@@ -305,7 +313,7 @@ enum WorkerWire {
     }
 
     private static func unescapeArgument(_ text: Substring) -> String? {
-        text == "~" ? nil : unescape(text)
+        text == "~" ? nil : text == "%_" ? "" : unescape(text)
     }
 
     /// Reads a passed story's line (`SEQ DURATION TESTSTEP…`) byte by

@@ -22,6 +22,17 @@ import Testing
         #expect(testSteps[2].arguments.isEmpty)
     }
 
+    @Test("An empty captured text is one argument, apart from none")
+    func emptyArgument() {
+        for (line, arguments) in [("P 0 1 s:1:0:%_", [""]), ("P 0 1 s:1:0:%_,x", ["", "x"]), ("P 0 1 s:1:0:x,%_", ["x", ""]), ("P 0 1 s:1:0:", [])] {
+            guard case .passed(_, _, let testSteps)? = message(line) else {
+                Issue.record("\(line): not read as a passed story")
+                continue
+            }
+            #expect(testSteps.first?.arguments == arguments, "\(line)")
+        }
+    }
+
     @Test("An escaped captured text is decoded")
     func escapedArgument() {
         guard case .passed(_, _, let testSteps)? = message("P 0 1 s:1:0:a%20b%2Cc,%7E") else {

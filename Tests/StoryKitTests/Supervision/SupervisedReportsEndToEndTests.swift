@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// A supervised run's reports say what a run in process says: the parent
+/// rebuilds each passing story from its worker's compact answer, so what
+/// that answer leaves out, the reports lose.
+@Suite struct SupervisedReportsEndToEndTests {
+    /// Each step's captured arguments in a Cucumber JSON report, in order:
+    /// their values and offsets.
+    private static func arguments(inJSON path: String) throws -> [[String]] {
+        let features = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [[String: Any]])
+        return features.flatMap { ($0["elements"] as? [[String: Any]]) ?? [] }
+            .flatMap { ($0["steps"] as? [[String: Any]]) ?? [] }
+            .map { step in
+                let match = step["match"] as? [String: Any]
+                return ((match?["arguments"] as? [[String: Any]]) ?? []).map { "\($0["val"] ?? "nil")@\($0["offset"] ?? "nil")" }
+            }
+    }
+
+    /// Each step's match arguments in a Messages report (`testCase`
+    /// envelopes, in order): their values.
+    private static func arguments(inMessages path: String) throws -> [[String]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line -> [[String]]? in
+            let envelope = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            guard let testCase = envelope?["testCase"] as? [String: Any] else { return nil }
+            return ((testCase["testSteps"] as? [[String: Any]]) ?? []).compactMap { step in
+                guard let lists = step["stepMatchArgumentsLists"] as? [[String: Any]] else { return nil }
+                return lists.flatMap { ($0["stepMatchArguments"] as? [[String: Any]]) ?? [] }
+                    .map { (($0["group"] as? [String: Any])?["value"] as? String) ?? "nil" }
+            }
+        }.flatMap { $0 }
+    }
+
+    @Test("An empty capture is one argument in a supervised run's reports, as in process")
+    func emptyCapture() throws {
+        let folder = try Binary.temporaryFolder("supervised-reports")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("Story: captures\n  Given a step that passes with \"\"\n  And a step that passes with \"x\"\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/c.stories"))
+        var runs: [(json: [[String]], messages: [[String]])] = []
+        for mode in [[], ["--in-process"]] {
+            let outcome = try Binary.run(
+                ["c.stories", "--json", "c.json", "--messages", "c.ndjson"] + mode, in: folder, timeout: 60,
+                environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
+            #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
+            runs.append((try Self.arguments(inJSON: folder + "/c.json"), try Self.arguments(inMessages: folder + "/c.ndjson")))
+        }
+        #expect(runs[0].messages == [[""], ["x"]], "supervised: \(runs[0].messages)")
+        #expect(runs[0].messages == runs[1].messages)
+        #expect(runs[0].json.map(\.count) == [1, 1], "supervised: \(runs[0].json)")
+        #expect(runs[0].json == runs[1].json)
+    }
+}
