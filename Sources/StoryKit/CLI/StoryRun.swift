@@ -29,6 +29,11 @@ public enum StoryRun {
         var isWorker = arguments.first == "--worker"
         if isWorker { PhaseTimer.isWorker() }
         PhaseTimer.mark("main")
+        // Before anything else: a SIGTERM while the steps register or the
+        // first worker starts stops the run as one later does (its reports
+        // say nothing ran; an earlier run's are not left in their place).
+        // A forked worker has every signal back to its default.
+        if !isWorker { Interrupts.install() }
         // A run's first worker starts first of all, so that its start-up
         // overlaps everything this process does before it needs it; forked
         // when it can be, this process goes on as that worker too.
@@ -58,10 +63,7 @@ public enum StoryRun {
     ) async -> Never {
         // A worker takes signals as they come: its parent decides what a
         // crash or a SIGTERM in a step means.
-        if !isWorker {
-            CrashNote.install()
-            Interrupts.install()
-        }
+        if !isWorker { CrashNote.install() }
         startsWorkers = true
         // Two variables: `getenv`, not a dictionary of every one.
         let isTerminal = isatty(STDOUT_FILENO) == 1

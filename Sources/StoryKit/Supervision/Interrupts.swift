@@ -9,6 +9,8 @@ import Synchronization
 /// noted rather than obeyed at once, so a run that is stopped still writes
 /// every report for what ran; and SIGPIPE ignored, so
 /// a closed standard output (`storyrun … | head -1`) never stops the run.
+/// A signal the run was started with ignored stays ignored: `nohup`'s
+/// SIGHUP, the SIGINT a shell script's background job ignores.
 enum Interrupts {
     private static let signal = Atomic<Int32>(0)
 
@@ -16,6 +18,8 @@ enum Interrupts {
     static func install() {
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
         for number in [SIGINT, SIGTERM, SIGHUP] {
+            var current = sigaction()
+            if sigaction(number, nil, &current) == 0, isIgnored(current) { continue }
             var action = sigaction()
             // No SA_RESTART: a wait in poll(2) ends at once.
             action.__sigaction_handler.sa_handler = { number in
@@ -28,6 +32,12 @@ enum Interrupts {
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
         }
+    }
+
+    /// Whether an action is SIG_IGN (a handler pointer of 1).
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        guard let handler = action.__sigaction_handler.sa_handler else { return false }
+        return unsafeBitCast(handler, to: Int.self) == 1
     }
 
     /// Notes a SIGINT or SIGTERM that a thread took instead of the handler

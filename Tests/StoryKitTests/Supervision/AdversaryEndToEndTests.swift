@@ -175,7 +175,9 @@ extension AdversaryEndToEndTests {
             to: folder + "/worker")
         chmod(folder + "/worker", 0o755)
         try Self.write("Story: crashes\n  Given the step waits 200 ms\n  And the step calls exit(3)\n\nStory: next\n  Given a step that passes\n", to: folder + "/a.stories")
-        let script = "'\(binary)' a.stories --retry 1 --junit out.xml > out.txt 2>&1 & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo $? > status"
+        // Job control on: a script's background job starts with SIGINT
+        // ignored, and the run keeps it so.
+        let script = "set -m; '\(binary)' a.stories --retry 1 --junit out.xml > out.txt 2>&1 & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo $? > status"
         let outcome = try Binary.run(
             ["-c", script], in: folder, executable: "/bin/bash", timeout: 60,
             environment: Self.faults.merging(["STORYRUN_WORKER_EXECUTABLE": folder + "/worker"]) { $1 })
@@ -238,6 +240,49 @@ extension AdversaryEndToEndTests {
         let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
         #expect(junit.contains("tests=\"2\"") && junit.contains("failures=\"1\""), "\(junit)")
         #expect(FileManager.default.fileExists(atPath: folder + "/out.json"))
+    }
+
+    /// Before, `nohup storyrun …` was stopped by SIGHUP all the same: the
+    /// run replaced the ignored action with its own handler.
+    @Test("A signal the run was started with ignored (nohup's SIGHUP, a script's background SIGINT) stays ignored", arguments: ["HUP", "INT"])
+    func ignoredSignal(name: String) throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binary = try #require(Binary.path)
+        try Self.write("Story: slow\n  Given the step waits 1500 ms\n\nStory: next\n  Given a step that passes\n", to: folder + "/a.stories")
+        let script = "trap '' \(name); '\(binary)' a.stories --junit out.xml > out.txt 2>&1 & pid=$!; sleep 0.7; kill -\(name) $pid; wait $pid; echo $? > status"
+        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        #expect(!outcome.isTimedOut)
+        let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
+        #expect(status == "0", "\(output)")
+        #expect(output.contains("Stories: 2 passed, 0 failed"), "\(output)")
+    }
+
+    /// Before, a SIGTERM while the step classes registered (before the run
+    /// installed its handler) ended it at once, and the reports of the run
+    /// before stayed at their paths, to be taken for this one's.
+    @Test("SIGTERM while the step classes register: exit 143, reports that say nothing ran, none of the run before left")
+    func terminatedWhileRegistering() throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binary = try #require(Binary.path)
+        try Self.write("Story: passes\n  Given a step that passes\n", to: folder + "/a.stories")
+        try Self.write("<testsuites earlier=\"run\"/>\n", to: folder + "/out.xml")
+        try Self.write("earlier.stories:1\n", to: folder + "/rerun.txt")
+        let script = "'\(binary)' a.stories --junit out.xml --rerun rerun.txt > out.txt 2>&1 & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid; echo $? > status"
+        var environment = Self.faults
+        environment["STORYRUN_DEFINE_DELAY_MS"] = "1500"
+        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: environment)
+        #expect(!outcome.isTimedOut)
+        let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
+        #expect(status == "143", "\(output)")
+        #expect(output.contains("1 not run"), "\(output)")
+        let junit = (try? String(contentsOfFile: folder + "/out.xml", encoding: .utf8)) ?? ""
+        #expect(!junit.contains("earlier"), "\(junit)")
+        let rerun = (try? String(contentsOfFile: folder + "/rerun.txt", encoding: .utf8)) ?? ""
+        #expect(!rerun.contains("earlier") && rerun.contains("a.stories"), "\(rerun)")
     }
 }
 

@@ -453,7 +453,9 @@ import Testing
         // A worker that takes 5 s to start: the interrupt lands before it is ready.
         try Self.write("#!/bin/sh\nsleep 5\nexec '\(binary)' \"$@\"\n", to: folder + "/slow-worker")
         chmod(folder + "/slow-worker", 0o755)
-        let script = "'\(binary)' a.stories --junit out.xml > out.txt 2>&1 & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $? > status"
+        // Job control on: a script's background job starts with SIGINT
+        // ignored, and the run keeps it so.
+        let script = "set -m; '\(binary)' a.stories --junit out.xml > out.txt 2>&1 & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $? > status"
         let outcome = try Binary.run(
             ["-c", script], in: folder, executable: "/bin/bash", timeout: 60,
             environment: Self.faults.merging(["STORYRUN_WORKER_EXECUTABLE": folder + "/slow-worker"]) { $1 })
