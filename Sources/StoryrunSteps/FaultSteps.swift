@@ -254,6 +254,15 @@ final class FaultSteps: StepDefinitions {
                 if how == "unmaps" { munmap(address, Int(end - start)) } else { mprotect(address, Int(end - start), PROT_READ) }
             }
         }
+        step("^the step fails with a (\\d+) MB message on one line$") { (_: FaultSteps, megabytes: Int) in
+            throw HugeFailure(message: String(repeating: "x", count: megabytes << 20))
+        }
+    }
+
+    /// An error whose message is as long as a test asks.
+    struct HugeFailure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
     }
 
     /// Misbehaves as the environment variable `name` says.

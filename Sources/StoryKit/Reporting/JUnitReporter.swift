@@ -101,7 +101,7 @@ public struct JUnitReporter: Reporter {
         for hook in runHooks {
             let step = TestStepResult.hook(hook)
             xml += "    <testcase classname=\"run hooks\" name=\(Self.attribute(step.title)) time=\"\(Self.seconds(hook.duration))\">\n"
-            xml += "      <failure message=\(Self.attribute(step.shortReason)) type=\"failed\">" + step.failureText.xmlEscaped() + "</failure>\n"
+            xml += "      <failure message=\(Self.attribute(step.shortReason)) type=\"failed\">" + Self.cut(step.failureText).xmlEscaped() + "</failure>\n"
             xml += Self.systemOut([step], note: nil)
             xml += "    </testcase>\n"
         }
@@ -126,7 +126,7 @@ public struct JUnitReporter: Reporter {
             xml.literal(" type=\"")
             xml.text(type)
             xml.literal("\">")
-            xml.xmlEscaped(text)
+            xml.xmlEscaped(Self.cut(text))
             xml.literal("</")
             xml.literal(element)
             xml.literal(">\n")
@@ -221,6 +221,16 @@ public struct JUnitReporter: Reporter {
             for attachment in testSteps[index].attachments { line(attachment.plainText(indent: "           ")) }
         }
         xml.literal("</system-out>\n")
+    }
+
+    /// A failure's text cut, as attachments are, at
+    /// ``Attachment/reportLimit`` bytes with a note: libxml2 readers
+    /// (xmllint, Nokogiri) refuse a text node of 10 MB or more.
+    static func cut(_ text: String) -> String {
+        let size = text.utf8.count
+        guard size > Attachment.reportLimit else { return text }
+        let kept = String(decoding: text.utf8.prefix(Attachment.reportLimit), as: UTF8.self)
+        return kept + "\n(failure cut: \(size) bytes, reports keep the first \(Attachment.reportLimit))"
     }
 
     /// The failing step, the error, where it was raised and the step's place.

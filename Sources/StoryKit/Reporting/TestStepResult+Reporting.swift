@@ -36,10 +36,18 @@ extension TestStepResult {
         }
     }
 
-    /// The first line of the error, or the status.
+    /// The first line of the error, or the status; at most
+    /// ``shortReasonLimit`` characters, then "…" (a line of megabytes made a
+    /// JUnit report that libxml2 readers refuse, and a terminal line no one
+    /// reads).
     var shortReason: String {
-        error?.message.split(separator: "\n").first.map(String.init) ?? status.rawValue
+        guard let line = error?.message.split(separator: "\n", maxSplits: 1).first else { return status.rawValue }
+        guard line.utf8.count > Self.shortReasonLimit, line.count > Self.shortReasonLimit else { return String(line) }
+        return line.prefix(Self.shortReasonLimit) + "…"
     }
+
+    /// The most characters ``shortReason`` keeps.
+    static let shortReasonLimit = 1_000
 
     /// The title, the error, where in Swift it was raised, and the place:
     /// the text JUnit and the terminal reports give a failure.

@@ -104,3 +104,31 @@ final class ElementCollector: NSObject, XMLParserDelegate {
         open.removeLast()
     }
 }
+
+extension JUnitReporterTests {
+    /// Before, a failure message of 10 MB or more on one line went whole
+    /// into the `message` attribute and the failure's text: xmllint (and
+    /// every libxml2 reader: Nokogiri, GitLab) refused the report.
+    @Test("A failure with a 12 MB message makes a report xmllint reads, the message cut with a note",
+          .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"))
+    func hugeFailureMessage() throws {
+        let folder = try Binary.temporaryFolder("junit")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("Story: huge\n  Given the step fails with a 12 MB message on one line\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/h.stories"))
+        let outcome = try Binary.run(["h.stories", "--junit", "out.xml"], in: folder, timeout: 120, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
+        #expect(outcome.status == 1, "\(outcome.errorOutput)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.xmllint))
+        process.arguments = ["--noout", "--schema", Golden.fixture("reporting/junit-4.xsd"), folder + "/out.xml"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(message.prefix(2000))")
+        let report = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(report.contains("(failure cut: ") && report.contains("reports keep the first 1048576)"), "the note")
+        #expect(report.utf8.count < 3 << 20, "\(report.utf8.count) bytes")
+    }
+}
