@@ -33,7 +33,10 @@ public enum StoryRun {
         // first worker starts stops the run as one later does (its reports
         // say nothing ran; an earlier run's are not left in their place).
         // A forked worker has every signal back to its default.
-        if !isWorker { Interrupts.install() }
+        if !isWorker {
+            Interrupts.install()
+            Orphans.waitsForChildren()
+        }
         // A run's first worker starts first of all, so that its start-up
         // overlaps everything this process does before it needs it; forked
         // when it can be, this process goes on as that worker too.

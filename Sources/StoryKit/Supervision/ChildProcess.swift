@@ -156,6 +156,17 @@ enum Orphans {
     @_silgen_name("prctl")
     private static func prctl(_ option: Int32, _ arg2: UInt, _ arg3: UInt, _ arg4: UInt, _ arg5: UInt) -> Int32
 
+    /// A run started with SIGCHLD ignored sets it back to its default:
+    /// ignored, children leave no exit status to wait for, and a worker's
+    /// crash read "exited with status -1".
+    static func waitsForChildren() {
+        var current = sigaction()
+        guard sigaction(SIGCHLD, nil, &current) == 0, let handler = current.__sigaction_handler.sa_handler,
+            unsafeBitCast(handler, to: Int.self) == 1
+        else { return }
+        _ = Glibc.signal(SIGCHLD, SIG_DFL)
+    }
+
     /// Makes this process the reaper of its descendants' orphans (Linux).
     static func adopt() {
         #if os(Linux)
@@ -238,11 +249,16 @@ enum Descriptors {
         return (ends[0], ends[1])
     }
 
+    /// The temporary folder: `TMPDIR`, or /tmp when it is not set.
+    static var temporaryFolder: String {
+        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
     /// An unlinked temporary file opened for reading and writing (and
     /// appending, unless `appending` is false), closed on exec, made in
     /// `folder` (the temporary folder when nil).
     static func temporaryFile(_ purpose: String, in folder: String? = nil, appending: Bool = true) -> Int32? {
-        let folder = folder ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let folder = folder ?? temporaryFolder
         var template = Array("\(folder)/.storyrun-\(purpose)-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }

@@ -82,7 +82,12 @@ final class SupervisedWorker {
         }
         guard let output, let page, null >= 0, let position = SharedPosition.map(fileDescriptor: page) else {
             closeAll()
-            throw ChildProcess.StartError(description: "cannot make files for a worker process in the temporary folder: \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            let folder = Descriptors.temporaryFolder
+            let named = getenv("TMPDIR") == nil ? folder : "\(folder) (TMPDIR)"
+            throw ChildProcess.StartError(
+                description: "cannot make files for a worker process in the temporary folder \(named): \(reason); "
+                    + "set TMPDIR to a folder storyrun may write to")
         }
         let descriptors: [Int32: Int32] = [0: null, 1: output, 2: output, 3: requests.read, 4: messages.write, 5: page]
         let process: ChildProcess

@@ -242,6 +242,32 @@ extension AdversaryEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: folder + "/out.json"))
     }
 
+    /// Before, a run started with SIGCHLD ignored (its children then leave
+    /// no exit status) said a worker that crashed "exited with status -1".
+    @Test("A run started with SIGCHLD ignored still says how a worker ended")
+    func ignoredChildSignal() throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binary = try #require(Binary.path)
+        try Self.write("Story: crashes\n  Given the step raises SIGSEGV\n", to: folder + "/a.stories")
+        let outcome = try Binary.run(["-c", "trap '' CHLD; exec '\(binary)' a.stories"], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("crashed with signal 11"), "\(outcome.output)")
+        #expect(!outcome.output.contains("status -1"), "\(outcome.output)")
+    }
+
+    /// Before, a temporary folder storyrun could not write to was "the
+    /// temporary folder", named nowhere.
+    @Test("A TMPDIR storyrun cannot write to is named, with what to do")
+    func unwritableTemporaryFolder() throws {
+        let folder = try Binary.temporaryFolder("adversary")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write("Story: passes\n  Given a step that passes\n", to: folder + "/a.stories")
+        let outcome = try Binary.run(["a.stories"], in: folder, timeout: 60, environment: Self.faults.merging(["TMPDIR": folder + "/missing"]) { $1 })
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect((outcome.output + outcome.errorOutput).contains("in the temporary folder \(folder)/missing (TMPDIR): No such file or directory; set TMPDIR"), "\(outcome.output)\(outcome.errorOutput)")
+    }
+
     /// Before, `nohup storyrun …` was stopped by SIGHUP all the same: the
     /// run replaced the ignored action with its own handler.
     @Test("A signal the run was started with ignored (nohup's SIGHUP, a script's background SIGINT) stays ignored", arguments: ["HUP", "INT"])
