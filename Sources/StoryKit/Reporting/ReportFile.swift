@@ -5,11 +5,15 @@ import Foundation
 ///
 /// What happens to the path depends on what it is:
 /// - a regular file, or nothing yet: the text goes to a temporary file
-///   created beside it with exclusive creation (`O_CREAT|O_EXCL|O_NOFOLLOW`,
-///   an unpredictable name), which ``commit()`` flushes to disk (`fsync`) and
-///   renames over the path; a killed run never leaves half a report, and a
-///   symlink planted where the temporary goes is never followed (a run
-///   removed the earlier report there when it started: ``EarlierReport``);
+///   beside it, which ``commit()`` flushes to disk (`fsync`) and renames over
+///   the path; a killed run never leaves half a report. The file has no name
+///   while it is written (Linux's `O_TMPFILE`): a run killed then (SIGKILL,
+///   a second Ctrl-C) leaves nothing behind; it is linked under an
+///   unpredictable name only when it is whole, for the rename. Where the
+///   disk has no such files, it is created under that name at once with
+///   exclusive creation (`O_CREAT|O_EXCL|O_NOFOLLOW`). A symlink planted
+///   where the temporary goes is never followed (a run removed the earlier
+///   report there when it started: ``EarlierReport``);
 /// - a symlink: it is followed to its final target and that target is
 ///   written as above, so the link stays a link;
 /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`: the text goes to that file
@@ -58,7 +62,8 @@ final class ReportFile {
         }
     }
 
-    /// The temporary file that ``commit()`` renames over the target.
+    /// The temporary file that ``commit()`` renames over the target; nil
+    /// while a file with no name yet is written (`O_TMPFILE`).
     private var temporary: String?
 
     /// Writes text at the end of the report.
@@ -139,7 +144,7 @@ final class ReportFile {
     /// rest is made. Only for a temporary file that is renamed into place.
     private func startWriteback(after count: Int) {
         written += count
-        guard written - writebackStart >= Self.writebackSize, temporary != nil, let syncFileRange = Self.syncFileRange else { return }
+        guard written - writebackStart >= Self.writebackSize, case .replacing = destination, let syncFileRange = Self.syncFileRange else { return }
         // SYNC_FILE_RANGE_WRITE: start writing the dirty pages, do not wait.
         _ = syncFileRange(descriptor, off_t(writebackStart), off_t(written - writebackStart), 2)
         writebackStart = written
@@ -199,7 +204,7 @@ final class ReportFile {
     func prepare() throws(Diagnostic) {
         guard isOpen else { throw Self.failure(path, EBADF) }
         isOpen = false
-        guard let temporary, case .replacing(let target) = destination else {
+        guard case .replacing(let target) = destination else {
             // A device or FIFO: no rename; a close error still means lost text.
             if close(descriptor) != 0 && errno != EINTR && errno != EINVAL { throw Self.failure(path, errno) }
             return
@@ -209,8 +214,20 @@ final class ReportFile {
         if fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
             let code = errno
             close(descriptor)
-            unlink(temporary)
+            if let temporary { unlink(temporary) }
             throw Self.failure(path, code, folder: ReportDestination.folder(of: target))
+        }
+        let temporary: String
+        if let named = self.temporary {
+            temporary = named
+        } else {
+            do {
+                temporary = try Self.link(descriptor, beside: target, reportPath: path)
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            self.temporary = temporary
         }
         if close(descriptor) != 0 && errno != EINTR {
             let code = errno
@@ -295,26 +312,64 @@ extension ReportFile {
         return descriptor
     }
 
-    /// Creates a temporary file beside the target, `mkstemp`-style: an
-    /// unpredictable name, `O_CREAT|O_EXCL|O_NOFOLLOW`; mode 0644 less the
-    /// umask for a new report, the target's own mode when it exists, else
-    /// `earlierMode` (the mode of the report removed when the run started).
+    /// Creates a temporary file beside the target: one with no name
+    /// (`O_TMPFILE`, the name nil) where the disk has them, else
+    /// `mkstemp`-style, an unpredictable name, `O_CREAT|O_EXCL|O_NOFOLLOW`;
+    /// mode 0644 less the umask for a new report, the target's own mode when
+    /// it exists, else `earlierMode` (the mode of the report removed when
+    /// the run started).
     fileprivate static func createTemporary(beside target: String, reportPath: String, earlierMode: mode_t?)
-        throws(Diagnostic) -> (Int32, String)
+        throws(Diagnostic) -> (Int32, String?)
     {
         let folder = ReportDestination.folder(of: target)
-        let name = (target as NSString).lastPathComponent
         var existing = stat()
         let keptMode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : earlierMode
+        #if os(Linux)
+        // Linked by its /proc/self/fd name when whole: only where /proc is.
+        if access("/proc/self/fd", X_OK) == 0 {
+            let descriptor = open(folder, anonymousFile | O_WRONLY | O_CLOEXEC, mode_t(0o644))
+            if descriptor >= 0 {
+                if let keptMode { _ = fchmod(descriptor, keptMode) }
+                return (descriptor, nil)
+            }
+        }
+        #endif
+        let name = (target as NSString).lastPathComponent
         var lastError = EEXIST
         for _ in 0..<100 {
-            let temporary = folder + "/." + name + ".tmp-" + randomSuffix()
+            let temporary = temporaryName(in: folder, for: name)
             let descriptor = open(
                 temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o644))
             if descriptor >= 0 {
                 if let keptMode { _ = fchmod(descriptor, keptMode) }
                 return (descriptor, temporary)
             }
+            lastError = errno
+            guard lastError == EEXIST || lastError == EINTR else { break }
+        }
+        throw failure(reportPath, lastError, folder: folder)
+    }
+
+    /// `O_TMPFILE` (with the `O_DIRECTORY` bit it includes), which Glibc's
+    /// module does not export.
+    private static let anonymousFile: Int32 = 0o20_000_000 | O_DIRECTORY
+
+    /// A temporary name beside the target: `.NAME.tmp-` and twelve random
+    /// letters and digits.
+    private static func temporaryName(in folder: String, for name: String) -> String {
+        folder + "/." + name + ".tmp-" + randomSuffix()
+    }
+
+    /// Gives a file made with no name (`O_TMPFILE`) a temporary name beside
+    /// the target, for the rename; linked only when it is whole, so a run
+    /// killed while it wrote leaves nothing behind.
+    fileprivate static func link(_ descriptor: Int32, beside target: String, reportPath: String) throws(Diagnostic) -> String {
+        let folder = ReportDestination.folder(of: target)
+        let name = (target as NSString).lastPathComponent
+        var lastError = EEXIST
+        for _ in 0..<100 {
+            let temporary = temporaryName(in: folder, for: name)
+            if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 { return temporary }
             lastError = errno
             guard lastError == EEXIST || lastError == EINTR else { break }
         }
