@@ -23,14 +23,14 @@ struct CrashReport {
     ]
 
     /// Symbolizes the stack traces in `printed`, looking up the frames
-    /// that lie in the executable at `executable`.
-    static func reading(_ printed: [Attachment], executable: String) -> CrashReport {
-        let executableName = fileName(executable)
+    /// that lie in the symbolizer's executable.
+    static func reading(_ printed: [Attachment], symbolizer: Symbolizer) -> CrashReport {
+        let executableName = fileName(symbolizer.path)
         var texts = printed.map { $0.encoding == .identity ? $0.body.split(separator: "\n", omittingEmptySubsequences: false) : [] }
         let frames = texts.map(StackTrace.frames(in:))
         let inExecutable = frames.map { $0.filter { fileName($0.module) == executableName && $0.callOffset != nil } }
         let offsets = inExecutable.flatMap { $0.compactMap(\.callOffset) }
-        let places = offsets.isEmpty ? [:] : Symbolizer(path: executable).places(atOffsets: offsets)
+        let places = offsets.isEmpty ? [:] : symbolizer.places(atOffsets: offsets)
 
         var site: String?
         for index in texts.indices {
