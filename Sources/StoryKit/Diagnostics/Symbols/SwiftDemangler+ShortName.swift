@@ -22,7 +22,9 @@ extension SwiftDemangler {
         if text.hasPrefix("("), let close = text.firstIndex(of: ")"), text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber) {
             text = text[close...].dropFirst().drop { $0 == " " }
         }
-        for prefix in ["suspend resume partial function for ", "await resume partial function for ", "partial apply for "] where text.hasPrefix(prefix) {
+        for prefix in [
+            "suspend resume partial function for ", "await resume partial function for ", "partial apply forwarder for ", "partial apply for ",
+        ] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
         }
         let characters = Array(text)
