@@ -345,14 +345,16 @@ struct Supervisor {
             Self.retired.append(worker.process.pid)
         }
 
-        /// The workers' executable, read only once one crashes.
-        let symbolizer = Symbolizer(path: SupervisedWorker.executablePath)
+        /// The workers' executable, read once one crashes.
+        var symbolizer: Symbolizer?
         /// What a worker that has gone printed since the test step it was
         /// in began; when it crashed, its stack trace symbolized.
         func crashReport(of worker: SupervisedWorker, since snapshot: SharedPosition.Snapshot, reason: WorkerFailure.Reason) -> CrashReport {
             let printed = worker.printed(since: snapshot)
             guard case .signal = reason else { return CrashReport(printed: printed, site: nil) }
-            return CrashReport.reading(printed, symbolizer: symbolizer)
+            let reader = symbolizer ?? Symbolizer(path: SupervisedWorker.executablePath)
+            symbolizer = reader
+            return CrashReport.reading(printed, symbolizer: reader)
         }
 
         /// A worker has gone: blame the story it was in, hand on the rest.

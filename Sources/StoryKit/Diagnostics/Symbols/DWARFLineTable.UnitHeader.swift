@@ -88,7 +88,7 @@ extension DWARFLineTable {
                 // Every form read takes a byte at least: a count past the
                 // bytes left is a broken table, not a long loop.
                 guard !formats.isEmpty || count == 0, count <= UInt64(cursor.bytes.count - cursor.offset) else { return }
-                for _ in 0..<count {
+                for _ in 0..<count where !cursor.isBroken {
                     var name = "", directory: UInt64 = 0
                     for format in formats {
                         guard let value = Self.read(form: format.form, &cursor, is64Bit: is64Bit, table: table) else { return }

@@ -79,9 +79,11 @@ struct DWARFLineTable {
                 continue
             }
             switch opcode {
-            case 0:  // extended
-                let length = Int(clamping: program.uleb())
-                let next = program.offset + length
+            case 0:  // extended: its length, then its own opcode
+                let length = program.uleb()
+                let start = program.offset
+                guard length <= UInt64(program.bytes.count - start) else { return }
+                guard length > 0 else { continue }
                 switch program.u8() {
                 case 1:  // end_sequence
                     emitRow()
@@ -93,7 +95,7 @@ struct DWARFLineTable {
                     address = length == 5 ? UInt64(program.u32()) : program.u64()
                 default: break
                 }
-                program.seek(to: next)
+                program.seek(to: start + Int(length))
             case 1: emitRow()  // copy
             case 2: advance(operations: program.uleb())
             case 3: line &+= program.sleb()
