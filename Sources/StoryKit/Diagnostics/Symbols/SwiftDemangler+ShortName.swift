@@ -13,10 +13,11 @@ extension SwiftDemangler {
     }
 
     /// `name` without the async part's prefix, closure signatures,
-    /// parameter types (labels kept), return types, and `module.` and
-    /// `Swift.` qualifiers.
+    /// parameter types (labels kept), return and property types, private
+    /// names' file discriminators, and `module.` and `Swift.` qualifiers.
     static func shortened(_ name: String, module: String?) -> String {
-        var text = Substring(name)
+        var text = Substring(withoutDiscriminators(name))
+        if let suffix = text.range(of: " with unmangled suffix ") { text = text[..<suffix.lowerBound] }
         // "(1) suspend resume partial function for": a piece of an async
         // function, after an await; the user knows it as the function.
         if text.hasPrefix("("), let close = text.firstIndex(of: ")"), text[text.index(after: text.startIndex)..<close].allSatisfy(\.isNumber) {
@@ -37,6 +38,9 @@ extension SwiftDemangler {
                 while end < characters.count, characters[end].isNumber { end += 1 }
                 short += String(characters[index..<end])
                 index = topLevel(" in ", in: characters, from: end) ?? characters.count
+            } else if starts(characters, at: index, with: " : ") {
+                // A property's or conformance's type: up to " in " or the end.
+                index = topLevel(" in ", in: characters, from: index + 3) ?? characters.count
             } else if characters[index] == "(", index > 0, isNameEnd(characters[index - 1]),
                 let close = matching(characters, from: index)
             {
@@ -52,6 +56,27 @@ extension SwiftDemangler {
             short = unqualified(short, qualifier + ".")
         }
         return short
+    }
+
+    /// `name` with each private name's `(helper in _0123…CDEF)` written
+    /// as `helper`: the 32 hex digits tell files apart, not people.
+    private static func withoutDiscriminators(_ name: String) -> String {
+        var result = ""
+        var rest = Substring(name)
+        while let marker = rest.range(of: " in _") {
+            let after = rest[marker.upperBound...]
+            let digits = after.prefix { $0.isHexDigit }
+            guard let open = rest[..<marker.lowerBound].lastIndex(of: "("), digits.count == 32,
+                after.dropFirst(32).hasPrefix(")")
+            else {
+                result += rest[..<marker.upperBound]
+                rest = after
+                continue
+            }
+            result += rest[..<open] + rest[rest.index(after: open)..<marker.lowerBound]
+            rest = after.dropFirst(33)
+        }
+        return result + rest
     }
 
     /// `_:file:line:` for `_: Swift.StaticString, file: …, line: …`.

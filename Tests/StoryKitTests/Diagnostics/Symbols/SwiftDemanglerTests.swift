@@ -20,6 +20,14 @@ import Testing
                 id: "a standard library function with labels",
                 symbol: "$ss17_assertionFailure__4file4line5flagss5NeverOs12StaticStringV_SSAHSus6UInt32VtF",
                 short: "_assertionFailure(_:_:file:line:flags:)"),
+            Case(
+                id: "a private function, its file's discriminator left out",
+                symbol: "$s8StoryKit7PatternV6reason33_1EFF784662B5A6DC6A9E39CE3BFFF017LL3forSSs5Error_p_tFZ",
+                short: "static Pattern.reason(for:)"),
+            Case(
+                id: "a private property's getter, its type left out",
+                symbol: "$s8StoryKit18LiveStatusReporterV11currentFile33_8CC66F2BFCF2297F364109BDEE00ACBELLSSvg",
+                short: "LiveStatusReporter.currentFile.getter"),
             Case(id: "a C function", symbol: "backtrace_symbols_fd", short: "backtrace_symbols_fd"),
             Case(id: "not a valid mangling", symbol: "$sZZZ", short: "$sZZZ"),
         ])
