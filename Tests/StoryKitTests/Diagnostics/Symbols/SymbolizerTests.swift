@@ -86,29 +86,4 @@ import Testing
             }
         }
     }
-
-    @Test("A frame of this test binary in either form of trace comes to name its function and file:line", .enabled(if: Oracle.has("readelf"), "needs readelf"))
-    func crashReportOfThisBinary() throws {
-        let binary = Oracle.testBinary
-        let function = try #require(try Oracle.functions(in: binary).first { $0.name == "$s13StoryKitTests6OracleO4path2ofSSSgSS_tFZ" })
-        let offset = function.address + function.size / 2
-        let hex = String(offset, radix: 16)
-        let trace = """
-            Fatal error: on purpose
-            Current stack trace:
-            \(binary)(+0x\(hex))[0x55e400000000]
-            1    \(binary.split(separator: "/").last!)    0x000055e400000000 <unavailable> + \(offset + 1)
-            /lib/x86_64-linux-gnu/libc.so.6(+0x3c050)[0x7f990ba81050]
-            """
-        let printed = [Attachment(body: trace, encoding: .identity, mediaType: Attachment.logMediaType, name: "output")]
-        let report = CrashReport.reading(printed, symbolizer: Symbolizer(path: binary))
-        let lines = report.printed[0].body.split(separator: "\n")
-        #expect(lines.count == 5)
-        #expect(lines[2].contains("(static Oracle.path(of:)+0x"), "\(lines[2])")
-        #expect(lines[3].contains(" static Oracle.path(of:) + \(function.size / 2 + 1) at "), "\(lines[3])")
-        #expect(lines[2].contains("Tests/StoryKitTests/Diagnostics/Symbols/Oracle.swift:"), "\(lines[2])")
-        #expect(lines[4] == "/lib/x86_64-linux-gnu/libc.so.6(+0x3c050)[0x7f990ba81050]")
-        let location = try #require(lines[2].split(separator: " at ").last)
-        #expect(report.site == "at \(location) (in static Oracle.path(of:))")
-    }
 }
