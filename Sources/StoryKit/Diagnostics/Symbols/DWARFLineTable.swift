@@ -62,19 +62,22 @@ struct DWARFLineTable {
         var address: UInt64 = 0, file: UInt64 = 1, line: Int64 = 1
         // The row before, in this sequence: it covers up to the next row's address.
         var previous: (address: UInt64, file: UInt64, line: Int64)?
+        // Most rows are nowhere near the few addresses wanted.
+        let lowest = wanted.min() ?? 0, highest = wanted.max() ?? 0
         func emitRow() {
-            if let row = previous, row.line > 0, row.address < address {
+            if let row = previous, row.address <= highest, address > lowest, row.line > 0, row.address < address {
                 for wanted in wanted where wanted >= row.address && wanted < address { found(wanted, row.file, Int(row.line)) }
             }
             previous = (address, file, line)
         }
         func advance(operations: UInt64) { address &+= operations &* header.minimumInstructionLength }
+        let opcodeBase = header.opcodeBase, lineRange = header.lineRange, lineBase = Int64(header.lineBase)
         while !program.isAtEnd {
             let opcode = program.u8()
-            if opcode >= header.opcodeBase {
-                let adjusted = UInt64(opcode - header.opcodeBase)
-                advance(operations: adjusted / header.lineRange)
-                line &+= Int64(header.lineBase) + Int64(adjusted % header.lineRange)
+            if opcode >= opcodeBase {
+                let adjusted = UInt64(opcode - opcodeBase)
+                advance(operations: adjusted / lineRange)
+                line &+= lineBase + Int64(adjusted % lineRange)
                 emitRow()
                 continue
             }
