@@ -165,6 +165,10 @@ final class FaultSteps: StepDefinitions {
                 fatalError("a step crashed once on purpose")
             }
         }
+        step("^the step indexes an array out of range$") { _ in
+            let numbers = [1, 2, 3]
+            print("item 4:", numbers[numbers.count])  // one past the end: a trap
+        }
         step("^the step waits (\\d+) ms$") { (_: FaultSteps, milliseconds: Int) in
             usleep(useconds_t(milliseconds * 1000))
         }

@@ -33,20 +33,32 @@ enum CrashTrace {
         _ = backtrace(frames, 1)
         for signal in [SIGILL, SIGTRAP] {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { signal in CrashTrace.handle(signal) }
+            action.__sigaction_handler.sa_sigaction = { signal, _, context in CrashTrace.handle(signal, context) }
             // The default action again once it has run: the re-raise ends
             // the process.
-            action.sa_flags = Int32(bitPattern: UInt32(SA_RESETHAND) | UInt32(SA_NODEFER))
+            action.sa_flags = Int32(bitPattern: UInt32(SA_SIGINFO) | UInt32(SA_RESETHAND) | UInt32(SA_NODEFER))
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
         }
         #endif
     }
 
-    private static func handle(_ signal: Int32) {
+    /// Prints the stack from the instruction that trapped: the frames of
+    /// this handler and of the kernel's return from it are left out, so
+    /// the first frame is where the crash was (and is no return address,
+    /// which the parent's `StackTrace` counts on).
+    private static func handle(_ signal: Int32, _ context: UnsafeMutableRawPointer?) {
         let header: StaticString = "Current stack trace:\n"
         _ = write(STDERR_FILENO, header.utf8Start, header.utf8CodeUnitCount)
-        backtraceSymbols(frames, backtrace(frames, depth), STDERR_FILENO)
+        let count = backtrace(frames, depth)
+        var first: Int32 = 0
+        #if os(Linux) && arch(x86_64)
+        if let context {
+            let trapped = UInt(bitPattern: Int(context.assumingMemoryBound(to: ucontext_t.self).pointee.uc_mcontext.gregs.16))  // REG_RIP
+            first = (0..<count).first { UInt(bitPattern: frames[Int($0)]) == trapped } ?? 0
+        }
+        #endif
+        backtraceSymbols(frames + Int(first), count - first, STDERR_FILENO)
         raise(signal)
     }
 }

@@ -348,6 +348,18 @@ struct Supervisor {
             Self.retired.append(worker.process.pid)
         }
 
+        /// The workers' executable, read once one crashes.
+        var symbolizer: Symbolizer?
+        /// What a worker that has gone printed since the test step it was
+        /// in began; when it crashed, its stack trace symbolized.
+        func crashReport(of worker: SupervisedWorker, since snapshot: SharedPosition.Snapshot, reason: WorkerFailure.Reason) -> CrashReport {
+            let printed = worker.printed(since: snapshot)
+            guard case .signal = reason else { return CrashReport(printed: printed, site: nil) }
+            let reader = symbolizer ?? Symbolizer(path: SupervisedWorker.executablePath)
+            symbolizer = reader
+            return CrashReport.reading(printed, symbolizer: reader)
+        }
+
         /// A worker has gone: blame the story it was in, hand on the rest.
         func bury(_ worker: SupervisedWorker, ending: ChildProcess.Ending) {
             // Read what it said before it went, then what it had not yet
@@ -372,8 +384,9 @@ struct Supervisor {
                 switch snapshot.phase {
                 case .starting, .beforeRun, .afterRun:
                     if snapshot.stepKind == .hook, snapshot.hookIndex < registry.hooks.count {
+                        let crash = crashReport(of: worker, since: snapshot, reason: reason)
                         let hook = WorkerFailure.runHook(
-                            registry.hooks[snapshot.hookIndex], reason: reason, printed: worker.printed(since: snapshot), elapsed: elapsed)
+                            registry.hooks[snapshot.hookIndex], reason: reason, printed: crash.printed, site: crash.site, elapsed: elapsed)
                         summary.failedHooks += 1
                         emit(.diagnostic(Diagnostic(at: hook.location, problem: hook.error?.message ?? "")))
                         emit(.runHookFinished(hook))
@@ -387,10 +400,10 @@ struct Supervisor {
                     }
                 case .stories, .done:
                     if let sequence = snapshot.story, let flight = take(sequence, from: worker) {
-                        let printed = worker.printed(since: snapshot)
+                        let crash = crashReport(of: worker, since: snapshot, reason: reason)
                         let result = WorkerFailure.result(
-                            for: flight.planned.story, registry: registry, at: snapshot, reason: reason, printed: printed,
-                            elapsed: Self.elapsed(since: snapshot, sentAt: flight.sentAt, now: now))
+                            for: flight.planned.story, registry: registry, at: snapshot, reason: reason, printed: crash.printed,
+                            site: crash.site, elapsed: Self.elapsed(since: snapshot, sentAt: flight.sentAt, now: now))
                         if !isInterrupted, !isStopping, snapshot.attempt < configuration.retries, canChange(flight.planned) {
                             // --retry: a crash is a failure like any other; the story runs again
                             // in a new worker, this attempt kept.

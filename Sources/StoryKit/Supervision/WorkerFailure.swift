@@ -19,14 +19,17 @@ enum WorkerFailure {
     /// running, say): then it is blamed on the step it was at, and says so.
     /// `isRunHook`: the worker died in a before-run or after-run hook,
     /// which is no test step, and after which no new worker takes its
-    /// place for that hook.
-    static func message(_ reason: Reason, printed: [Attachment], isBetweenTestSteps: Bool = false, isRunHook: Bool = false) -> String {
+    /// place for that hook. `site`: where in the user's code it crashed
+    /// (see ``CrashReport/site``).
+    static func message(
+        _ reason: Reason, printed: [Attachment], site: String? = nil, isBetweenTestSteps: Bool = false, isRunHook: Bool = false
+    ) -> String {
         let message: String
         let when = isRunHook ? "in this hook" : isBetweenTestSteps ? "between test steps (a thread the code left running, say)" : "in this test step"
         let after = isRunHook ? "" : "; the run went on with a new worker"
         switch reason {
         case .signal(let signal):
-            message = "the worker process crashed with signal \(signal) (\(name(of: signal))) \(when)\(after)"
+            message = "the worker process crashed with signal \(signal) (\(name(of: signal))) \(when)\(site.map { ", \($0)" } ?? "")\(after)"
         case .exit(let code):
             message = "the worker process exited with status \(code) \(when) (did the code call exit()?)\(after)"
         case .timedOut(let limit):
@@ -46,9 +49,9 @@ enum WorkerFailure {
     /// that step failed, the rest skipped.
     static func result(
         for story: Story, registry: StepRegistry, at position: SharedPosition.Snapshot, reason: Reason,
-        printed: [Attachment], elapsed: UInt64
+        printed: [Attachment], site: String? = nil, elapsed: UInt64
     ) -> StoryResult {
-        let error = StepError(message: message(reason, printed: printed, isBetweenTestSteps: position.stepKind == .none))
+        let error = StepError(message: message(reason, printed: printed, site: site, isBetweenTestSteps: position.stepKind == .none))
         let index = min(position.stepIndex, story.steps.count)
         var statuses: [StepStatus]
         var testSteps: [TestStepResult] = []
@@ -92,11 +95,12 @@ enum WorkerFailure {
     }
 
     /// A failed before-run or after-run hook for a worker that died in it.
-    static func runHook(_ hook: Hook, reason: Reason, printed: [Attachment], elapsed: UInt64) -> HookResult {
+    static func runHook(_ hook: Hook, reason: Reason, printed: [Attachment], site: String? = nil, elapsed: UInt64) -> HookResult {
         HookResult(
             kind: hook.kind.rawValue, location: hook.location, status: .failed,
             error: StepError(
-                message: "the \(hook.kind.rawValue) hook at \(hook.location.displayFileAndLine): " + message(reason, printed: printed, isRunHook: true),
+                message: "the \(hook.kind.rawValue) hook at \(hook.location.displayFileAndLine): "
+                    + message(reason, printed: printed, site: site, isRunHook: true),
                 location: hook.location),
             duration: elapsed, attachments: printed)
     }

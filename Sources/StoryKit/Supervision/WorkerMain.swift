@@ -25,6 +25,14 @@ enum WorkerMain {
             FileHandle.standardError.write(Data("storyrun: --worker is started by storyrun itself, not by hand\n".utf8))
             return .inputError
         }
+        #if !DEBUG
+        // Code built for release traps with no stack printed (and, for an
+        // index out of range, with no message at all): the worker prints
+        // the stack itself, for its parent to name the user's line. A
+        // debug build's runtime prints its own; a forked worker has this
+        // handler already.
+        CrashTrace.install()
+        #endif
         // Orphans of what the steps start come to this process, not its
         // parent's: it ends them all before it says it is done.
         Orphans.adopt()

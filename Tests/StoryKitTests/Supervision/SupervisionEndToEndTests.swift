@@ -105,7 +105,7 @@ import Testing
         }
     }
 
-    @Test("A step's fatalError shows the stack under its message in the forked worker as in one started again")
+    @Test("A step's fatalError shows the stack under its message, the step's frame named with its file:line, in the forked worker as in one started again")
     func stackTraceOfATrap() throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -119,8 +119,44 @@ import Testing
             #expect(outcome.status == 1, "\(outcome.output)")
             #expect(outcome.output.contains("Fatal error: a step crashed once on purpose"), "\(outcome.output)")
             // Under the message, where a user looks for their own code's line.
-            #expect(outcome.output.contains("output │ Current stack trace:"), "workers: \(workers.isEmpty ? "forked" : "started again")\n\(outcome.output)")
+            let how = "workers: \(workers.isEmpty ? "forked" : "started again")\n\(outcome.output)"
+            #expect(outcome.output.contains("output │ Current stack trace:"), "\(how)")
+            // The step's frame names its function and line; the message names them too.
+            let trap = try Self.faultStepsLine(containing: "fatalError(\"a step crashed once on purpose\")")
+            let frame = outcome.output.split(separator: "\n").first { $0.hasSuffix("/Sources/StoryrunSteps/FaultSteps.swift:\(trap)") }
+            #expect(frame?.contains(" in static FaultSteps.define(_:)") == true, "\(how)")
+            #expect(outcome.output.contains("in this test step, at \(Golden.root)/Sources/StoryrunSteps/FaultSteps.swift:\(trap) (in closure #"), "\(how)")
         }
+    }
+
+    @Test("An index out of range in a step names the step's file:line in the crash message, forked or started again")
+    func indexOutOfRange() throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write("Story: out of range\n  Given the step indexes an array out of range\n", to: folder + "/t.stories")
+        let binary = try #require(Binary.path)
+        let trap = try Self.faultStepsLine(containing: "numbers[numbers.count]")
+        for workers in ["", binary] {
+            var environment = Self.faults
+            if !workers.isEmpty { environment["STORYRUN_WORKER_EXECUTABLE"] = workers }
+            let outcome = try Binary.run(["t.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: environment)
+            let how = "workers: \(workers.isEmpty ? "forked" : "started again")\n\(outcome.output)"
+            #expect(outcome.status == 1, "\(how)")
+            // The runtime's own message names only the standard library's line.
+            #expect(outcome.output.contains("Fatal error: Index out of range"), "\(how)")
+            #expect(
+                outcome.output.contains(
+                    "crashed with signal 4 (SIGILL, a trap such as fatalError or a failed precondition) in this test step, "
+                        + "at \(Golden.root)/Sources/StoryrunSteps/FaultSteps.swift:\(trap) (in closure #"),
+                "\(how)")
+        }
+    }
+
+    /// The line of `Sources/StoryrunSteps/FaultSteps.swift` that holds `text`.
+    static func faultStepsLine(containing text: String) throws -> Int {
+        let source = try String(contentsOfFile: Golden.root + "/Sources/StoryrunSteps/FaultSteps.swift", encoding: .utf8)
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        return try #require(lines.firstIndex { $0.contains(text) }) + 1
     }
 
     /// The lines of terminal output that give a story's or the run's verdict.
