@@ -20,6 +20,9 @@ public struct CucumberJSONReporter: Reporter {
     private var spill: ReportSpill?
     /// The story files, read once for all their stories (and all reports).
     var fileInfos = StoryFileInfo.Recent().reader()
+    /// Where the captured texts are in each step's text; a report made
+    /// without the run's definitions (`merge`) searches for them.
+    var captureOffsets = CaptureOffsets(registry: nil)
 
     /// One story file's feature: its members up to its elements, and where
     /// its stories' elements are.
@@ -306,7 +309,8 @@ public struct CucumberJSONReporter: Reporter {
             out.literal(#"","pattern":"#)
             JSONValue.writeString(winner.pattern, into: &out)
             out.literal(#","arguments":"#)
-            Self.writeArguments(winner.arguments, in: result.step.text, into: &out)
+            Self.writeArguments(
+                winner.arguments, in: result.step.text, starts: captureOffsets.starts(of: winner, in: result.step.text), into: &out)
         }
         out.literal(#"},"result":"#)
         if result.error == nil {
@@ -356,10 +360,24 @@ public struct CucumberJSONReporter: Reporter {
         }
     }
 
-    /// Appends ``arguments(_:in:)`` as a JSON array; for ASCII text (where
-    /// an offset is a byte's) straight as bytes, found as
+    /// Appends ``arguments(_:in:)`` as a JSON array, or the texts at
+    /// `starts` when they are known (``CaptureOffsets``); for ASCII text
+    /// (where an offset is a byte's) straight as bytes, found as
     /// ``asciiArguments(_:in:)`` finds them.
-    static func writeArguments(_ texts: [String?], in stepText: String, into out: inout [UInt8]) {
+    static func writeArguments(_ texts: [String?], in stepText: String, starts: [Int?]? = nil, into out: inout [UInt8]) {
+        if let starts, starts.count == texts.count {
+            out.append(UInt8(ascii: "["))
+            for index in texts.indices {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.literal(#"{"val":"#)
+                if let text = texts[index] { JSONValue.writeString(text, into: &out) } else { out.literal("null") }
+                out.literal(#","offset":"#)
+                if let start = starts[index] { JSONValue.writeInteger(Int64(start), into: &out) } else { out.literal("null") }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+            return
+        }
         var stepText = stepText
         let isWritten = stepText.withUTF8 { step -> Bool in
             guard step.allSatisfy({ $0 < 0x80 }), texts.allSatisfy({ $0?.utf8.allSatisfy { $0 < 0x80 } ?? true }) else { return false }

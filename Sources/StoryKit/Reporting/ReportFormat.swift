@@ -67,6 +67,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .json:
             var reporter = CucumberJSONReporter(path: context.path ?? "report.json")
             reporter.fileInfos = context.fileInfos.reader()
+            reporter.captureOffsets = CaptureOffsets(registry: context.registry)
             return reporter
         case .junit: return JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
         case .messages:
