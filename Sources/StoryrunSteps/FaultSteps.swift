@@ -254,6 +254,11 @@ final class FaultSteps: StepDefinitions {
                 if how == "unmaps" { munmap(address, Int(end - start)) } else { mprotect(address, Int(end - start), PROT_READ) }
             }
         }
+        // Adversary: step code that opens files and never closes them, until
+        // its process can open no more.
+        step("^the step leaks descriptors until none is left$") { _ in
+            while open("/dev/null", O_RDONLY) >= 0 {}
+        }
     }
 
     /// Misbehaves as the environment variable `name` says.

@@ -285,6 +285,16 @@ struct Supervisor {
                     let flight = take(sequence, from: worker)
                 else { return }
                 finish(lost(flight.planned.story, text), matches: nil)
+            case .stopped(let sequence, let text):
+                // It could open no more story files (a step leaked its
+                // descriptors, say) and ends without starting this story:
+                // no story is to blame. Those it had not started go to a new
+                // worker when it is buried; the run fails, saying why.
+                guard !worker.hasStopped, worker.dispatched.contains(sequence) else { return }
+                worker.hasStopped = true
+                worker.closeRequests()
+                summary.failedHooks += 1
+                emit(.diagnostic(Diagnostic(at: nil, problem: text + (isStopping ? "" : "; the run went on with a new worker"))))
             case .givenBack(let sequence):
                 // Only a story asked back and not started when it was asked
                 // (a worker starts stories in the order sent, and checks for
@@ -317,7 +327,7 @@ struct Supervisor {
         func takeBackWork() {
             guard workers.contains(where: { $0.isReady && !$0.hasEnded && $0.dispatched.isEmpty }) else { return }
             var busiest: SupervisedWorker?
-            for worker in workers where !worker.hasEnded && worker.givingBack == nil && worker.dispatched.count >= 2 {
+            for worker in workers where !worker.hasEnded && !worker.hasStopped && worker.givingBack == nil && worker.dispatched.count >= 2 {
                 if worker.dispatched.count > busiest?.dispatched.count ?? 0 { busiest = worker }
             }
             // Its first story is running, or about to: the rest is what it may give back.
@@ -513,7 +523,8 @@ struct Supervisor {
             // it asks for the next.
             if !isStopping {
                 // The idlest first.
-                for worker in workers.sorted(by: { $0.dispatched.count < $1.dispatched.count }) where worker.isReady && !worker.hasEnded {
+                for worker in workers.sorted(by: { $0.dispatched.count < $1.dispatched.count })
+                where worker.isReady && !worker.hasEnded && !worker.hasStopped {
                     while worker.dispatched.count < window, sendBatch(to: worker) {}
                 }
             }

@@ -89,6 +89,9 @@ enum WorkerMain {
             }
             return ahead.take(beforeWaiting: outbox.flush)
         }
+        // How many stories this worker has started, and the latest.
+        var ran = 0
+        var last: Story?
         while let next = nextStory() {
             defer {
                 spentHere.append(next)
@@ -103,6 +106,21 @@ enum WorkerMain {
                 outbox.send(WorkerWire.line(.givenBack(sequence: sequence)))
                 continue
             }
+            if let code = next.outOfResources {
+                // This worker can open no more files: stories it would read
+                // next would fail for nothing their own. It stops; a new
+                // worker runs them. One that has run no story stops nothing
+                // (its successor would fail the same way): the story fails
+                // with the reason.
+                if ran > 0 {
+                    outbox.send(WorkerWire.line(.stopped(sequence: sequence, stopReason(code, ran: ran, last: last))))
+                    break
+                }
+                let text = "its worker process could not read \(next.path) (\(String(cString: strerror(code)))) before it ran any story, "
+                    + "so the story did not run: a before-run hook may have used up its descriptors or memory, or the system has none left"
+                outbox.send(WorkerWire.line(.missing(sequence: sequence, text)))
+                continue
+            }
             guard let planned = next.planned else {
                 let text = next.isChanged
                     ? "the story at \(next.path):\(next.line) changed after the run read it (was the file changed during the run?): it did not run"
@@ -111,6 +129,8 @@ enum WorkerMain {
                 continue
             }
             shared.startStory(sequence, attempt: next.attemptsUsed, at: DispatchTime.now().uptimeNanoseconds)
+            ran += 1
+            last = planned.story
             await runner.run(planned, attemptsUsed: next.attemptsUsed, emit: forward)
             shared.endStory()
             probe.trim()
@@ -130,6 +150,21 @@ enum WorkerMain {
         outbox.send(WorkerWire.line(.end))
         PhaseTimer.mark("end")
         return .success
+    }
+
+    /// Why a worker that ran `ran` stories, the latest `last`, stops: it
+    /// could not open a story file (`code`, an `errno`), and what it holds
+    /// its descriptors open on, the clue to the step that leaks them.
+    private static func stopReason(_ code: Int32, ran: Int, last: Story?) -> String {
+        var text = "a worker process could not open story files (\(String(cString: strerror(code))))"
+        if code == EMFILE, let census = DescriptorCensus.mostShared() {
+            text += ", \(census.count) of its \(census.open) open descriptors on \(census.target)"
+        }
+        let suspects = ran == 1 ? "the story it ran" : "one of the \(ran) stories it ran"
+        text += ": a step in \(suspects)"
+        if let last { text += ran == 1 ? ", \"\(last.name)\" (\(last.location.fileAndLine))," : ", the last \"\(last.name)\" (\(last.location.fileAndLine)),"}
+        text += code == ENOMEM ? " may hold on to memory" : " may leak descriptors"
+        return text
     }
 
     /// Gives back the stories the parent asked for that wait in the queue
@@ -153,6 +188,9 @@ private struct WorkerStory: Sendable {
     var line = 0
     /// A story starts at that line, but not the one the parent planned.
     var isChanged = false
+    /// The file could not be read for want of descriptors or memory (this
+    /// `errno`): the story may be there, unchanged.
+    var outOfResources: Int32?
 }
 
 /// Reads a worker's requests and makes each a story to run, its steps
@@ -186,7 +224,14 @@ private final class StorySource: @unchecked Sendable {
             return (request.sequence, request.line, request.attemptsUsed, request.fingerprint, lastPath.path)
         }) {
             guard let request = read else { continue }
-            guard let story = files.story(at: request.line, in: request.path) else {
+            let found: Story?
+            do throws(RegularFile.Failure) {
+                found = try files.story(at: request.line, in: request.path)
+            } catch {
+                return WorkerStory(
+                    sequence: request.sequence, planned: nil, path: request.path, line: request.line, outOfResources: error.outOfResources)
+            }
+            guard let story = found else {
                 return WorkerStory(sequence: request.sequence, planned: nil, path: request.path, line: request.line)
             }
             // The file changed after the parent read it: what it planned
@@ -207,10 +252,14 @@ private struct StoryFiles {
     private var files: [String: [Int: Story]] = [:]
     private var order: [String] = []
 
-    mutating func story(at line: Int, in path: String) -> Story? {
+    /// The story at `line` of the file, nil when none starts there; throws
+    /// when the file could not be read for want of descriptors or memory
+    /// (see ``StoryLoader/parseFileUnlessOutOfResources(at:)``), which is
+    /// not kept: the file is read again when asked again.
+    mutating func story(at line: Int, in path: String) throws(RegularFile.Failure) -> Story? {
         if let stories = files[path] { return stories[line] }
         var stories: [Int: Story] = [:]
-        for story in StoryLoader.parseFile(at: path).stories { stories[story.location.line] = story }
+        for story in try StoryLoader.parseFileUnlessOutOfResources(at: path).stories { stories[story.location.line] = story }
         files[path] = stories
         order.append(path)
         if order.count > 8 { files[order.removeFirst()] = nil }
