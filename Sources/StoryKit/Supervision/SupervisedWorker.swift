@@ -105,7 +105,8 @@ final class SupervisedWorker {
             environment["SWIFT_BACKTRACE"] = "enable=no"
             do {
                 process = try ChildProcess.spawn(
-                    executablePath, arguments: ["--worker"] + arguments, environment: environment, descriptors: descriptors)
+                    executablePath, arguments: ["--worker"] + arguments, environment: environment, descriptors: descriptors,
+                    ownSession: true)
             } catch {
                 closeAll()
                 throw error

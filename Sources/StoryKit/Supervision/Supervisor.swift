@@ -40,6 +40,7 @@ struct Supervisor {
         if prestarted.arguments == arguments && !prestarted.workers.isEmpty { return false }
         discardPrestarted()
         Orphans.adopt()
+        Orphans.noteOwn()
         var workers: [SupervisedWorker] = []
         switch try? SupervisedWorker.start(arguments: arguments, forking: forking) {
         case .worker?: return true
@@ -68,7 +69,7 @@ struct Supervisor {
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
         retired = []
-        Orphans.end(keeping: [])
+        Orphans.endHandedOver(keeping: [])
     }
 
     /// Ends the workers started ahead when no run follows.
@@ -157,6 +158,7 @@ struct Supervisor {
             }
         }
         Orphans.adopt()
+        Orphans.noteOwn()
         // The worker started while this process registered and parsed; with
         // --jobs N, the others once the stories prove slow (see ``WorkerDemand``).
         workers = Self.takePrestarted(arguments: workerArguments).prefix(workerCount).map { $0 }
@@ -452,7 +454,7 @@ struct Supervisor {
             worker.release()
             workers.removeAll { $0 === worker }
             // What its steps started and left running ends with it.
-            Orphans.end(keeping: Set(workers.map(\.process.pid) + Self.retired))
+            Orphans.endHandedOver(keeping: Set(workers.map(\.process.pid) + Self.retired))
             // A worker that never got ready is not replaced: its successor
             // would fail the same way, for ever.
             let hasWork = !queue.isEmpty || !isSourceDone

@@ -46,3 +46,54 @@ import Testing
         #expect(!junit.contains("was the file changed"))
     }
 }
+
+extension WorkerFaultEndToEndTests {
+    /// The pids in the file the fixture's main writes, one a line: the
+    /// parent's helper first (the parent runs `main` before any worker).
+    static func helpers(in path: String) -> [pid_t] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    /// Whether `pid` is a `sleep` that still runs.
+    static func isSleeping(_ pid: pid_t) -> Bool {
+        guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"),
+            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), !stat.contains(") Z ")
+        else { return false }
+        return String(decoding: data, as: UTF8.self).contains("sleep")
+    }
+
+    /// Before, when a worker crashed, the parent ended every child of its
+    /// own that was not a worker: a process the executable's `main` started
+    /// before the run (a shared test server) was killed, and the stories
+    /// after the crash that needed it failed.
+    @Test("A process the executable started before the run outlives a worker's crash; what the workers started does not",
+        arguments: [[], ["--jobs", "2"]])
+    func processStartedBeforeTheRun(options: [String]) throws {
+        let folder = try Binary.temporaryFolder("worker-fault")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let log = folder + "/helpers"
+        defer { for pid in Self.helpers(in: log) { kill(pid, SIGKILL) } }
+        try Self.write(
+            "Story: crashes\n  Given the step calls exit(3)\n\n"
+                + "Story: leaves processes\n  Given the step starts a process that outlives it\n"
+                + "  And the step starts a process in a session of its own\n  And the step raises SIGKILL\n\n"
+                + "Story: after\n  Given a step that passes\n",
+            to: folder + "/a.stories")
+        let outcome = try Binary.run(
+            ["a.stories"] + options, in: folder, timeout: 60,
+            environment: Self.faults.merging(["STORYRUN_FIXTURE_HELPER": log]) { $1 })
+        #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("Stories: 1 passed, 2 failed"), "\(outcome.output)\(outcome.errorOutput)")
+        let helpers = Self.helpers(in: log)
+        // The parent's, and one for each worker started again (a forked
+        // worker does not run `main` again).
+        #expect(helpers.count >= 2, "\(helpers)")
+        #expect(helpers.first.map(Self.isSleeping) == true, "the parent's helper was ended: \(helpers)")
+        usleep(300_000)
+        let left = SupervisionEndToEndTests.commandLines(in: folder).filter { $0.contains("sleep 299.5") || $0.contains("sleep 298.25") }
+        #expect(left.isEmpty, "left running: \(left)")
+        for pid in helpers.dropFirst() {
+            #expect(!Self.isSleeping(pid), "a worker's helper \(pid) was left running")
+        }
+    }
+}
