@@ -64,7 +64,7 @@ enum WorkerMain {
         // matches their steps a few batches ahead, as a run's feed does, so
         // this thread only runs steps (without a thread to spare, this one
         // reads them as it goes).
-        let source = StorySource(registry: registry)
+        let source = StorySource(registry: registry, position: shared)
         // Stories run go back to the reading thread, which made them, to be
         // freed (see ``Spent``), a batch at a time.
         let spent = Spent<WorkerStory>()
@@ -72,6 +72,13 @@ enum WorkerMain {
         let reading = Threads.start {
             while let story = source.next() {
                 spent.free()
+                // A file it could not open for want of descriptors or
+                // memory: the step thread stops at its next story, not
+                // after those read before, and this one reads no more.
+                if story.outOfResources != nil {
+                    ahead.putFirst(story)
+                    break
+                }
                 ahead.put(story)
             }
             ahead.finish()
@@ -89,9 +96,8 @@ enum WorkerMain {
             }
             return ahead.take(beforeWaiting: outbox.flush)
         }
-        // How many stories this worker has started, and the latest.
-        var ran = 0
-        var last: Story?
+        // Whether this worker has started a story.
+        var hasRun = false
         while let next = nextStory() {
             defer {
                 spentHere.append(next)
@@ -112,8 +118,8 @@ enum WorkerMain {
                 // worker runs them. One that has run no story stops nothing
                 // (its successor would fail the same way): the story fails
                 // with the reason.
-                if ran > 0 {
-                    outbox.send(WorkerWire.line(.stopped(sequence: sequence, stopReason(code, ran: ran, last: last))))
+                if hasRun {
+                    outbox.send(WorkerWire.line(.stopped(sequence: sequence, stopReason(code, suspects: next.suspects))))
                     break
                 }
                 let text = "its worker process could not read \(next.path) (\(String(cString: strerror(code)))) before it ran any story, "
@@ -129,8 +135,7 @@ enum WorkerMain {
                 continue
             }
             shared.startStory(sequence, attempt: next.attemptsUsed, at: DispatchTime.now().uptimeNanoseconds)
-            ran += 1
-            last = planned.story
+            hasRun = true
             await runner.run(planned, attemptsUsed: next.attemptsUsed, emit: forward)
             shared.endStory()
             probe.trim()
@@ -152,19 +157,23 @@ enum WorkerMain {
         return .success
     }
 
-    /// Why a worker that ran `ran` stories, the latest `last`, stops: it
-    /// could not open a story file (`code`, an `errno`), and what it holds
-    /// its descriptors open on, the clue to the step that leaks them.
-    private static func stopReason(_ code: Int32, ran: Int, last: Story?) -> String {
+    /// Why a worker stops that could not open a story file (`code`, an
+    /// `errno`): with what it holds its descriptors open on and the stories
+    /// it ran since it last opened one (see ``StorySource``), the clues to
+    /// the step that leaks them.
+    private static func stopReason(_ code: Int32, suspects: [StorySource.Suspect]) -> String {
         var text = "a worker process could not open story files (\(String(cString: strerror(code))))"
         if code == EMFILE, let census = DescriptorCensus.mostShared() {
             text += ", \(census.count) of its \(census.open) open descriptors on \(census.target)"
         }
-        let suspects = ran == 1 ? "the story it ran" : "one of the \(ran) stories it ran"
-        text += ": a step in \(suspects)"
-        if let last { text += ran == 1 ? ", \"\(last.name)\" (\(last.location.fileAndLine))," : ", the last \"\(last.name)\" (\(last.location.fileAndLine)),"}
-        text += code == ENOMEM ? " may hold on to memory" : " may leak descriptors"
-        return text
+        let leaks = code == ENOMEM ? "may hold on to memory" : "may leak descriptors"
+        guard let first = suspects.first, let last = suspects.last else { return text + ": a step in a story it ran \(leaks)" }
+        let which = switch suspects.count {
+        case 1: "\(first), the story it ran since it last opened one,"
+        case 2...4: suspects.dropLast().map(\.description).joined(separator: ", ") + " or \(last), the stories it ran since it last opened one,"
+        default: "one of the \(suspects.count) stories it ran since it last opened one, from \(first) to \(last),"
+        }
+        return text + ": a step in \(which) \(leaks) (or a thread or process an earlier story left running)"
     }
 
     /// Gives back the stories the parent asked for that wait in the queue
@@ -191,6 +200,8 @@ private struct WorkerStory: Sendable {
     /// The file could not be read for want of descriptors or memory (this
     /// `errno`): the story may be there, unchanged.
     var outOfResources: Int32?
+    /// Then, the stories the worker ran since it last opened a story file.
+    var suspects: [StorySource.Suspect] = []
 }
 
 /// Reads a worker's requests and makes each a story to run, its steps
@@ -202,9 +213,23 @@ private final class StorySource: @unchecked Sendable {
     private var files = StoryFiles()
     private var matcher: CachingMatcher?
     private var reader = LineReader(descriptor: WorkerMain.requests)
+    private let position: SharedPosition
 
-    init(registry: StepRegistry) {
+    /// A story a worker may have run when it ran out of descriptors.
+    struct Suspect: Sendable, CustomStringConvertible {
+        var sequence: UInt64
+        var name: String
+        var location: SourceLocation
+        var description: String { "\"\(name)\" (\(location.fileAndLine))" }
+    }
+    /// The stories handed out that had not started when a story file last
+    /// opened, oldest first: when none can be opened, those started since
+    /// are the suspects.
+    private var handedOut: [Suspect] = []
+
+    init(registry: StepRegistry, position: SharedPosition) {
         matcher = registry.matchingRunsUserCode ? nil : CachingMatcher(registry: registry)
+        self.position = position
     }
 
     /// The last request's path, as sent and decoded: a batch's stories
@@ -226,10 +251,17 @@ private final class StorySource: @unchecked Sendable {
             guard let request = read else { continue }
             let found: Story?
             do throws(RegularFile.Failure) {
+                let opened = files.opened
                 found = try files.story(at: request.line, in: request.path)
+                // Those that had ended by then are cleared.
+                if files.opened != opened, let started = position.lastStarted {
+                    handedOut.removeFirst(handedOut.firstIndex { $0.sequence >= started } ?? handedOut.count)
+                }
             } catch {
+                let started = position.lastStarted
                 return WorkerStory(
-                    sequence: request.sequence, planned: nil, path: request.path, line: request.line, outOfResources: error.outOfResources)
+                    sequence: request.sequence, planned: nil, path: request.path, line: request.line, outOfResources: error.outOfResources,
+                    suspects: handedOut.filter { suspect in started.map { suspect.sequence <= $0 } ?? false })
             }
             guard let story = found else {
                 return WorkerStory(sequence: request.sequence, planned: nil, path: request.path, line: request.line)
@@ -241,6 +273,7 @@ private final class StorySource: @unchecked Sendable {
             }
             var matches: [MatchResult]?
             if matcher != nil { matches = story.steps.map { matcher!.matches($0) } }
+            handedOut.append(Suspect(sequence: request.sequence, name: story.name, location: story.location))
             return WorkerStory(sequence: request.sequence, planned: PlannedStory(story: story, matches: matches), attemptsUsed: request.attemptsUsed)
         }
         return nil
@@ -251,6 +284,9 @@ private final class StorySource: @unchecked Sendable {
 private struct StoryFiles {
     private var files: [String: [Int: Story]] = [:]
     private var order: [String] = []
+    /// How many files it has read (or found unreadable for a reason of
+    /// their own).
+    private(set) var opened = 0
 
     /// The story at `line` of the file, nil when none starts there; throws
     /// when the file could not be read for want of descriptors or memory
@@ -260,6 +296,7 @@ private struct StoryFiles {
         if let stories = files[path] { return stories[line] }
         var stories: [Int: Story] = [:]
         for story in try StoryLoader.parseFileUnlessOutOfResources(at: path).stories { stories[story.location.line] = story }
+        opened += 1
         files[path] = stories
         order.append(path)
         if order.count > 8 { files[order.removeFirst()] = nil }
