@@ -119,7 +119,8 @@ enum WorkerMain {
                 // (its successor would fail the same way): the story fails
                 // with the reason.
                 if hasRun {
-                    outbox.send(WorkerWire.line(.stopped(sequence: sequence, stopReason(code, suspects: next.suspects))))
+                    outbox.send(WorkerWire.line(.stopped(
+                        sequence: sequence, stopReason(code, suspects: next.suspects, cut: next.cutSuspects))))
                     break
                 }
                 let text = "its worker process could not read \(next.path) (\(String(cString: strerror(code)))) before it ran any story, "
@@ -160,18 +161,18 @@ enum WorkerMain {
     /// Why a worker stops that could not open a story file (`code`, an
     /// `errno`): with what it holds its descriptors open on and the stories
     /// it ran since it last opened one (see ``StorySource``), the clues to
-    /// the step that leaks them.
-    private static func stopReason(_ code: Int32, suspects: [StorySource.Suspect]) -> String {
+    /// the step that leaks them (all but `cut` of them, after the first).
+    private static func stopReason(_ code: Int32, suspects: [StorySource.Suspect], cut: Int) -> String {
         var text = "a worker process could not open story files (\(String(cString: strerror(code))))"
         if code == EMFILE, let census = DescriptorCensus.mostShared() {
             text += ", \(census.count) of its \(census.open) open descriptors on \(census.target)"
         }
         let leaks = code == ENOMEM ? "may hold on to memory" : "may leak descriptors"
         guard let first = suspects.first, let last = suspects.last else { return text + ": a step in a story it ran \(leaks)" }
-        let which = switch suspects.count {
+        let which = switch suspects.count + cut {
         case 1: "\(first), the story it ran since it last opened one,"
         case 2...4: suspects.dropLast().map(\.description).joined(separator: ", ") + " or \(last), the stories it ran since it last opened one,"
-        default: "one of the \(suspects.count) stories it ran since it last opened one, from \(first) to \(last),"
+        default: "one of the \(suspects.count + cut) stories it ran since it last opened one, from \(first) to \(last),"
         }
         return text + ": a step in \(which) \(leaks) (or a thread or process an earlier story left running)"
     }
@@ -200,8 +201,10 @@ private struct WorkerStory: Sendable {
     /// The file could not be read for want of descriptors or memory (this
     /// `errno`): the story may be there, unchanged.
     var outOfResources: Int32?
-    /// Then, the stories the worker ran since it last opened a story file.
+    /// Then, the stories the worker ran since it last opened a story file,
+    /// but for `cutSuspects` of them after the first.
     var suspects: [StorySource.Suspect] = []
+    var cutSuspects = 0
 }
 
 /// Reads a worker's requests and makes each a story to run, its steps
@@ -224,8 +227,11 @@ private final class StorySource: @unchecked Sendable {
     }
     /// The stories handed out that had not started when a story file last
     /// opened, oldest first: when none can be opened, those started since
-    /// are the suspects.
+    /// are the suspects. At most 4,096 (a file of 100,000 stories opens
+    /// once): beyond, 2,048 after the oldest go, counted in `cut` until a
+    /// file opens after they started.
     private var handedOut: [Suspect] = []
+    private var cut = 0
 
     init(registry: StepRegistry, position: SharedPosition) {
         matcher = registry.matchingRunsUserCode ? nil : CachingMatcher(registry: registry)
@@ -255,13 +261,15 @@ private final class StorySource: @unchecked Sendable {
                 found = try files.story(at: request.line, in: request.path)
                 // Those that had ended by then are cleared.
                 if files.opened != opened, let started = position.lastStarted {
-                    handedOut.removeFirst(handedOut.firstIndex { $0.sequence >= started } ?? handedOut.count)
+                    let ended = handedOut.firstIndex { $0.sequence >= started } ?? handedOut.count
+                    handedOut.removeFirst(ended)
+                    if ended > 0 { cut = 0 }
                 }
             } catch {
                 let started = position.lastStarted
                 return WorkerStory(
                     sequence: request.sequence, planned: nil, path: request.path, line: request.line, outOfResources: error.outOfResources,
-                    suspects: handedOut.filter { suspect in started.map { suspect.sequence <= $0 } ?? false })
+                    suspects: handedOut.filter { suspect in started.map { suspect.sequence <= $0 } ?? false }, cutSuspects: cut)
             }
             guard let story = found else {
                 return WorkerStory(sequence: request.sequence, planned: nil, path: request.path, line: request.line)
@@ -273,6 +281,10 @@ private final class StorySource: @unchecked Sendable {
             }
             var matches: [MatchResult]?
             if matcher != nil { matches = story.steps.map { matcher!.matches($0) } }
+            if handedOut.count == 4096 {
+                handedOut.removeSubrange(1...2048)
+                cut += 2048
+            }
             handedOut.append(Suspect(sequence: request.sequence, name: story.name, location: story.location))
             return WorkerStory(sequence: request.sequence, planned: PlannedStory(story: story, matches: matches), attemptsUsed: request.attemptsUsed)
         }
