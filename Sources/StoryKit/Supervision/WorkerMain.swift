@@ -296,8 +296,7 @@ private final class StorySource: @unchecked Sendable {
 private struct StoryFiles {
     private var files: [String: [Int: Story]] = [:]
     private var order: [String] = []
-    /// How many files it has read (or found unreadable for a reason of
-    /// their own).
+    /// How many files with stories it has read: each had a descriptor.
     private(set) var opened = 0
 
     /// The story at `line` of the file, nil when none starts there; throws
@@ -308,7 +307,7 @@ private struct StoryFiles {
         if let stories = files[path] { return stories[line] }
         var stories: [Int: Story] = [:]
         for story in try StoryLoader.parseFileUnlessOutOfResources(at: path).stories { stories[story.location.line] = story }
-        opened += 1
+        if !stories.isEmpty { opened += 1 }
         files[path] = stories
         order.append(path)
         if order.count > 8 { files[order.removeFirst()] = nil }
