@@ -261,6 +261,11 @@ final class FaultSteps: StepDefinitions {
         step("^the step fails with a (\\d+) MB message on one line$") { (_: FaultSteps, megabytes: Int) in
             throw HugeFailure(message: String(repeating: "x", count: megabytes << 20))
         }
+        // Adversary: step code that opens files and never closes them, until
+        // its process can open no more.
+        step("^the step leaks descriptors until none is left$") { _ in
+            while open("/dev/null", O_RDONLY) >= 0 {}
+        }
     }
 
     /// An error whose message is as long as a test asks.

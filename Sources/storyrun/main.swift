@@ -2,6 +2,9 @@ import Foundation
 import StoryKit
 import StoryrunSteps
 
+// A test's stand-in for a server a user's main starts before the run.
+if let log = ProcessInfo.processInfo.environment["STORYRUN_FIXTURE_HELPER"] { FixtureHelper.start(noting: log) }
+
 // storyrun runs its own stories: the driver steps run StoryKit on fixtures.
 // Worker processes the driver starts (--jobs, --isolate) run the fixture
 // stories, so they are told to register the fixture steps instead.

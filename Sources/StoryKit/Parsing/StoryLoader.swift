@@ -28,6 +28,20 @@ enum StoryLoader {
         }
     }
 
+    /// Reads and parses one file as ``parseFile(at:)`` does, unless this
+    /// process, not the file, kept it from being read: it had no descriptor
+    /// or memory left (see ``RegularFile/Failure/outOfResources``). Then
+    /// it throws that failure, which says nothing about the file.
+    static func parseFileUnlessOutOfResources(at path: String) throws(RegularFile.Failure) -> (stories: [Story], diagnostics: [Diagnostic]) {
+        var failure: RegularFile.Failure?
+        switch readText(at: path, failure: &failure) {
+        case .success(let text): return parse(text, path: path)
+        case .failure(let diagnostic):
+            if let failure, failure.outOfResources != nil { throw failure }
+            return ([], [diagnostic])
+        }
+    }
+
     /// Parses the text of a story file, choosing the format by the path's extension.
     static func parse(_ text: String, path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
         path.hasSuffix(".feature") ? FeatureFile.parse(text, path: path) : StoriesParser.parse(text, path: path)
@@ -37,6 +51,13 @@ enum StoryLoader {
     /// Only regular files are read: a FIFO, socket or device is refused
     /// before it is opened (see ``RegularFile``).
     static func readText(at path: String) -> Result<String, Diagnostic> {
+        var failure: RegularFile.Failure?
+        return readText(at: path, failure: &failure)
+    }
+
+    /// The text of a file, or the diagnostic that says why it has none
+    /// (and in `failure`, why it could not be read, when it could not).
+    private static func readText(at path: String, failure readFailure: inout RegularFile.Failure?) -> Result<String, Diagnostic> {
         let data: [UInt8]
         let stamp = FileStamps.stamp(of: path)
         switch RegularFile.read(at: path) {
@@ -44,6 +65,7 @@ enum StoryLoader {
             data = bytes
             FileStamps.note(stamp, for: path)
         case .failure(let failure):
+            readFailure = failure
             return .failure(Diagnostic(at: SourceLocation(file: path, line: 1), problem: failure.problem(path), help: failure.help))
         }
         if let encoding = utf16Encoding(data) {

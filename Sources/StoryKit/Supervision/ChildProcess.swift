@@ -5,9 +5,10 @@ import Darwin
 #endif
 import Foundation
 
-/// A process started in a process group of its own, with the file
-/// descriptors its parent chose, so that it and everything it starts can be
-/// ended together.
+/// A process started in a process group of its own (a worker: in a session
+/// of its own), with the file descriptors its parent chose, so that it and
+/// everything it starts can be ended together, and told apart from what
+/// its parent started itself (see ``Orphans``).
 struct ChildProcess {
     let pid: pid_t
 
@@ -17,9 +18,11 @@ struct ChildProcess {
     }
 
     /// Starts `path` with `arguments`; `descriptors` maps each of the
-    /// child's descriptors (0, 1, 2, 3…) to one of ours.
+    /// child's descriptors (0, 1, 2, 3…) to one of ours. With `ownSession`
+    /// the child leads a session of its own (and so a process group),
+    /// which nothing it starts can leave for this process's session.
     static func spawn(
-        _ path: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32]
+        _ path: String, arguments: [String], environment: [String: String], descriptors: [Int32: Int32], ownSession: Bool = false
     ) throws(StartError) -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -41,7 +44,10 @@ struct ChildProcess {
         var none = sigset_t()
         sigemptyset(&none)
         posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        // A session leader cannot change its group: one flag or the other
+        // (POSIX_SPAWN_SETSID, glibc 2.26).
+        let group = ownSession ? 0x80 : Int32(POSIX_SPAWN_SETPGROUP)
+        posix_spawnattr_setflags(&attributes, Int16(group | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)))
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -62,7 +68,7 @@ struct ChildProcess {
         /// This is the parent; the child runs on.
         case parent(ChildProcess)
         /// This is the child: the same program, at the same point, with the
-        /// descriptors it was given, in a process group of its own.
+        /// descriptors it was given, in a session of its own.
         case child
     }
 
@@ -70,8 +76,8 @@ struct ChildProcess {
     /// its only one, and neither libdispatch nor anything else has made
     /// state that a child would share with its parent (an event loop's
     /// epoll, eventfd or timerfd). nil otherwise, or when fork fails: then
-    /// ``spawn(_:arguments:environment:descriptors:)`` starts the program
-    /// again.
+    /// ``spawn(_:arguments:environment:descriptors:ownSession:)`` starts
+    /// the program again.
     ///
     /// A fork costs a fraction of a millisecond; exec'ing the program
     /// again costs loading and linking Foundation once more (about 7 ms
@@ -85,11 +91,13 @@ struct ChildProcess {
         let pid = Glibc.fork()
         guard pid >= 0 else { return nil }
         guard pid == 0 else {
-            // Set on both sides, so neither waits for the other.
-            _ = setpgid(pid, pid)
+            // Not set here too, as a group would be: a group leader cannot
+            // start a session. Until the child has, a kill of its group
+            // misses, but a kill of the child does not, and it has started
+            // nothing.
             return .parent(ChildProcess(pid: pid))
         }
-        _ = setpgid(0, 0)
+        _ = setsid()
         let moved = copiesOutOfTheWay(descriptors)
         for (target, source) in descriptors where dup2(moved[source] ?? source, target) < 0 { _exit(127) }
         for copy in moved.values { close(copy) }
@@ -152,6 +160,14 @@ struct ChildProcess {
 /// ending a worker's group does not reach them. The parent is therefore a
 /// child subreaper: a worker's orphans become the parent's children when the
 /// worker ends, and the parent ends them.
+///
+/// It ends only those: each worker leads a session of its own, which
+/// nothing started from it can leave for the parent's (a process can only
+/// start a session, never join one), so a child of the parent in the
+/// parent's session is the parent's own (one a custom reporter started,
+/// say), and is left alone, as is every child the parent had before its
+/// first worker (a server the executable's `main` started, even one that
+/// leads a session of its own).
 enum Orphans {
     @_silgen_name("prctl")
     private static func prctl(_ option: Int32, _ arg2: UInt, _ arg3: UInt, _ arg4: UInt, _ arg5: UInt) -> Int32
@@ -174,23 +190,49 @@ enum Orphans {
         #endif
     }
 
-    /// Ends every child of this process that is not one of `keep`, and
-    /// their children in turn as they are handed over.
-    static func end(keeping keep: Set<pid_t>) {
+    /// The parent's own children, which ``endHandedOver(keeping:)`` never
+    /// ends: its session, and the children it had before its first worker.
+    nonisolated(unsafe) private static var own: (session: pid_t, children: Set<pid_t>)?
+
+    /// Notes this process's session and the children it has now (the
+    /// parent, before it starts its first worker; once).
+    static func noteOwn() {
+        #if os(Linux)
+        guard own == nil else { return }
+        // Nearly always none: one system call says so, not a scan of /proc.
+        var children: Set<pid_t> = []
+        if hasChildren { children = Set(self.children(of: getpid()).map(\.pid)) }
+        own = (getsid(0), children)
+        #endif
+    }
+
+    /// Ends what workers handed over to this process, the parent: every
+    /// child that is not one of `keep` (the workers still running), not in
+    /// this process's session, and not one it had before its first worker
+    /// (see ``noteOwn()``); and their children in turn as they are handed
+    /// over.
+    static func endHandedOver(keeping keep: Set<pid_t>) {
+        let own = self.own
+        end(keeping: keep) { child in
+            guard let own else { return true }
+            return child.session != own.session && !own.children.contains(child.pid)
+        }
+    }
+
+    /// Ends every child of this process that is not one of `keep` (and that
+    /// `isHandedOver`), and their children in turn as they are handed over.
+    static func end(keeping keep: Set<pid_t>, where isHandedOver: (Child) -> Bool = { _ in true }) {
         #if os(Linux)
         let me = getpid()
         // With no children at all (the last worker is gone and left nothing
         // behind), there is nothing to look for in /proc, whose scan costs
         // milliseconds on a busy machine.
-        if keep.isEmpty {
-            var info = siginfo_t()
-            if waitid(P_ALL, 0, &info, WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD { return }
-        }
+        if keep.isEmpty && !hasChildren { return }
         // Pass after pass: each child ended hands its own children over (a
         // chain of sessions, say), until none is left, for at most 2 s.
         let deadline = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
         while DispatchTime.now().uptimeNanoseconds < deadline {
-            let children = self.children(of: me).filter { !keep.contains($0) }
+            let children = self.children(of: me).filter { !keep.contains($0.pid) && isHandedOver($0) }.map(\.pid)
             if children.isEmpty { return }
             for child in children {
                 _ = kill(-child, SIGKILL)
@@ -204,6 +246,12 @@ enum Orphans {
         #endif
     }
 
+    /// Whether this process has a child, running or not (one system call).
+    private static var hasChildren: Bool {
+        var info = siginfo_t()
+        return !(waitid(P_ALL, 0, &info, WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD)
+    }
+
     /// Ends every descendant of this process (a worker whose parent died:
     /// what its steps started may sit in process groups of their own).
     static func endDescendants() {
@@ -211,7 +259,7 @@ enum Orphans {
         var found: [pid_t] = []
         var frontier = [getpid()]
         while let next = frontier.popLast() {
-            let children = self.children(of: next)
+            let children = self.children(of: next).map(\.pid)
             found += children
             frontier += children
         }
@@ -222,16 +270,24 @@ enum Orphans {
         #endif
     }
 
-    /// The pids whose parent is `parent`, from /proc.
-    private static func children(of parent: pid_t) -> [pid_t] {
+    /// A child process, as /proc shows it.
+    struct Child {
+        var pid: pid_t
+        /// The session it is in.
+        var session: pid_t
+    }
+
+    /// The processes whose parent is `parent`, from /proc.
+    private static func children(of parent: pid_t) -> [Child] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        return entries.compactMap { name -> pid_t? in
+        return entries.compactMap { name -> Child? in
             guard let pid = pid_t(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
                 let close = stat.lastIndex(of: ")")
             else { return nil }
-            // After "comm)": state, then the parent's pid.
+            // After "comm)": state, the parent's pid, the group's, the session's.
             let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 1 && pid_t(fields[1]) == parent ? pid : nil
+            guard fields.count > 3, pid_t(fields[1]) == parent, let session = pid_t(fields[3]) else { return nil }
+            return Child(pid: pid, session: session)
         }
     }
 }

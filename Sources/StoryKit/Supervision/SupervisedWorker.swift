@@ -28,6 +28,9 @@ final class SupervisedWorker {
     var isReady = false
     /// Whether it said it is done (after its after-run hooks).
     var hasEnded = false
+    /// Whether it said it could open no more story files, and takes no
+    /// more stories (see ``WorkerWire/Message/stopped(sequence:_:)``).
+    var hasStopped = false
     /// Why the parent ended it, if it did.
     var killReason: WorkerFailure.Reason?
     /// The latest story it answered: a worker answers its stories in the
@@ -107,7 +110,8 @@ final class SupervisedWorker {
             environment["SWIFT_BACKTRACE"] = "enable=no"
             do {
                 process = try ChildProcess.spawn(
-                    executablePath, arguments: ["--worker"] + arguments, environment: environment, descriptors: descriptors)
+                    executablePath, arguments: ["--worker"] + arguments, environment: environment, descriptors: descriptors,
+                    ownSession: true)
             } catch {
                 closeAll()
                 throw error

@@ -40,6 +40,7 @@ struct Supervisor {
         if prestarted.arguments == arguments && !prestarted.workers.isEmpty { return false }
         discardPrestarted()
         Orphans.adopt()
+        Orphans.noteOwn()
         var workers: [SupervisedWorker] = []
         switch try? SupervisedWorker.start(arguments: arguments, forking: forking) {
         case .worker?: return true
@@ -68,7 +69,7 @@ struct Supervisor {
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
         retired = []
-        Orphans.end(keeping: [])
+        Orphans.endHandedOver(keeping: [])
     }
 
     /// Ends the workers started ahead when no run follows.
@@ -157,6 +158,7 @@ struct Supervisor {
             }
         }
         Orphans.adopt()
+        Orphans.noteOwn()
         // The worker started while this process registered and parsed; with
         // --jobs N, the others once the stories prove slow (see ``WorkerDemand``).
         workers = Self.takePrestarted(arguments: workerArguments).prefix(workerCount).map { $0 }
@@ -288,6 +290,16 @@ struct Supervisor {
                     let flight = take(sequence, from: worker)
                 else { return }
                 finish(lost(flight.planned.story, text), matches: nil)
+            case .stopped(let sequence, let text):
+                // It could open no more story files (a step leaked its
+                // descriptors, say) and ends without starting this story:
+                // no story is to blame. Those it had not started go to a new
+                // worker when it is buried; the run fails, saying why.
+                guard !worker.hasStopped, worker.dispatched.contains(sequence) else { return }
+                worker.hasStopped = true
+                worker.closeRequests()
+                summary.failedHooks += 1
+                emit(.diagnostic(Diagnostic(at: nil, problem: text + (isStopping ? "" : "; the run went on with a new worker"))))
             case .givenBack(let sequence):
                 // Only a story asked back and not started when it was asked
                 // (a worker starts stories in the order sent, and checks for
@@ -320,7 +332,7 @@ struct Supervisor {
         func takeBackWork() {
             guard workers.contains(where: { $0.isReady && !$0.hasEnded && $0.dispatched.isEmpty }) else { return }
             var busiest: SupervisedWorker?
-            for worker in workers where !worker.hasEnded && worker.givingBack == nil && worker.dispatched.count >= 2 {
+            for worker in workers where !worker.hasEnded && !worker.hasStopped && worker.givingBack == nil && worker.dispatched.count >= 2 {
                 if worker.dispatched.count > busiest?.dispatched.count ?? 0 { busiest = worker }
             }
             // Its first story is running, or about to: the rest is what it may give back.
@@ -458,7 +470,7 @@ struct Supervisor {
             worker.release()
             workers.removeAll { $0 === worker }
             // What its steps started and left running ends with it.
-            Orphans.end(keeping: Set(workers.map(\.process.pid) + Self.retired))
+            Orphans.endHandedOver(keeping: Set(workers.map(\.process.pid) + Self.retired))
             // A worker that never got ready is not replaced: its successor
             // would fail the same way, for ever.
             let hasWork = !queue.isEmpty || !isSourceDone
@@ -529,7 +541,8 @@ struct Supervisor {
             // it asks for the next.
             if !isStopping {
                 // The idlest first.
-                for worker in workers.sorted(by: { $0.dispatched.count < $1.dispatched.count }) where worker.isReady && !worker.hasEnded {
+                for worker in workers.sorted(by: { $0.dispatched.count < $1.dispatched.count })
+                where worker.isReady && !worker.hasEnded && !worker.hasStopped {
                     while worker.dispatched.count < window, sendBatch(to: worker) {}
                 }
             }

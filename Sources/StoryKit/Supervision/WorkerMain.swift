@@ -75,7 +75,7 @@ enum WorkerMain {
         // matches their steps a few batches ahead, as a run's feed does, so
         // this thread only runs steps (without a thread to spare, this one
         // reads them as it goes).
-        let source = StorySource(registry: registry)
+        let source = StorySource(registry: registry, position: shared)
         // Stories run go back to the reading thread, which made them, to be
         // freed (see ``Spent``), a batch at a time.
         let spent = Spent<WorkerStory>()
@@ -83,6 +83,13 @@ enum WorkerMain {
         let reading = Threads.start {
             while let story = source.next() {
                 spent.free()
+                // A file it could not open for want of descriptors or
+                // memory: the step thread stops at its next story, not
+                // after those read before, and this one reads no more.
+                if story.outOfResources != nil {
+                    ahead.putFirst(story)
+                    break
+                }
                 ahead.put(story)
             }
             ahead.finish()
@@ -100,6 +107,8 @@ enum WorkerMain {
             }
             return ahead.take(beforeWaiting: outbox.flush)
         }
+        // Whether this worker has started a story.
+        var hasRun = false
         while let next = nextStory() {
             defer {
                 spentHere.append(next)
@@ -114,6 +123,22 @@ enum WorkerMain {
                 outbox.send(WorkerWire.line(.givenBack(sequence: sequence)))
                 continue
             }
+            if let code = next.outOfResources {
+                // This worker can open no more files: stories it would read
+                // next would fail for nothing their own. It stops; a new
+                // worker runs them. One that has run no story stops nothing
+                // (its successor would fail the same way): the story fails
+                // with the reason.
+                if hasRun {
+                    outbox.send(WorkerWire.line(.stopped(
+                        sequence: sequence, stopReason(code, suspects: next.suspects, cut: next.cutSuspects))))
+                    break
+                }
+                let text = "its worker process could not read \(next.path) (\(String(cString: strerror(code)))) before it ran any story, "
+                    + "so the story did not run: a before-run hook may have used up its descriptors or memory, or the system has none left"
+                outbox.send(WorkerWire.line(.missing(sequence: sequence, text)))
+                continue
+            }
             guard let planned = next.planned else {
                 let text = next.isChanged
                     ? "the story at \(next.path):\(next.line) changed after the run read it (was the file changed during the run?): it did not run"
@@ -122,6 +147,7 @@ enum WorkerMain {
                 continue
             }
             shared.startStory(sequence, attempt: next.attemptsUsed, at: DispatchTime.now().uptimeNanoseconds)
+            hasRun = true
             await runner.run(planned, attemptsUsed: next.attemptsUsed, emit: forward)
             shared.endStory()
             probe.trim()
@@ -141,6 +167,25 @@ enum WorkerMain {
         outbox.send(WorkerWire.line(.end))
         PhaseTimer.mark("end")
         return .success
+    }
+
+    /// Why a worker stops that could not open a story file (`code`, an
+    /// `errno`): with what it holds its descriptors open on and the stories
+    /// it ran since it last opened one (see ``StorySource``), the clues to
+    /// the step that leaks them (all but `cut` of them, after the first).
+    private static func stopReason(_ code: Int32, suspects: [StorySource.Suspect], cut: Int) -> String {
+        var text = "a worker process could not open story files (\(String(cString: strerror(code))))"
+        if code == EMFILE, let census = DescriptorCensus.mostShared() {
+            text += ", \(census.count) of its \(census.open) open descriptors on \(census.target)"
+        }
+        let leaks = code == ENOMEM ? "may hold on to memory" : "may leak descriptors"
+        guard let first = suspects.first, let last = suspects.last else { return text + ": a step in a story it ran \(leaks)" }
+        let which = switch suspects.count + cut {
+        case 1: "\(first), the story it ran since it last opened one,"
+        case 2...4: suspects.dropLast().map(\.description).joined(separator: ", ") + " or \(last), the stories it ran since it last opened one,"
+        default: "one of the \(suspects.count + cut) stories it ran since it last opened one, from \(first) to \(last),"
+        }
+        return text + ": a step in \(which) \(leaks) (or a thread or process an earlier story left running)"
     }
 
     /// Gives back the stories the parent asked for that wait in the queue
@@ -164,6 +209,13 @@ private struct WorkerStory: Sendable {
     var line = 0
     /// A story starts at that line, but not the one the parent planned.
     var isChanged = false
+    /// The file could not be read for want of descriptors or memory (this
+    /// `errno`): the story may be there, unchanged.
+    var outOfResources: Int32?
+    /// Then, the stories the worker ran since it last opened a story file,
+    /// but for `cutSuspects` of them after the first.
+    var suspects: [StorySource.Suspect] = []
+    var cutSuspects = 0
 }
 
 /// Reads a worker's requests and makes each a story to run, its steps
@@ -175,9 +227,26 @@ private final class StorySource: @unchecked Sendable {
     private var files = StoryFiles()
     private var matcher: CachingMatcher?
     private var reader = LineReader(descriptor: WorkerMain.requests)
+    private let position: SharedPosition
 
-    init(registry: StepRegistry) {
+    /// A story a worker may have run when it ran out of descriptors.
+    struct Suspect: Sendable, CustomStringConvertible {
+        var sequence: UInt64
+        var name: String
+        var location: SourceLocation
+        var description: String { "\"\(name)\" (\(location.fileAndLine))" }
+    }
+    /// The stories handed out that had not started when a story file last
+    /// opened, oldest first: when none can be opened, those started since
+    /// are the suspects. At most 4,096 (a file of 100,000 stories opens
+    /// once): beyond, 2,048 after the oldest go, counted in `cut` until a
+    /// file opens after they started.
+    private var handedOut: [Suspect] = []
+    private var cut = 0
+
+    init(registry: StepRegistry, position: SharedPosition) {
         matcher = registry.matchingRunsUserCode ? nil : CachingMatcher(registry: registry)
+        self.position = position
     }
 
     /// The last request's path, as sent and decoded: a batch's stories
@@ -197,7 +266,23 @@ private final class StorySource: @unchecked Sendable {
             return (request.sequence, request.line, request.attemptsUsed, request.fingerprint, lastPath.path)
         }) {
             guard let request = read else { continue }
-            guard let story = files.story(at: request.line, in: request.path) else {
+            let found: Story?
+            do throws(RegularFile.Failure) {
+                let opened = files.opened
+                found = try files.story(at: request.line, in: request.path)
+                // Those that had ended by then are cleared.
+                if files.opened != opened, let started = position.lastStarted {
+                    let ended = handedOut.firstIndex { $0.sequence >= started } ?? handedOut.count
+                    handedOut.removeFirst(ended)
+                    if ended > 0 { cut = 0 }
+                }
+            } catch {
+                let started = position.lastStarted
+                return WorkerStory(
+                    sequence: request.sequence, planned: nil, path: request.path, line: request.line, outOfResources: error.outOfResources,
+                    suspects: handedOut.filter { suspect in started.map { suspect.sequence <= $0 } ?? false }, cutSuspects: cut)
+            }
+            guard let story = found else {
                 return WorkerStory(sequence: request.sequence, planned: nil, path: request.path, line: request.line)
             }
             // The file changed after the parent read it: what it planned
@@ -207,6 +292,11 @@ private final class StorySource: @unchecked Sendable {
             }
             var matches: [MatchResult]?
             if matcher != nil { matches = story.steps.map { matcher!.matches($0) } }
+            if handedOut.count == 4096 {
+                handedOut.removeSubrange(1...2048)
+                cut += 2048
+            }
+            handedOut.append(Suspect(sequence: request.sequence, name: story.name, location: story.location))
             return WorkerStory(sequence: request.sequence, planned: PlannedStory(story: story, matches: matches), attemptsUsed: request.attemptsUsed)
         }
         return nil
@@ -217,11 +307,18 @@ private final class StorySource: @unchecked Sendable {
 private struct StoryFiles {
     private var files: [String: [Int: Story]] = [:]
     private var order: [String] = []
+    /// How many files with stories it has read: each had a descriptor.
+    private(set) var opened = 0
 
-    mutating func story(at line: Int, in path: String) -> Story? {
+    /// The story at `line` of the file, nil when none starts there; throws
+    /// when the file could not be read for want of descriptors or memory
+    /// (see ``StoryLoader/parseFileUnlessOutOfResources(at:)``), which is
+    /// not kept: the file is read again when asked again.
+    mutating func story(at line: Int, in path: String) throws(RegularFile.Failure) -> Story? {
         if let stories = files[path] { return stories[line] }
         var stories: [Int: Story] = [:]
-        for story in StoryLoader.parseFile(at: path).stories { stories[story.location.line] = story }
+        for story in try StoryLoader.parseFileUnlessOutOfResources(at: path).stories { stories[story.location.line] = story }
+        if !stories.isEmpty { opened += 1 }
         files[path] = stories
         order.append(path)
         if order.count > 8 { files[order.removeFirst()] = nil }

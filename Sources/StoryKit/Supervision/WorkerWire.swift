@@ -12,7 +12,9 @@ import Foundation
 /// `hINDEX:NS`), which the parent turns back into a result with the matches
 /// it made itself; any other result goes whole, as JSON. A story the parent
 /// asked back through the shared page (``SharedPosition/giveBack(from:through:)``)
-/// and the worker had not started is answered `G SEQ`.
+/// and the worker had not started is answered `G SEQ`. A worker that can
+/// no longer open story files (its steps used up its descriptors) answers
+/// the story it could not start `X SEQ "why"`, and ends.
 enum WorkerWire {
     /// A message from a worker.
     enum Message {
@@ -25,6 +27,11 @@ enum WorkerWire {
         case result(sequence: UInt64, WireResult)
         /// The worker could not find the story.
         case missing(sequence: UInt64, String)
+        /// The worker could not read the story's file for want of
+        /// descriptors or memory (its steps may have used them up): it
+        /// started neither this story nor any after it, and ends; the text
+        /// says why.
+        case stopped(sequence: UInt64, String)
         /// The parent asked for the story back and the worker had not
         /// started it: it goes to another worker.
         case givenBack(sequence: UInt64)
@@ -464,6 +471,7 @@ enum WorkerWire {
         case .diagnostic(let diagnostic): "D \(json(diagnostic))\n"
         case .used(let ids): "U \(ids.map(String.init).joined(separator: ","))\n"
         case .missing(let sequence, let text): "M \(sequence) \(json(text))\n"
+        case .stopped(let sequence, let text): "X \(sequence) \(json(text))\n"
         case .givenBack(let sequence): "G \(sequence)\n"
         case .passed, .result: preconditionFailure("story results go through line(sequence:result:hookIndex:compact:)")
         }
@@ -503,11 +511,14 @@ enum WorkerWire {
                 }
             }
             return .passed(sequence: sequence, duration: duration, testSteps: testSteps)
-        case "J", "M":
+        case "J", "M", "X":
             guard let space = rest.firstIndex(of: " "), let sequence = UInt64(rest[..<space]) else { return nil }
             let data = Data(rest[rest.index(after: space)...].utf8)
             if kind == "M" {
                 return (try? decoder.decode(String.self, from: data)).map { .missing(sequence: sequence, $0) }
+            }
+            if kind == "X" {
+                return (try? decoder.decode(String.self, from: data)).map { .stopped(sequence: sequence, $0) }
             }
             return (try? decoder.decode(WireResult.self, from: data)).map { .result(sequence: sequence, $0) }
         case "H": return (try? decoder.decode(HookResult.self, from: Data(rest.utf8))).map { .runHook($0) }

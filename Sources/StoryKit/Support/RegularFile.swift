@@ -6,19 +6,20 @@ import Foundation
 enum RegularFile {
     /// Why a file was not read.
     enum Failure: Error, Equatable {
-        /// Nothing is at the path (or it cannot be looked at).
-        case cannotOpen(reason: String)
+        /// Nothing is at the path (or it cannot be looked at); `code` is
+        /// the `errno` that said so.
+        case cannotOpen(reason: String, code: Int32 = 0)
         /// The path is something other than a regular file: a FIFO, a socket…
         case notRegular(kind: String)
         /// Reading failed half way.
-        case cannotRead(reason: String)
+        case cannotRead(reason: String, code: Int32 = 0)
 
         /// What went wrong, for a message that names the path.
         func problem(_ path: String) -> String {
             switch self {
-            case .cannotOpen(let reason): "cannot read \(path): \(reason)"
+            case .cannotOpen(let reason, _): "cannot read \(path): \(reason)"
             case .notRegular(let kind): "\(path) is \(kind), not a regular file; storyrun reads only regular files"
-            case .cannotRead(let reason): "cannot read \(path): \(reason)"
+            case .cannotRead(let reason, _): "cannot read \(path): \(reason)"
             }
         }
 
@@ -28,6 +29,17 @@ enum RegularFile {
             case .cannotOpen: "check that the file exists and is readable"
             case .notRegular: "name a regular file (or a folder that holds them), or remove this one"
             case .cannotRead: "check the file and the disk"
+            }
+        }
+
+        /// The `errno` of a file that could not be opened (or read), when
+        /// this process, not the file, is the cause: it has no descriptor or
+        /// memory left (EMFILE, ENFILE, ENOMEM). Then the file may well be
+        /// there, unchanged.
+        var outOfResources: Int32? {
+            switch self {
+            case .cannotOpen(_, let code), .cannotRead(_, let code): [EMFILE, ENFILE, ENOMEM].contains(code) ? code : nil
+            case .notRegular: nil
             }
         }
     }
@@ -40,13 +52,13 @@ enum RegularFile {
     /// a FIFO swapped in between is refused too.
     static func read(at path: String) -> Result<[UInt8], Failure> {
         var before = stat()
-        guard stat(path, &before) == 0 else { return .failure(.cannotOpen(reason: reason(errno))) }
+        guard stat(path, &before) == 0 else { return .failure(cannotOpen(errno)) }
         guard before.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular(kind: kind(before.st_mode))) }
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.cannotOpen(reason: reason(errno))) }
+        guard descriptor >= 0 else { return .failure(cannotOpen(errno)) }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return .failure(.cannotOpen(reason: reason(errno))) }
+        guard fstat(descriptor, &status) == 0 else { return .failure(cannotOpen(errno)) }
         guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular(kind: kind(status.st_mode))) }
         // Read into uninitialized room for the size and a byte more, so
         // that the end shows without a larger buffer (nor zeros written
@@ -75,7 +87,7 @@ enum RegularFile {
             if ended { break }
             capacity *= 2
         }
-        if let failure { return .failure(.cannotRead(reason: reason(failure))) }
+        if let failure { return .failure(.cannotRead(reason: reason(failure), code: failure)) }
         return .success(bytes)
     }
 
@@ -90,6 +102,10 @@ enum RegularFile {
         case S_IFLNK: "a symbolic link"
         default: "not a file"
         }
+    }
+
+    private static func cannotOpen(_ code: Int32) -> Failure {
+        .cannotOpen(reason: reason(code), code: code)
     }
 
     private static func reason(_ code: Int32) -> String {

@@ -62,6 +62,13 @@ import Testing
         #expect(givenBack == "G 42\n")
         if case .givenBack(let sequence)? = message(String(givenBack.dropLast())) { #expect(sequence == 42) } else { Issue.record("G not read") }
         #expect(message("G x") == nil)
+        let stopped = WorkerWire.line(.stopped(sequence: 7, "could not open story files (\"Too many\")\n"))
+        if case .stopped(let sequence, let text)? = message(String(stopped.dropLast())) {
+            #expect(sequence == 7 && text == "could not open story files (\"Too many\")\n")
+        } else {
+            Issue.record("X not read: \(stopped)")
+        }
+        #expect(message("X 7 not-json") == nil)
     }
 
     @Test("A request line gives its numbers and its path, percent-decoded")
