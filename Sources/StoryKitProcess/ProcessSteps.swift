@@ -68,11 +68,15 @@ public final class ProcessSteps: StepDefinitions {
     func run(_ commandLine: String, input: String?, timeLimit: Double? = nil) async throws {
         let limit = timeLimit ?? self.timeLimit
         let command = try start(commandLine, input: input, keepsInputOpen: false)
-        var termination = await command.wait(timeout: limit)
+        // Until the command ends, its time limit, or the step's (the task
+        // is cancelled past --step-timeout: the command is stopped then,
+        // and the step ends with it instead of running on).
+        var termination = await command.wait(timeout: limit, untilCancelled: true)
         let timedOut = termination == nil
         if timedOut { command.signalGroup(SIGKILL) }
         termination = await command.wait(timeout: 10)
         last = await finish(command, termination: termination ?? .signalled(SIGKILL), timedOut: timedOut, limit: limit)
+        if timedOut && Task.isCancelled { throw CancellationError() }
     }
 
     /// Collects a command's output once it ended, stops what it left
@@ -96,9 +100,9 @@ public final class ProcessSteps: StepDefinitions {
             let note = collector.byteCount > shown.utf8.count ? "\n… (\(collector.byteCount) bytes in all)" : ""
             attach(shown + note, mediaType: "text/plain", name: name)
         }
-        log(
-            (timedOut ? "did not finish within \(CommandResult.format(limit)) s; stopped: " : "")
-                + "\(termination) after \(String(format: "%.2f", result.seconds)) s")
+        // Stopped at the step's limit (--step-timeout), not its own.
+        let why = Task.isCancelled ? "the step ran out of time; stopped: " : "did not finish within \(CommandResult.format(limit)) s; stopped: "
+        log((timedOut ? why : "") + "\(termination) after \(String(format: "%.2f", result.seconds)) s")
         return result
     }
 
