@@ -49,7 +49,10 @@ enum CheckCommand {
                 }
             }
         }
-        let unused = registry.definitions.filter { !isUsed[$0.id] }
+        // A path that named no story file: which definitions its stories
+        // would use is unknown, so none is said to be unused.
+        let unused = pathDiagnostics.isEmpty ? registry.definitions.filter { !isUsed[$0.id] } : []
+        if !pathDiagnostics.isEmpty { output("Unused step definitions are not listed: a path above names no story file.") }
         for definition in unused {
             output("\(definition.location.displayFileAndLine): \(style.paint("unused:", .gray)) no step runs \"\(definition.pattern)\"")
         }

@@ -75,7 +75,10 @@ struct ConfigFile {
         case .failure:
             throw Diagnostic(at: nil, problem: "cannot read the config file \(path)", help: "check the path given to --config")
         }
-        let text = String(decoding: bytes, as: UTF8.self)
+        // A byte order mark, which some editors write, is not JSON but says
+        // nothing: left out, as JSON readers may (RFC 8259).
+        let hasMark = bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        let text = String(decoding: hasMark ? bytes.dropFirst(3) : bytes[...], as: UTF8.self)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         func line(_ number: Int) -> String? {
             number >= 1 && number <= lines.count ? String(lines[number - 1].trimmingSuffix("\r")) : nil

@@ -95,6 +95,9 @@ struct Options: Equatable {
             command = .lsp
             return nil
         case "definitions":
+            if let other = remaining.dropFirst().first(where: { $0 != "--json" }) {
+                throw Diagnostic(at: nil, problem: "definitions takes no \(other)", help: "write `storyrun definitions` or `storyrun definitions --json`")
+            }
             command = .definitions(json: remaining.contains("--json"))
             return nil
         case "match":

@@ -187,3 +187,20 @@ import StoryrunSteps
         }
     }
 }
+
+extension ConfigFileTests {
+    /// Before, a config file some editors save with a byte order mark was
+    /// "not JSON" at 1:1, the mark unnamed and invisible.
+    @Test("A config file that starts with a byte order mark is read")
+    func byteOrderMark() throws {
+        let options = try Self.load(["a.stories"], json: "\u{FEFF}{\"strict\": true}")
+        #expect(options.isStrict)
+    }
+
+    /// Before, `definitions --bogus` ignored the option and exited 0.
+    @Test("definitions takes --json and nothing else")
+    func definitionsOptions() throws {
+        #expect(throws: Diagnostic.self) { try Options(arguments: ["definitions", "--bogus"]) }
+        #expect(try Options(arguments: ["definitions", "--json"]).command == .definitions(json: true))
+    }
+}

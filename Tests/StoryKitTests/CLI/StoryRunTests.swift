@@ -63,3 +63,16 @@ import StoryrunSteps
         #expect(text.contains("cannot write the report /no/such/folder/r.html"))
     }
 }
+
+extension StoryRunTests {
+    /// Before, `check` with a path that named nothing listed every
+    /// definition as unused: none was, its stories were just not read.
+    @Test("check with a path that names no story file lists no definition as unused, and exits 2")
+    func checkMissingPath() async {
+        let (status, output) = await Self.run(["check", "no-such-folder"])
+        #expect(status == .inputError)
+        #expect(output.contains("no such file or folder: no-such-folder"), "\(output)")
+        #expect(!output.contains("unused: no step runs"), "\(output)")
+        #expect(output.contains("Unused step definitions are not listed"), "\(output)")
+    }
+}
