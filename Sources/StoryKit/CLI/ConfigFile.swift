@@ -107,8 +107,17 @@ struct ConfigFile {
     private mutating func entries(_ members: [LocatedJSON.Member], profile name: String?) throws(Diagnostic) -> [Entry] {
         let allowsProfiles = name == nil
         var entries: [Entry] = []
+        var seen: [String: Int] = [:]
         for member in members {
             let location = SourceLocation(file: path, line: member.line, column: member.column)
+            // Which one would win is a guess (JSON readers differ): said,
+            // not guessed (before, "strict" kept its first value and "tags"
+            // its last).
+            if let first = seen.updateValue(member.line, forKey: member.key) {
+                throw Diagnostic(
+                    at: location, problem: "\"\(member.key)\" is given twice\(name.map { " in the profile \"\($0)\"" } ?? ""), first on line \(first)",
+                    help: "keep one of them", sourceLine: sourceLine(member.line))
+            }
             if member.key == "profiles" && allowsProfiles {
                 profilesLocation = location
                 guard case .object(let named) = member.value.value else {

@@ -204,3 +204,20 @@ extension ConfigFileTests {
         #expect(try Options(arguments: ["definitions", "--json"]).command == .definitions(json: true))
     }
 }
+
+extension ConfigFileTests {
+    /// Before, a key given twice kept its first value for "strict" and its
+    /// last for "tags", silently.
+    @Test("A key given twice in the config file, or in one profile, is an error at the second", arguments: [
+        "{\"strict\": true,\n \"strict\": false}", "{\"tags\": \"@a\",\n \"tags\": \"@b\"}",
+        "{\"profiles\": {\"ci\": {\"strict\": true,\n \"strict\": false}}}",
+    ])
+    func duplicateKey(json: String) {
+        #expect {
+            _ = try Self.load(["a.stories"], json: json)
+        } throws: { error in
+            let diagnostic = error as? Diagnostic
+            return diagnostic?.location?.line == 2 && diagnostic?.problem.contains("is given twice") == true
+        }
+    }
+}
