@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StoryKit
 import StoryrunSteps
@@ -74,5 +75,20 @@ extension StoryRunTests {
         #expect(output.contains("no such file or folder: no-such-folder"), "\(output)")
         #expect(!output.contains("unused: no step runs"), "\(output)")
         #expect(output.contains("Unused step definitions are not listed"), "\(output)")
+    }
+}
+
+extension StoryRunTests {
+    /// Before, a folder that holds no story file ran "0 passed" and exited
+    /// 0, even under --strict: a wrong path looked like a green run.
+    @Test("A folder with no story file says so; under --strict the run fails")
+    func folderWithoutStories() async throws {
+        let folder = Scratch.folder("empty")
+        FileManager.default.createFile(atPath: folder + "/a.story", contents: nil)
+        let (status, output) = await Self.run([folder])
+        #expect(status == .success)
+        #expect(output.contains("no .stories or .feature file in \(folder)"), "\(output)")
+        let (strict, strictOutput) = await Self.run([folder, "--strict"])
+        #expect(strict == .storyFailed, "\(strictOutput)")
     }
 }
