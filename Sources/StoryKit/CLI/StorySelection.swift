@@ -30,7 +30,8 @@ struct StorySelection {
         if let pattern = options.namePattern {
             do { _ = try NameRegex(pattern) } catch { return .failure(error) }
         }
-        let (files, pathDiagnostics) = StoryLoader.files(at: paths)
+        let files: [String], pathDiagnostics: [Diagnostic]
+        (files, lines, pathDiagnostics) = StoryLoader.files(at: paths, lines: lines)
         if let problem = reportOverwritingStories(options.reports, files: files, config: options.configPath) { return .failure(problem) }
         var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
         if let expression = options.tagExpression {
