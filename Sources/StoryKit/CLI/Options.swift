@@ -57,6 +57,9 @@ struct Options: Equatable {
     /// A rerun file (`@FILE`) that named no story: with no other path,
     /// there is nothing to rerun.
     var emptyRerunFile: String?
+    /// The rerun files (`@FILE`) that named stories: their stories run
+    /// whatever `--shard` says (see ``StorySelection/make(_:)``).
+    var rerunFiles: [String] = []
     /// User parameters (`-D key=value`, and the config's `parameters`).
     var parameters: [String: String] = [:]
     /// A previous run's Cucumber JSON, to balance `--shard` by (`--timings`).
@@ -119,6 +122,7 @@ struct Options: Equatable {
             if replacesPaths {
                 paths = []
                 emptyRerunFile = nil
+                rerunFiles = []
                 replacesPaths = false
             }
             paths += more
@@ -203,7 +207,7 @@ struct Options: Equatable {
                 } else if argument.hasPrefix("@") && argument.count > 1 {
                     let entries = try Self.rerunList(String(argument.dropFirst()))
                     addPaths(entries)
-                    if entries.isEmpty { emptyRerunFile = String(argument.dropFirst()) }
+                    if entries.isEmpty { emptyRerunFile = String(argument.dropFirst()) } else { rerunFiles.append(String(argument.dropFirst())) }
                 } else {
                     addPaths([argument])
                 }
@@ -316,7 +320,8 @@ struct Options: Equatable {
     private static let usageTail = """
           --dry-run       match every step, run none; report undefined and ambiguous steps
           PATH:LINE       run only the stories that line belongs to (as Cucumber does)
-          @FILE           run the PATH:LINE:LINE list a --rerun report wrote (one file a line)
+          @FILE           run the PATH:LINE:LINE list a --rerun report wrote (one file a
+                          line), whatever --shard says
           --name REGEX    run only stories whose name matches
           -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
           --shard I/N     run the I-th of N stable shards (for CI matrices; GitLab's

@@ -9,6 +9,9 @@ struct StorySelection {
     var pathDiagnostics: [Diagnostic]
     /// Which stories of the files run.
     var filter: StoryFilter
+    /// The `--shard` a rerun file set aside: the rerun runs every story the
+    /// file names (the shard that wrote it listed only its own).
+    var shardSetAside: Shard?
 
     /// Reads the options; fails with the diagnostic for a bad `--tags`
     /// expression, a bad `--name` regex or a `PATH:LINE` whose line is not
@@ -50,12 +53,20 @@ struct StorySelection {
                     help: "write e.g. --tags \"@smoke and not (@wip or @slow)\""))
             }
         }
-        if let timings = options.timingsPath {
-            guard let shard = options.shard else {
-                return .failure(Diagnostic(
-                    at: nil, problem: "--timings \(timings) balances shards, and no --shard is given",
-                    help: "write --shard 1/4 --timings \(timings)"))
-            }
+        if let timings = options.timingsPath, options.shard == nil {
+            return .failure(Diagnostic(
+                at: nil, problem: "--timings \(timings) balances shards, and no --shard is given",
+                help: "write --shard 1/4 --timings \(timings)"))
+        }
+        // A rerun file is the list of one run's failures: a shard's run
+        // lists only that shard's stories. Split again, by the hash or by
+        // timings over the few stories it names, its stories would land in
+        // other shards: a shard's rerun could run nothing and pass.
+        if !options.rerunFiles.isEmpty, let shard = options.shard {
+            filter.shard = nil
+            return .success(StorySelection(files: files, pathDiagnostics: pathDiagnostics, filter: filter, shardSetAside: shard))
+        }
+        if let timings = options.timingsPath, let shard = options.shard {
             if let problem = balance(&filter, files: files, shard: shard, timingsPath: timings) { return .failure(problem) }
         }
         return .success(StorySelection(files: files, pathDiagnostics: pathDiagnostics, filter: filter))
@@ -100,6 +111,28 @@ struct StorySelection {
         var status = stat()
         guard !real.hasPrefix("/proc/"), !real.hasPrefix("/dev/"), stat(real, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
         return real
+    }
+
+    /// The line a run prints when a rerun file set `--shard` aside.
+    static func shardNotSplittingRerun(_ options: Options, shard: Shard) -> String {
+        let source = options.shardSource.map { " (from \($0))" } ?? ""
+        return "storyrun: --shard \(shard.index)/\(shard.count)\(source) does not split a rerun: running every story \(rerunFileNames(options)) names"
+    }
+
+    /// The problem when a run of rerun files that name stories ran none:
+    /// its filters (`--tags`, `--name`) left out every story the rerun
+    /// names, and a pass would hide the failures the file lists.
+    static func rerunRanNothing(_ options: Options) -> Diagnostic {
+        let filters = [options.namePattern.map { "--name \"\($0)\"" }, options.tagExpression.map { "--tags \"\($0)\"" }]
+            .compactMap { $0 }.joined(separator: " and ")
+        return Diagnostic(
+            at: nil,
+            problem: "\(rerunFileNames(options)) names stories to run again, and this run ran none of them\(filters.isEmpty ? "" : " (\(filters) left them all out)")",
+            help: "run storyrun \(options.rerunFiles.map { "@" + $0 }.joined(separator: " ")) without the options that leave its stories out")
+    }
+
+    private static func rerunFileNames(_ options: Options) -> String {
+        options.rerunFiles.map { "@" + $0 }.joined(separator: " and ")
     }
 
     /// The line a run prints when `--name` or `--tags` chose no story.

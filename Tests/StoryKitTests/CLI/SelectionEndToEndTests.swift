@@ -87,3 +87,70 @@ import Testing
         #expect(ran.stories == ["PASSED  one passes  feat/a.stories:1", "FAILED  two fails  feat/a.stories:4"], "\(ran.output)")
     }
 }
+
+/// A shard's rerun file, run with the same `--shard` (and `--timings`).
+@Suite struct ShardRerunEndToEndTests {
+    /// Six files, each with a passing story (line 1) and a failing one (line 4).
+    static func suite() throws -> String {
+        var files: [String: String] = [:]
+        for index in 1...6 {
+            files["st/f\(index).stories"] = SelectionEndToEndTests.twoStories
+                .replacingOccurrences(of: "one passes", with: "f\(index) passes")
+                .replacingOccurrences(of: "two fails", with: "f\(index) fails")
+        }
+        return try SelectionEndToEndTests.folder(files)
+    }
+
+    static func failed(_ ran: SelectionEndToEndTests.Ran) -> [String] {
+        ran.stories.filter { $0.hasPrefix("FAILED") }.map { String($0.split(separator: " ").last!) }
+    }
+
+    @Test(
+        "A shard's rerun runs every story its rerun file names, by hash or balanced by timings",
+        arguments: [["--shard", "2/2", "--timings", "all.json"], ["--shard", "2/2"], ["--shard", "1/3", "--timings", "all.json"]])
+    func shardRerun(_ shard: [String]) throws {
+        let folder = try Self.suite()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try SelectionEndToEndTests.run(["st", "--json", "all.json"], in: folder)
+        let first = try SelectionEndToEndTests.run(shard + ["st", "--rerun", "r.txt"], in: folder)
+        #expect(first.status == 1, "\(first.output)")
+        let listed = try String(contentsOfFile: folder + "/r.txt", encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(listed == Self.failed(first) && !listed.isEmpty, "\(first.output)")
+
+        let rerun = try SelectionEndToEndTests.run(shard + ["@r.txt"], in: folder)
+        #expect(rerun.status == 1, "\(rerun.output)")
+        #expect(Self.failed(rerun) == listed, "\(rerun.output)")
+        #expect(rerun.output.contains("storyrun: --shard \(shard[1]) does not split a rerun: running every story @r.txt names"))
+
+        // One story of the shard: it runs, and fails.
+        try (listed[0] + "\n").write(toFile: folder + "/one.txt", atomically: true, encoding: .utf8)
+        let one = try SelectionEndToEndTests.run(shard + ["@one.txt"], in: folder)
+        #expect(one.status == 1, "\(one.output)")
+        #expect(Self.failed(one) == [listed[0]], "\(one.output)")
+    }
+
+    @Test("CI_NODE_INDEX and CI_NODE_TOTAL do not split a rerun either")
+    func shardFromEnvironment() throws {
+        let folder = try Self.suite()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "st/f2.stories:4\nst/f5.stories:4\n".write(toFile: folder + "/r.txt", atomically: true, encoding: .utf8)
+        let outcome = try Binary.run(
+            ["@r.txt"], in: folder, timeout: 60,
+            environment: ["STORYRUN_FIXTURE_STEPS": "1", "CI_NODE_INDEX": "3", "CI_NODE_TOTAL": "4"])
+        #expect(outcome.status == 1, "\(outcome.output)")
+        #expect(outcome.output.contains("Stories: 0 passed, 2 failed"), "\(outcome.output)")
+        #expect(outcome.output.contains("--shard 3/4 (from CI_NODE_INDEX and CI_NODE_TOTAL) does not split a rerun"), "\(outcome.output)")
+    }
+
+    @Test("A rerun whose --tags or --name leave out every story it names is an error, not a pass")
+    func rerunFilteredToNothing() throws {
+        let folder = try Self.suite()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "st/f2.stories:4\n".write(toFile: folder + "/r.txt", atomically: true, encoding: .utf8)
+        for filter in [["--tags", "@smoke"], ["--name", "nothing like it"]] {
+            let ran = try SelectionEndToEndTests.run(filter + ["@r.txt"], in: folder)
+            #expect(ran.status == 2, "\(ran.output)")
+            #expect(ran.output.contains("error: @r.txt names stories to run again, and this run ran none of them"), "\(ran.output)")
+        }
+    }
+}
