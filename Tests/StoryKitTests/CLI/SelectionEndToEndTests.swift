@@ -154,3 +154,46 @@ import Testing
         }
     }
 }
+
+/// Repeated `--tags` and `--name`, as Cucumber reads them.
+@Suite struct RepeatedFiltersEndToEndTests {
+    static let tagged = """
+        @smoke
+        Story: one passes
+          Given an empty basket
+
+        @smoke @slow
+        Story: two passes
+          Given an empty basket
+
+        @other
+        Story: three passes
+          Given an empty basket
+
+        """
+
+    @Test(
+        "Repeated --tags all must match; repeated --name any may match",
+        arguments: [
+            (["--tags", "@smoke", "--tags", "not @slow"], ["one passes"]),
+            (["-t", "@smoke", "-t", "@slow"], ["two passes"]),
+            (["--name", "one", "--name", "three"], ["one passes", "three passes"]),
+            (["--name", "one", "--name", "two", "--tags", "not @slow"], ["one passes"]),
+        ])
+    func repeated(_ filters: [String], expected: [String]) throws {
+        let folder = try SelectionEndToEndTests.folder(["a.stories": Self.tagged])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let ran = try SelectionEndToEndTests.run(filters + ["a.stories"], in: folder)
+        #expect(ran.status == 0, "\(ran.output)")
+        #expect(ran.stories.map { $0.dropFirst("PASSED  ".count).components(separatedBy: "  ")[0] } == expected, "\(ran.output)")
+    }
+
+    @Test("Repeated --tags that choose no story name every expression")
+    func noneChosen() throws {
+        let folder = try SelectionEndToEndTests.folder(["a.stories": Self.tagged])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let ran = try SelectionEndToEndTests.run(["--tags", "@other", "--tags", "@smoke", "a.stories"], in: folder)
+        #expect(ran.stories.isEmpty)
+        #expect(ran.output.contains("storyrun: no story matches --tags \"@other\" and --tags \"@smoke\""), "\(ran.output)")
+    }
+}
