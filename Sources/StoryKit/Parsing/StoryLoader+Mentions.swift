@@ -30,6 +30,13 @@ extension StoryLoader {
             let (found, isFolder, problems) = StoryLoader.files(at: path)
             diagnostics += problems
             let asked = isFolder ? nil : lines[path]
+            if isFolder, let numbers = lines[path] {
+                // `feat:3` ran the whole folder, silently.
+                let spelled = numbers.sorted().map(String.init).joined(separator: ":")
+                diagnostics.append(Diagnostic(
+                    at: nil, problem: "\(path) is a folder: \(path):\(spelled) names no line of a story file",
+                    help: "name the file with its line (\(path)/NAME.stories:\(numbers.min()!)), or the folder alone to run all of it"))
+            }
             for file in found {
                 let identity = FileIdentity.of(file) ?? StoryPath.canonical(file)
                 guard let place = places[identity] else {

@@ -78,6 +78,15 @@ import Testing
         #expect(ran.stories.allSatisfy { !$0.contains("./feat") && !$0.contains(folder) }, "\(ran.output)")
     }
 
+    @Test("A folder with a line is an error, not the whole folder run in silence")
+    func folderWithLine() throws {
+        let folder = try Self.folder(["feat/a.stories": Self.twoStories])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let ran = try Self.run(["feat:1"], in: folder)
+        #expect(ran.status == 2, "\(ran.output)")
+        #expect(ran.output.contains("error: feat is a folder: feat:1 names no line of a story file"), "\(ran.output)")
+    }
+
     @Test("Two spellings of one file with lines run the lines of both, each story once")
     func linesOfTwoSpellings() throws {
         let folder = try Self.folder(["feat/a.stories": Self.twoStories])
