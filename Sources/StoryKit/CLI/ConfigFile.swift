@@ -38,7 +38,7 @@ struct ConfigFile {
             "paths": .paths, "parameters": .parameters, "format": .values,
             "strict": .flag, "dry-run": .flag, "verbose": .flag, "no-color": .flag, "fail-fast": .flag,
             "in-process": .flag,
-            "name": .value, "tags": .value, "shard": .value, "order": .value, "retry": .value,
+            "name": .values, "tags": .values, "shard": .value, "order": .value, "retry": .value,
             "step-timeout": .value, "jobs": .value, "timings": .value,
         ]
         for format in ReportFormat.allCases where format.isFile { keys[format.rawValue] = .value }

@@ -47,6 +47,10 @@ extension Options {
         let config = try ConfigFile.read(at: configPath)
         var layered = options
         for entry in try config.entries(profiles: commandLine.profiles) {
+            // A later layer's "tags" ("name") replaces the earlier one's;
+            // a list in one layer is repeated --tags (--name).
+            if entry.key == "tags" { layered.tagExpressions = [] }
+            if entry.key == "name" { layered.namePatterns = [] }
             do {
                 try layered.apply(ConfigFile.arguments(for: entry)[...])
             } catch {

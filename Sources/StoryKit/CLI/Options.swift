@@ -41,8 +41,12 @@ struct Options: Equatable {
     var isVerbose = false
     var isColorDisabled = false
     var isFailFast = false
-    var namePattern: String?
-    var tagExpression: String?
+    /// `--name REGEX`, each given: a story runs when any of them matches
+    /// its name (as Cucumber ORs repeated `--name`).
+    var namePatterns: [String] = []
+    /// `--tags EXPRESSION`, each given: a story runs when all of them match
+    /// its tags (as Cucumber ANDs repeated `--tags`).
+    var tagExpressions: [String] = []
     var shard: Shard?
     var order: StoryOrder = .defined
     var retries = 0
@@ -57,6 +61,9 @@ struct Options: Equatable {
     /// A rerun file (`@FILE`) that named no story: with no other path,
     /// there is nothing to rerun.
     var emptyRerunFile: String?
+    /// The rerun files (`@FILE`) that named stories: their stories run
+    /// whatever `--shard` says (see ``StorySelection/make(_:)``).
+    var rerunFiles: [String] = []
     /// User parameters (`-D key=value`, and the config's `parameters`).
     var parameters: [String: String] = [:]
     /// A previous run's Cucumber JSON, to balance `--shard` by (`--timings`).
@@ -117,11 +124,15 @@ struct Options: Equatable {
         var remaining = arguments
         var replacesPaths = overridesEarlier
         var replacesTerminal = overridesEarlier
+        // The command line's first --tags (--name) replaces the config's.
+        var replacesTags = overridesEarlier
+        var replacesNames = overridesEarlier
         var replacedFormats: Set<ReportFormat> = []
         func addPaths(_ more: [String]) {
             if replacesPaths {
                 paths = []
                 emptyRerunFile = nil
+                rerunFiles = []
                 replacesPaths = false
             }
             paths += more
@@ -162,8 +173,16 @@ struct Options: Equatable {
             case "-v", "--verbose": isVerbose = true
             case "--no-color": isColorDisabled = true
             case "--fail-fast": isFailFast = true
-            case "--name": namePattern = try Self.value(for: argument, from: &remaining)
-            case "--tags", "-t": tagExpression = try Self.value(for: argument, from: &remaining)
+            case "--name":
+                let pattern = try Self.value(for: argument, from: &remaining)
+                if replacesNames { namePatterns = [] }
+                replacesNames = false
+                namePatterns.append(pattern)
+            case "--tags", "-t":
+                let expression = try Self.value(for: argument, from: &remaining)
+                if replacesTags { tagExpressions = [] }
+                replacesTags = false
+                tagExpressions.append(expression)
             case "--shard":
                 shard = try Self.shard(Self.value(for: argument, from: &remaining))
             case "--order":
@@ -206,7 +225,7 @@ struct Options: Equatable {
                 } else if argument.hasPrefix("@") && argument.count > 1 {
                     let entries = try Self.rerunList(String(argument.dropFirst()))
                     addPaths(entries)
-                    if entries.isEmpty { emptyRerunFile = String(argument.dropFirst()) }
+                    if entries.isEmpty { emptyRerunFile = String(argument.dropFirst()) } else { rerunFiles.append(String(argument.dropFirst())) }
                 } else {
                     addPaths([argument])
                 }
@@ -319,9 +338,11 @@ struct Options: Equatable {
     private static let usageTail = """
           --dry-run       match every step, run none; report undefined and ambiguous steps
           PATH:LINE       run only the stories that line belongs to (as Cucumber does)
-          @FILE           run the PATH:LINE:LINE list a --rerun report wrote (one file a line)
-          --name REGEX    run only stories whose name matches
+          @FILE           run the PATH:LINE:LINE list a --rerun report wrote (one file a
+                          line), whatever --shard says
+          --name REGEX    run only stories whose name matches (repeated: any of them)
           -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
+                          (repeated: all of them)
           --shard I/N     run the I-th of N stable shards (for CI matrices; GitLab's
                           CI_NODE_INDEX and CI_NODE_TOTAL give it when it is not given)
           --timings FILE  balance --shard by the story durations in FILE, a --json

@@ -375,7 +375,9 @@ public enum StoryRun {
         noteRejected(pathDiagnostics)
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
 
-        if let source = options.shardSource, let shard = options.shard {
+        if let shard = selection.shardSetAside {
+            output(StorySelection.shardNotSplittingRerun(options, shard: shard))
+        } else if let source = options.shardSource, let shard = options.shard {
             output("Running shard \(shard.index)/\(shard.count) (from \(source))")
         }
         if case .random(let seed) = options.order {
@@ -452,7 +454,12 @@ public enum StoryRun {
         PhaseTimer.mark("ran")
 
         var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
-        if selection.filter.choosesByNameOrTags, summary.stories.values.reduce(0, +) == 0, summary.notRun == 0 {
+        if !options.rerunFiles.isEmpty, summary.stories.values.reduce(0, +) == 0, summary.notRun == 0,
+            summary.rejectedFiles.isEmpty, status == .success
+        {
+            output(StorySelection.rerunRanNothing(options).rendered(style: style))
+            status = .inputError
+        } else if selection.filter.choosesByNameOrTags, summary.stories.values.reduce(0, +) == 0, summary.notRun == 0 {
             output(StorySelection.nothingChosen(options))
             if options.isStrict { status = .storyFailed }
         } else if selection.files.isEmpty, selection.pathDiagnostics.isEmpty {

@@ -9,6 +9,9 @@ struct StorySelection {
     var pathDiagnostics: [Diagnostic]
     /// Which stories of the files run.
     var filter: StoryFilter
+    /// The `--shard` a rerun file set aside: the rerun runs every story the
+    /// file names (the shard that wrote it listed only its own).
+    var shardSetAside: Shard?
 
     /// Reads the options; fails with the diagnostic for a bad `--tags`
     /// expression, a bad `--name` regex or a `PATH:LINE` whose line is not
@@ -27,13 +30,15 @@ struct StorySelection {
             paths[index] = real
             if let chosen = lines.removeValue(forKey: path) { lines[real, default: []].formUnion(chosen) }
         }
-        if let pattern = options.namePattern {
+        for pattern in options.namePatterns {
             do { _ = try NameRegex(pattern) } catch { return .failure(error) }
         }
-        let (files, pathDiagnostics) = StoryLoader.files(at: paths)
+        let files: [String], pathDiagnostics: [Diagnostic]
+        (files, lines, pathDiagnostics) = StoryLoader.files(at: paths, lines: lines)
         if let problem = reportOverwritingStories(options.reports, files: files, config: options.configPath) { return .failure(problem) }
-        var filter = StoryFilter(lines: lines, namePattern: options.namePattern, shard: options.shard)
-        if let expression = options.tagExpression {
+        var filter = StoryFilter(lines: lines, namePatterns: options.namePatterns, shard: options.shard)
+        var predicates: [@Sendable ([String]) -> Bool] = []
+        for expression in options.tagExpressions {
             // Every tag is written with its @: a name without one matches
             // no story, and the run would pass having run nothing.
             if let bare = (try? TagExpression(expression))?.names.first(where: { !$0.hasPrefix("@") }) {
@@ -42,19 +47,34 @@ struct StorySelection {
                     help: "write @\(bare)"))
             }
             do {
-                filter.tags = try TagFilter.predicate(expression)
+                predicates.append(try TagFilter.predicate(expression))
             } catch {
                 return .failure(Diagnostic(
                     at: nil, problem: "--tags \"\(expression)\" is not a tag expression: \(error)",
                     help: "write e.g. --tags \"@smoke and not (@wip or @slow)\""))
             }
         }
-        if let timings = options.timingsPath {
-            guard let shard = options.shard else {
-                return .failure(Diagnostic(
-                    at: nil, problem: "--timings \(timings) balances shards, and no --shard is given",
-                    help: "write --shard 1/4 --timings \(timings)"))
-            }
+        // Repeated --tags: a story must match every expression.
+        if predicates.count == 1 {
+            filter.tags = predicates[0]
+        } else if !predicates.isEmpty {
+            let all = predicates
+            filter.tags = { tags in all.allSatisfy { $0(tags) } }
+        }
+        if let timings = options.timingsPath, options.shard == nil {
+            return .failure(Diagnostic(
+                at: nil, problem: "--timings \(timings) balances shards, and no --shard is given",
+                help: "write --shard 1/4 --timings \(timings)"))
+        }
+        // A rerun file is the list of one run's failures: a shard's run
+        // lists only that shard's stories. Split again, by the hash or by
+        // timings over the few stories it names, its stories would land in
+        // other shards: a shard's rerun could run nothing and pass.
+        if !options.rerunFiles.isEmpty, let shard = options.shard {
+            filter.shard = nil
+            return .success(StorySelection(files: files, pathDiagnostics: pathDiagnostics, filter: filter, shardSetAside: shard))
+        }
+        if let timings = options.timingsPath, let shard = options.shard {
             if let problem = balance(&filter, files: files, shard: shard, timingsPath: timings) { return .failure(problem) }
         }
         return .success(StorySelection(files: files, pathDiagnostics: pathDiagnostics, filter: filter))
@@ -101,11 +121,39 @@ struct StorySelection {
         return real
     }
 
+    /// The line a run prints when a rerun file set `--shard` aside.
+    static func shardNotSplittingRerun(_ options: Options, shard: Shard) -> String {
+        let source = options.shardSource.map { " (from \($0))" } ?? ""
+        return "storyrun: --shard \(shard.index)/\(shard.count)\(source) does not split a rerun: running every story \(rerunFileNames(options)) names"
+    }
+
+    /// The problem when a run of rerun files that name stories ran none:
+    /// its filters (`--tags`, `--name`) left out every story the rerun
+    /// names, and a pass would hide the failures the file lists.
+    static func rerunRanNothing(_ options: Options) -> Diagnostic {
+        let filters = chosenBy(options)
+        return Diagnostic(
+            at: nil,
+            problem: "\(rerunFileNames(options)) names stories to run again, and this run ran none of them\(filters.isEmpty ? "" : " (\(filters) left them all out)")",
+            help: "run storyrun \(options.rerunFiles.map { "@" + $0 }.joined(separator: " ")) without the options that leave its stories out")
+    }
+
+    /// The `--name` and `--tags` a run chose by, as written: `--name "a"
+    /// or --name "b"`, `--tags "@a" and --tags "@b"`.
+    static func chosenBy(_ options: Options) -> String {
+        let names = options.namePatterns.map { "--name \"\($0)\"" }.joined(separator: " or ")
+        let tags = options.tagExpressions.map { "--tags \"\($0)\"" }.joined(separator: " and ")
+        let parts = [names, tags].filter { !$0.isEmpty }
+        return parts.count == 2 && options.namePatterns.count > 1 ? "(\(names)) and \(tags)" : parts.joined(separator: " and ")
+    }
+
+    private static func rerunFileNames(_ options: Options) -> String {
+        options.rerunFiles.map { "@" + $0 }.joined(separator: " and ")
+    }
+
     /// The line a run prints when `--name` or `--tags` chose no story.
     static func nothingChosen(_ options: Options) -> String {
-        let chosen = [
-            options.namePattern.map { "--name \"\($0)\"" }, options.tagExpression.map { "--tags \"\($0)\"" },
-        ].compactMap { $0 }.joined(separator: " and ")
+        let chosen = chosenBy(options)
         return "storyrun: no story matches \(chosen)\(options.isStrict ? " (an error under --strict)" : "")"
     }
 }

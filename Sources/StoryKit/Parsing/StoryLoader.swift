@@ -83,18 +83,11 @@ enum StoryLoader {
         try? RegularFile.read(at: path).get()
     }
 
-    /// The story files under the paths, with a diagnostic for each path
-    /// that does not exist and a warning for what a folder walk passed over
-    /// (see ``folderFiles(_:)``).
+    /// The story files under the paths, each once, with a diagnostic for
+    /// each path that does not exist and a warning for what a folder walk
+    /// passed over (see ``folderFiles(_:)``).
     static func files(at paths: [String]) -> (files: [String], diagnostics: [Diagnostic]) {
-        var files: [String] = []
-        var diagnostics: [Diagnostic] = []
-        for path in paths {
-            let (found, problems) = self.files(at: path)
-            files += found
-            diagnostics += problems
-        }
-        diagnostics += sameButForNormalization(files)
+        let (files, _, diagnostics) = files(at: paths, lines: [:])
         return (files, diagnostics)
     }
 
@@ -102,7 +95,7 @@ enum StoryLoader {
     /// the same text (é as one code point and as e with an accent, which
     /// Swift's `String` takes for equal): storyrun would take them for one
     /// file, run one of them and name the other in its reports.
-    private static func sameButForNormalization(_ files: [String]) -> [Diagnostic] {
+    static func sameButForNormalization(_ files: [String]) -> [Diagnostic] {
         var seen: [String: String] = [:]
         var problems: [Diagnostic] = []
         for file in files {
@@ -119,15 +112,17 @@ enum StoryLoader {
         return problems
     }
 
-    private static func files(at path: String) -> ([String], [Diagnostic]) {
+    /// The story files one path names: itself, or the files under a folder.
+    static func files(at path: String) -> (files: [String], isFolder: Bool, diagnostics: [Diagnostic]) {
         // One stat(2), as FileManager.fileExists(atPath:isDirectory:) makes,
         // without its overhead: a run may name files one by one.
         var status = stat()
         guard stat(path, &status) == 0 else {
-            return ([], [Diagnostic(at: nil, problem: "no such file or folder: \(path)", help: "name .stories or .feature files, or folders that hold them")])
+            return ([], false, [Diagnostic(at: nil, problem: "no such file or folder: \(path)", help: "name .stories or .feature files, or folders that hold them")])
         }
-        guard (status.st_mode & S_IFMT) == S_IFDIR else { return ([path], []) }
-        return folderFiles(path)
+        guard (status.st_mode & S_IFMT) == S_IFDIR else { return ([path], false, []) }
+        let (files, diagnostics) = folderFiles(path)
+        return (files, true, diagnostics)
     }
 
     /// `UTF-16LE` or `UTF-16BE` when the bytes look like UTF-16 text: a

@@ -5,6 +5,9 @@
 /// scenarios under it, a `Feature:` line the whole file, a `Background:`
 /// or background step line every story it runs before.
 struct LineSelection {
+    /// The file's lines, for the blocks whose last line the syntax tree
+    /// does not hold (a data table with comments between its rows).
+    private var lines: [Substring] = []
     /// For each story, by the line of its location, the lines that select it.
     private(set) var selectors: [Int: [ClosedRange<Int>]] = [:]
     /// The lines stories start on (titles, outline titles, example rows):
@@ -60,15 +63,22 @@ struct LineSelection {
 
     // MARK: .stories
 
-    /// A story's title, the tag lines right above it and its steps select it.
+    /// A story's title, its tag lines and its steps select it. Its tag
+    /// lines are those above it with only blank lines and comments between
+    /// them, as the parser reads them.
     private mutating func readStories(_ text: String, stories: [Story]) {
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        let lines = Self.lines(of: text)
         for story in stories {
             var first = story.location.line
-            while first > 1, first - 2 < lines.count,
-                lines[first - 2].drop(while: \.isWhitespace).hasPrefix("@")
-            {
-                first -= 1
+            var above = first - 1
+            while above >= 1, above - 1 < lines.count {
+                let line = StoryLine(lines[above - 1])
+                if line.isTagLine {
+                    first = above
+                } else if !line.isBlank && !line.isComment {
+                    break
+                }
+                above -= 1
             }
             let last = max(story.location.line, story.steps.last?.location.line ?? story.location.line)
             selectors[story.location.line] = [first...last]
@@ -81,17 +91,18 @@ struct LineSelection {
     private mutating func readFeature(_ text: String) {
         let (document, errors, _) = GherkinParser.parse(text)
         guard let feature = document?.feature, errors.isEmpty else { return }
+        lines = Self.lines(of: text)
         let featureLines = Self.tagged(feature.tags, feature.location.line...feature.location.line)
         var background: [ClosedRange<Int>] = []
         for child in feature.children {
             switch child {
-            case .background(let value): background.append(Self.range(of: value))
+            case .background(let value): background.append(range(of: value))
             case .scenario(let scenario): add(scenario, above: featureLines + background)
             case .rule(let rule):
                 var ruleLines = featureLines + background + Self.tagged(rule.tags, rule.location.line...rule.location.line)
                 for ruleChild in rule.children {
                     switch ruleChild {
-                    case .background(let value): ruleLines.append(Self.range(of: value))
+                    case .background(let value): ruleLines.append(range(of: value))
                     case .scenario(let scenario): add(scenario, above: ruleLines)
                     case .rule: break
                     }
@@ -102,7 +113,7 @@ struct LineSelection {
 
     /// A scenario's stories: itself, or one per example row.
     private mutating func add(_ scenario: GherkinScenario, above: [ClosedRange<Int>]) {
-        let own = above + Self.tagged(scenario.tags, scenario.location.line...Self.lastLine(scenario.location.line, scenario.steps))
+        let own = above + Self.tagged(scenario.tags, scenario.location.line...lastLine(scenario.location.line, scenario.steps))
         storyLines.append(scenario.location.line)
         guard !scenario.examples.isEmpty else {
             selectors[scenario.location.line] = own
@@ -118,8 +129,32 @@ struct LineSelection {
         }
     }
 
-    private static func range(of background: GherkinBackground) -> ClosedRange<Int> {
+    private func range(of background: GherkinBackground) -> ClosedRange<Int> {
         background.location.line...lastLine(background.location.line, background.steps)
+    }
+
+    /// The line of a data table's last row: comments and blank lines may
+    /// come between its rows.
+    private func lastRow(of table: GherkinStep.DataTable) -> Int {
+        var line = table.location.line
+        var rows = 1
+        var next = line + 1
+        while rows < table.rows.count, next - 1 < lines.count {
+            let text = lines[next - 1].drop(while: \.isWhitespace)
+            if text.hasPrefix("|") {
+                rows += 1
+                line = next
+            } else if !text.isEmpty && !text.hasPrefix("#") {
+                break
+            }
+            next += 1
+        }
+        return line
+    }
+
+    /// A file's lines, split at `\n`, `\r\n` and `\r`.
+    private static func lines(of text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
     }
 
     /// A block's lines with the lines of its tags.
@@ -129,9 +164,9 @@ struct LineSelection {
 
     /// The last line of a block that starts on `first` and holds the steps,
     /// their doc strings and data tables included.
-    private static func lastLine(_ first: Int, _ steps: [GherkinStep]) -> Int {
+    private func lastLine(_ first: Int, _ steps: [GherkinStep]) -> Int {
         guard let step = steps.last else { return first }
-        if let table = step.dataTable { return table.location.line + max(table.rows.count - 1, 0) }
+        if let table = step.dataTable { return lastRow(of: table) }
         if let doc = step.docString {
             let contentLines = doc.content.isEmpty ? 0 : doc.content.split(separator: "\n", omittingEmptySubsequences: false).count
             return doc.location.line + contentLines + 1

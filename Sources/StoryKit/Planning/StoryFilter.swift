@@ -5,13 +5,14 @@ import Foundation
 struct StoryFilter: Sendable {
     /// Lines asked for with `PATH:LINE`, by path; a file not in it is run whole.
     var lines: [String: Set<Int>] = [:]
-    /// `--name REGEX`: a story runs when the regex is found in its name.
-    var namePattern: String? {
-        didSet { nameRegex = namePattern.flatMap { try? NameRegex($0) } }
+    /// `--name REGEX`, each given: a story runs when any of the regexes is
+    /// found in its name.
+    var namePatterns: [String] {
+        didSet { nameRegexes = namePatterns.compactMap { try? NameRegex($0) } }
     }
-    /// `namePattern`, compiled once.
-    private var nameRegex: NameRegex?
-    /// `--tags EXPRESSION`, as a predicate on a story's tags.
+    /// `namePatterns`, compiled once.
+    private var nameRegexes: [NameRegex]
+    /// `--tags EXPRESSION`, all of them, as a predicate on a story's tags.
     var tags: (@Sendable ([String]) -> Bool)?
     /// `--shard I/N`: run the I-th of N shards (I counted from 1).
     var shard: Shard?
@@ -20,12 +21,12 @@ struct StoryFilter: Sendable {
     var shardMembers: Set<String>?
 
     init(
-        lines: [String: Set<Int>] = [:], namePattern: String? = nil,
+        lines: [String: Set<Int>] = [:], namePatterns: [String] = [],
         tags: (@Sendable ([String]) -> Bool)? = nil, shard: Shard? = nil
     ) {
         self.lines = lines
-        self.namePattern = namePattern
-        nameRegex = namePattern.flatMap { try? NameRegex($0) }
+        self.namePatterns = namePatterns
+        nameRegexes = namePatterns.compactMap { try? NameRegex($0) }
         self.tags = tags
         self.shard = shard
     }
@@ -33,7 +34,7 @@ struct StoryFilter: Sendable {
     /// Whether the story is run by `--name`, `--tags` and `--shard` (lines
     /// are chosen per file, by ``LineSelection``).
     func includes(_ story: Story) -> Bool {
-        if let nameRegex, !nameRegex.hasMatch(in: story.name) { return false }
+        if !nameRegexes.isEmpty, !nameRegexes.contains(where: { $0.hasMatch(in: story.name) }) { return false }
         if let tags, !tags(story.tags) { return false }
         if let shardMembers {
             if !shardMembers.contains(ShardBalancer.key(file: story.location.file, line: story.location.line)) { return false }
@@ -44,10 +45,10 @@ struct StoryFilter: Sendable {
     }
 
     /// Whether no filter is set: the run chooses every story of its files.
-    var choosesAll: Bool { lines.isEmpty && namePattern == nil && tags == nil && shard == nil }
+    var choosesAll: Bool { lines.isEmpty && namePatterns.isEmpty && tags == nil && shard == nil }
 
     /// Whether `--name` or `--tags` is set: a run they leave empty says so.
-    var choosesByNameOrTags: Bool { namePattern != nil || tags != nil }
+    var choosesByNameOrTags: Bool { !namePatterns.isEmpty || tags != nil }
 
     /// The shard a story belongs to: a hash of its file and name, so adding
     /// files or lines elsewhere moves no story to another shard. The file is

@@ -76,20 +76,20 @@ import StoryrunSteps
             """
         let defaults = try Self.load([], json: json)
         #expect(defaults.paths == ["a.stories"])
-        #expect(defaults.tagExpression == "@smoke")
+        #expect(defaults.tagExpressions == ["@smoke"])
         #expect(defaults.isStrict)
         #expect(defaults.parameters == ["base-url": "http://dev", "retries": "3"])
         #expect(defaults.reports.map(\.format) == [.junit, .progress])
 
         let ci = try Self.load(["--profile", "ci", "--profile", "relaxed"], json: json)
-        #expect(ci.tagExpression == "not @wip")
+        #expect(ci.tagExpressions == ["not @wip"])
         #expect(ci.jobs == 4)
         #expect(!ci.isStrict)
         #expect(ci.parameters == ["base-url": "https://ci", "retries": "3"])
 
         let commandLine = try Self.load(
             ["--profile", "ci", "--tags", "@wip", "-D", "retries=5", "--junit", "mine.xml", "-f", "pretty", "b.stories"], json: json)
-        #expect(commandLine.tagExpression == "@wip")
+        #expect(commandLine.tagExpressions == ["@wip"])
         #expect(commandLine.paths == ["b.stories"])
         #expect(commandLine.parameters == ["base-url": "https://ci", "retries": "5"])
         #expect(commandLine.reports == [ReportRequest(format: .junit, path: "mine.xml"), ReportRequest(format: .pretty)])
@@ -185,6 +185,30 @@ import StoryrunSteps
             #expect(error.message.contains("no parameter \"missing\" was given"))
             #expect(error.message.contains("given: \"name\", \"ratio\", \"retries\""))
         }
+    }
+
+    @Test("Repeated --tags and --name all count, from the command line and from a config list; a later layer replaces them")
+    func repeatedTagsAndNames() throws {
+        let plain = try Options(arguments: ["--tags", "@smoke", "-t", "not @slow", "--name", "a", "--name", "b", "x.stories"])
+        #expect(plain.tagExpressions == ["@smoke", "not @slow"])
+        #expect(plain.namePatterns == ["a", "b"])
+
+        let json = """
+            {
+              "paths": ["a.stories"],
+              "tags": ["@smoke", "not @slow"], "name": "login",
+              "profiles": {"wip": {"tags": "@wip", "name": ["x", "y"]}}
+            }
+            """
+        let defaults = try Self.load([], json: json)
+        #expect(defaults.tagExpressions == ["@smoke", "not @slow"])
+        #expect(defaults.namePatterns == ["login"])
+        let wip = try Self.load(["--profile", "wip"], json: json)
+        #expect(wip.tagExpressions == ["@wip"])
+        #expect(wip.namePatterns == ["x", "y"])
+        let commandLine = try Self.load(["--tags", "@a", "--tags", "@b"], json: json)
+        #expect(commandLine.tagExpressions == ["@a", "@b"])
+        #expect(commandLine.namePatterns == ["login"])
     }
 }
 

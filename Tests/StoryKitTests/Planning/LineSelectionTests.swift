@@ -65,6 +65,49 @@ import Testing
         #expect(await Self.run(["\(file):1"]).status == .inputError)
     }
 
+    @Test("Tag lines set apart from their story by blank lines or comments select it, as they tag it")
+    func distantTags() async throws {
+        let folder = try Binary.temporaryFolder("line-selection")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/tags.stories"
+        try """
+            Story: before
+              Given an empty basket
+
+            @smoke
+
+            # why it is slow
+            @slow
+            Story: tagged from afar
+              Given an empty basket
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(await Self.run(["\(file):4"]).names == ["tagged from afar"])
+        #expect(await Self.run(["\(file):7"]).names == ["tagged from afar"])
+        #expect(await Self.run(["\(file):2"]).names == ["before"])
+        #expect(await Self.run(["\(file):3"]).status == .inputError)
+    }
+
+    @Test("The last row of a data table with comments between its rows selects its story")
+    func tableWithComments() async throws {
+        let folder = try Binary.temporaryFolder("line-selection")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/table.feature"
+        try """
+            Feature: Tables
+
+              Scenario: Stocking with comments
+                When the basket is stocked with:
+                  | item   | count |
+                  # the first
+                  | apples | 2     |
+                  # the second
+                  | pears  | 1     |
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let run = await Self.run(["\(file):9"])
+        #expect(run.names == ["Stocking with comments"], "\(run.text)")
+        #expect(run.status != .inputError)
+    }
+
     @Test("PATH:LINE PATH runs the whole file")
     func lineAndWholeFile() async {
         #expect(await Self.run(["\(Self.feature):7", Self.feature]).names.count == 6)

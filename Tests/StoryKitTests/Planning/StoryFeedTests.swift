@@ -81,7 +81,7 @@ final class ColorSteps: StepDefinitions {
     func filterAndEmptyFiles() throws {
         let paths = try Self.files(["Given a step before any story\n", Self.stories(5)])
         let feed = StoryFeed(
-            files: paths, filter: StoryFilter(namePattern: "story [13]"), matchesSteps: false)
+            files: paths, filter: StoryFilter(namePatterns: ["story [13]"]), matchesSteps: false)
         let batches = Self.drain(feed)
         #expect(batches.map(\.path) == paths)
         #expect(batches[0].stories.isEmpty && batches[0].diagnostics.count == 1)

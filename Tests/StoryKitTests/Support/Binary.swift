@@ -15,8 +15,11 @@ enum Binary {
         var seconds: Double
     }
 
-    /// The path of `.build/debug/storyrun` (`swift build` makes it).
+    /// The path of `.build/debug/storyrun` (`swift build` makes it), or
+    /// the executable `STORYRUN_TEST_BINARY` names: an earlier build, to see
+    /// a test fail on the code before a fix.
     static var path: String? {
+        if let other = ProcessInfo.processInfo.environment["STORYRUN_TEST_BINARY"] { return other }
         let candidates = [Golden.root + "/.build/debug/storyrun"]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
