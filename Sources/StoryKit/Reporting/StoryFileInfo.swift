@@ -99,9 +99,11 @@ final class StoryFileInfo: @unchecked Sendable {
     /// The ids of steps written in a Background.
     private(set) var backgroundStepIDs: Set<Int> = []
 
-    private init(path: String) {
+    /// Reads and parses the file, or takes `parse`: the text and syntax
+    /// tree the run made of it when it read the file for its stories.
+    private init(path: String, parse: RecentParses.Parse? = nil) {
         self.path = path
-        let read = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let read = parse?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         // Changed since the run read its stories: not the text that ran
         // (see ``FileStamps``); reported from the stories, as a file that
         // can no longer be read.
@@ -111,7 +113,7 @@ final class StoryFileInfo: @unchecked Sendable {
             idCount = 0
             return
         }
-        let (parsed, errors, nextID) = GherkinParser.parse(text)
+        let (parsed, errors, nextID) = parse.map { ($0.document, [], $0.nextID) } ?? GherkinParser.parse(text)
         guard let parsed, errors.isEmpty, let feature = parsed.feature else {
             document = nil
             idCount = 0
@@ -258,6 +260,15 @@ final class StoryFileInfo: @unchecked Sendable {
         static let byteLimit = 8 << 20
         /// The text the kept files hold, in bytes.
         private var keptBytes = 0
+        /// The files as the run read and parsed them, taken from here
+        /// rather than read and parsed again; nil: every file is read.
+        private let parses: RecentParses?
+
+        /// Files to be read as reports ask for them, taken from `parses`
+        /// when it still holds them.
+        init(parses: RecentParses? = nil) {
+            self.parses = parses
+        }
 
         /// A report that reads these files as its stories finish.
         struct Reader {
@@ -284,7 +295,7 @@ final class StoryFileInfo: @unchecked Sendable {
                 if let known = infos.first(where: { $0.info.path == path }) {
                     found = known
                 } else {
-                    found = (nextNumber, StoryFileInfo(path: path))
+                    found = (nextNumber, StoryFileInfo(path: path, parse: parses?.take(path)))
                     nextNumber += 1
                     infos.append(found)
                     keptBytes += found.info.text.utf8.count
