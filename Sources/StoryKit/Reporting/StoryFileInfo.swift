@@ -177,6 +177,9 @@ final class StoryFileInfo: @unchecked Sendable {
         // The lines taken once: each use of ``lines`` takes its lock.
         let lines = lines
         guard line >= 1, line <= lines.count else { return [] }
+        // An ASCII line (nearly all) read as bytes, each byte a scalar:
+        // no array of its scalars made for each row.
+        if let columns = lines[line - 1].utf8.withContiguousStorageIfAvailable(Self.asciiCellColumns) ?? nil { return columns }
         let scalars = Array(lines[line - 1].unicodeScalars)
         var columns: [Int] = []
         var index = 0
@@ -191,6 +194,29 @@ final class StoryFileInfo: @unchecked Sendable {
                 end += scalars[end] == "\\" ? 2 : 1
             }
             guard end < scalars.count else { break }
+            columns.append(start == end ? index + 1 : start + 1)
+            index = end
+        }
+        return columns
+    }
+
+    /// ``cellColumns(line:)`` of an ASCII line, found the same way in its
+    /// bytes; nil when the line is not ASCII.
+    private static func asciiCellColumns(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int]? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var columns: [Int] = []
+        var index = 0
+        while index < bytes.count, bytes[index] != UInt8(ascii: "|") { index += 1 }
+        while index < bytes.count {
+            // At a `|`: the next cell starts at its first non-blank.
+            index += 1
+            var start = index
+            while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "|") {
+                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            guard end < bytes.count else { break }
             columns.append(start == end ? index + 1 : start + 1)
             index = end
         }
