@@ -20,6 +20,8 @@ public struct CucumberJSONReporter: Reporter {
     private var spill: ReportSpill?
     /// The story files, read once for all their stories (and all reports).
     var fileInfos = StoryFileInfo.Recent().reader()
+    /// Each step definition's place and pattern, as JSON members.
+    private let matchFragments = MatchFragments()
 
     /// One story file's feature: its members up to its elements, and where
     /// its stories' elements are.
@@ -298,14 +300,16 @@ public struct CucumberJSONReporter: Reporter {
         }
         out.literal(#","match":{"#)
         if let winner = result.match {
-            // `displayFileAndLine`, written in place.
-            out.literal(#""location":""#)
-            winner.location.withDisplayPathUTF8 { JSONValue.writeEscaped($0, into: &out) }
-            out.append(UInt8(ascii: ":"))
-            JSONValue.writeInteger(Int64(winner.location.line), into: &out)
-            out.literal(#"","pattern":"#)
-            JSONValue.writeString(winner.pattern, into: &out)
-            out.literal(#","arguments":"#)
+            matchFragments.append(winner, into: &out) { winner, out in
+                // `displayFileAndLine`, written in place.
+                out.literal(#""location":""#)
+                winner.location.withDisplayPathUTF8 { JSONValue.writeEscaped($0, into: &out) }
+                out.append(UInt8(ascii: ":"))
+                JSONValue.writeInteger(Int64(winner.location.line), into: &out)
+                out.literal(#"","pattern":"#)
+                JSONValue.writeString(winner.pattern, into: &out)
+                out.literal(#","arguments":"#)
+            }
             Self.writeArguments(winner.arguments, in: result.step.text, into: &out)
         }
         out.literal(#"},"result":"#)

@@ -286,11 +286,13 @@ extension HTMLReporter {
         html.literal("</span>")
         argument(step.step.attachment, into: &html)
         if let match = step.match {
-            html.literal("<div class=\"match tech\">matched <code>")
-            html.htmlEscaped(match.pattern)
-            html.literal("</code> at ")
-            html.htmlEscaped(match.location)
-            html.literal("</div>")
+            matchFragments.append(match, into: &html) { match, html in
+                html.literal("<div class=\"match tech\">matched <code>")
+                html.htmlEscaped(match.pattern)
+                html.literal("</code> at ")
+                html.htmlEscaped(match.location)
+                html.literal("</div>")
+            }
         }
         if let error = step.error, step.status == .pending || step.status == .skipped {
             Self.note(error, isPending: step.status == .pending, into: &html)

@@ -17,6 +17,8 @@ public struct HTMLReporter: Reporter {
     var spill: ReportSpill?
     /// The story files, read once for all their stories (and all reports).
     var fileInfos = StoryFileInfo.Recent().reader()
+    /// Each step definition's pattern and place, as HTML.
+    let matchFragments = MatchFragments()
     var diagnostics: [Diagnostic] = []
     var summary = RunSummary()
     var runHooks: [HookResult] = []
