@@ -16,6 +16,8 @@ public struct CucumberJSONReporter: Reporter {
     /// The story files in the order their first story finished.
     private var features: [Feature] = []
     private var featureIndex: [String: Int] = [:]
+    /// The file of the last story and its index in ``features``.
+    private var lastFile: (path: String, index: Int)?
     /// Each story's elements, written as it finishes.
     private var spill: ReportSpill?
     /// The story files, read once for all their stories (and all reports).
@@ -43,13 +45,18 @@ public struct CucumberJSONReporter: Reporter {
         let file = result.story.location.file
         let info = fileInfos.info(file)
         let index: Int
-        if let known = featureIndex[file] {
+        if let last = lastFile, last.path == file {
+            // The file of the story before (nearly always): no lookup by
+            // the path's hash.
+            index = last.index
+        } else if let known = featureIndex[file] {
             index = known
         } else {
             index = features.count
             featureIndex[file] = index
             features.append(feature(file: file, info: info, first: result))
         }
+        lastFile = (file, index)
         if spill == nil { spill = ReportSpill(near: path) }
         // Not the whole feature: a copy of it would make appending to its
         // list of elements copy the list.

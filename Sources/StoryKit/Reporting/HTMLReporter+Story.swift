@@ -24,7 +24,11 @@ extension HTMLReporter {
         if spill == nil { spill = ReportSpill(near: path) }
         let info = fileInfos.info(file)
         let index: Int
-        if let known = fileIndex[file] {
+        if let last = lastFile, last.path == file {
+            // The file of the story before (nearly always): no lookup by
+            // the path's hash.
+            index = last.index
+        } else if let known = fileIndex[file] {
             index = known
         } else {
             index = files.count
@@ -32,11 +36,12 @@ extension HTMLReporter {
             let description = info.feature?.description
             files.append(FileSection(file: file, name: result.story.groupName, description: description?.isEmpty == false ? description : nil))
         }
+        lastFile = (file, index)
         // The section is changed in place: a copy of it would copy its
         // lists of places for every story.
         let storyIndex = files[index].count
         var rule = files[index].rule
-        let anchor = Self.anchor(index, storyIndex)
+        let anchor = (file: index, story: storyIndex)
         let place = spill!.append { html in
             if let current = info.place(of: result.story)?.rule, current.id != rule {
                 rule = current.id
@@ -60,7 +65,7 @@ extension HTMLReporter {
             line.literal("\n<li class=\"")
             line.text(result.status.rawValue)
             line.literal("\"><a href=\"#")
-            line.text(anchor)
+            Self.writeAnchor(anchor.file, anchor.story, into: &line)
             line.literal("\"><span class=\"status\">")
             line.text(result.status.rawValue)
             line.literal("</span>")
@@ -111,13 +116,13 @@ extension HTMLReporter {
     }
 
     /// A story's `<details>`: its title, steps and earlier attempts.
-    private func story(_ result: StoryResult, anchor: String, info: StoryFileInfo, into html: inout [UInt8]) {
+    private func story(_ result: StoryResult, anchor: (file: Int, story: Int), info: StoryFileInfo, into html: inout [UInt8]) {
         let story = result.story
         let status = result.status.rawValue
         html.literal("<details class=\"story ")
         html.text(status)
         html.literal("\" id=\"")
-        html.text(anchor)
+        Self.writeAnchor(anchor.file, anchor.story, into: &html)
         html.literal("\" data-status=\"")
         html.text(status)
         html.literal(result.status == .passed && result.attempts == 1 ? "\">\n" : "\" open>\n")
@@ -152,7 +157,7 @@ extension HTMLReporter {
         html.append(UInt8(ascii: "/"))
         html.decimal(result.testSteps.count { $0.stepStatus != nil })
         html.literal(" steps &middot; ")
-        html.text(Self.duration(result.duration))
+        Self.writeDuration(result.duration, into: &html)
         html.literal("<span class=\"tech\"> &middot; ")
         html.htmlEscaped(story.location)
         html.literal("</span></span></summary>\n")

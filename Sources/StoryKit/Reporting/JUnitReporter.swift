@@ -13,6 +13,8 @@ public struct JUnitReporter: Reporter {
     /// The story files in the order their first story finished.
     private var suites: [Suite] = []
     private var suiteIndex: [String: Int] = [:]
+    /// The file of the last story, as the story names it, and its index in ``suites``.
+    private var lastFile: (path: String, index: Int)?
     /// Each story's `<testcase>`, written as it finishes.
     private var spill: ReportSpill?
     private var summary = RunSummary()
@@ -53,15 +55,23 @@ public struct JUnitReporter: Reporter {
     public mutating func handle(_ event: RunEvent) {
         switch event {
         case .storyFinished(let result):
-            let file = result.story.location.displayPath
             let index: Int
-            if let known = suiteIndex[file] {
-                index = known
+            if let last = lastFile, last.path == result.story.location.file {
+                // The file of the story before (nearly always): its path
+                // not made relative again, nor looked up by its hash.
+                index = last.index
             } else {
-                index = suites.count
-                suiteIndex[file] = index
-                suites.append(Suite(file: file))
+                let file = result.story.location.displayPath
+                if let known = suiteIndex[file] {
+                    index = known
+                } else {
+                    index = suites.count
+                    suiteIndex[file] = index
+                    suites.append(Suite(file: file))
+                }
+                lastFile = (result.story.location.file, index)
             }
+            let file = suites[index].file
             if spill == nil { spill = ReportSpill(near: path) }
             suites[index].testCases.append(spill!.append { testCase(result, file: file, into: &$0) })
             suites[index].tally = suites[index].tally + tally(result)

@@ -43,6 +43,8 @@ public struct MessagesReporter: Reporter {
     /// The story files in the order their first story finished.
     private var files: [SourceFile] = []
     private var fileIndex: [String: Int] = [:]
+    /// The file of the last story and its index in ``files``.
+    private var lastFile: (path: String, index: Int)?
     /// The story files, read once for all their stories (and all reports).
     var fileInfos = StoryFileInfo.Recent().reader()
     /// Step definitions and hooks in the order they are written, each
@@ -232,7 +234,11 @@ public struct MessagesReporter: Reporter {
         let file = result.story.location.file
         let info = fileInfos.info(file)
         let index: Int
-        if let known = fileIndex[file] {
+        if let last = lastFile, last.path == file {
+            // The file of the story before (nearly always): no lookup by
+            // the path's hash.
+            index = last.index
+        } else if let known = fileIndex[file] {
             index = known
         } else {
             index = files.count
@@ -240,6 +246,7 @@ public struct MessagesReporter: Reporter {
             files.append(sourceFile(info, first: result, index: index, base: nextFileBase))
             nextFileBase = files[index].base.map { $0 + info.idCount }
         }
+        lastFile = (file, index)
         var pickle: PickleIDs?
         if files[index].isFeature {
             var gherkin = GherkinFile(info: info, uri: files[index].uri, base: files[index].base ?? 1)
