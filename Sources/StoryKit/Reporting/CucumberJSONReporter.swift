@@ -168,7 +168,7 @@ public struct CucumberJSONReporter: Reporter {
                 // An after-step hook belongs to the step before it.
                 if !entries.isEmpty { entries[entries.count - 1].after.append(hook) }
             case .step(let step):
-                let isBackground = info.isBackgroundStep(stepIndex, of: story)
+                let isBackground = info.isBackgroundStep(stepIndex, in: place)
                 let line = place?.row != nil && !isBackground ? place!.row!.location.line : step.step.location.line
                 entries.append(StepEntry(step: step, line: line, isBackground: isBackground, before: pendingStepHooks))
                 pendingStepHooks = []

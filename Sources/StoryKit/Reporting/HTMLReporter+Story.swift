@@ -43,8 +43,10 @@ extension HTMLReporter {
         var rule = files[index].rule
         let anchor = (file: index, story: storyIndex)
         let place = spill!.append { html in
-            if let current = info.place(of: result.story)?.rule, current.id != rule {
-                rule = current.id
+            // The rule's id compared first: the rule itself (its strings
+            // and children) is taken only when its heading is written.
+            if let place = info.place(of: result.story), let id = place.rule?.id, id != rule, let current = place.rule {
+                rule = id
                 html.literal("<h3 class=\"rule\">")
                 html.htmlEscaped(current.keyword)
                 html.literal(": ")
@@ -205,10 +207,12 @@ extension HTMLReporter {
             case .passed, .failed: "Skipped: an earlier step or hook did not pass."
             }
         var stepIndex = 0
+        // Looked up once for all the steps.
+        let place = info.backgroundStepIDs.isEmpty ? nil : info.place(of: story)
         for testStep in testSteps {
             switch testStep {
             case .step(let step):
-                self.step(step, skipReason: skipReason, isBackground: info.isBackgroundStep(stepIndex, of: story), into: &html)
+                self.step(step, skipReason: skipReason, isBackground: info.isBackgroundStep(stepIndex, in: place), into: &html)
                 stepIndex += 1
             case .hook(let hook) where hook.status != .passed || !hook.attachments.isEmpty:
                 self.hook(hook, into: &html)

@@ -25,6 +25,12 @@ final class StoryFileInfo: @unchecked Sendable {
         /// The official pickle of the story.
         let pickle: Pickle
 
+        /// The id in the syntax tree of the step the `index`th step of the
+        /// pickle was compiled from; nil past its last step.
+        func stepSourceID(_ index: Int) -> Int? {
+            index < pickle.steps.count ? pickle.steps[index].source.id : nil
+        }
+
         init(rule: GherkinRule?, scenario: GherkinScenario, examples: GherkinExamples? = nil, row: GherkinTableRow? = nil, pickle: Pickle) {
             self.rule = rule
             self.scenario = scenario
@@ -167,8 +173,16 @@ final class StoryFileInfo: @unchecked Sendable {
 
     /// Whether the `index`th step of a story comes from a Background.
     func isBackgroundStep(_ index: Int, of story: Story) -> Bool {
-        guard !backgroundStepIDs.isEmpty, let pickle = place(of: story)?.pickle, index < pickle.steps.count else { return false }
-        return backgroundStepIDs.contains(pickle.steps[index].source.id)
+        isBackgroundStep(index, in: backgroundStepIDs.isEmpty ? nil : place(of: story))
+    }
+
+    /// Whether the `index`th step of the story at `place` (its
+    /// ``place(of:)``, looked up once for all its steps) comes from a
+    /// Background. The step's id is read in place: taking the pickle out
+    /// of the place copied it, for every step of every report.
+    func isBackgroundStep(_ index: Int, in place: Place?) -> Bool {
+        guard !backgroundStepIDs.isEmpty, let place, let id = place.stepSourceID(index) else { return false }
+        return backgroundStepIDs.contains(id)
     }
 
     /// The columns where the cells of the table row on a line begin (from
