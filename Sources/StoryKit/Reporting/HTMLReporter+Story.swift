@@ -16,6 +16,8 @@ extension HTMLReporter {
         var stories: [ReportSpill.Place] = []
         /// Its lines in "Needs attention", each starting with a line end.
         var attention: [ReportSpill.Place] = []
+        /// Its path as its stories' places show it, escaped once for them all.
+        var htmlPath: [UInt8] = []
     }
 
     /// Renders a story that finished into the spill, under its file.
@@ -34,7 +36,10 @@ extension HTMLReporter {
             index = files.count
             fileIndex[file] = index
             let description = info.feature?.description
-            files.append(FileSection(file: file, name: result.story.groupName, description: description?.isEmpty == false ? description : nil))
+            var htmlPath: [UInt8] = []
+            result.story.location.withDisplayPathUTF8 { htmlPath.htmlEscaped($0) }
+            files.append(FileSection(
+                file: file, name: result.story.groupName, description: description?.isEmpty == false ? description : nil, htmlPath: htmlPath))
         }
         lastFile = (file, index)
         // The section is changed in place: a copy of it would copy its
@@ -42,6 +47,7 @@ extension HTMLReporter {
         let storyIndex = files[index].count
         var rule = files[index].rule
         let anchor = (file: index, story: storyIndex)
+        let htmlPath = files[index].htmlPath
         let place = spill!.append { html in
             // The rule's id compared first: the rule itself (its strings
             // and children) is taken only when its heading is written.
@@ -58,7 +64,7 @@ extension HTMLReporter {
                     html.literal("</p>\n")
                 }
             }
-            story(result, anchor: anchor, info: info, into: &html)
+            story(result, anchor: anchor, htmlPath: htmlPath, info: info, into: &html)
         }
         files[index].rule = rule
         files[index].stories.append(place)
@@ -118,7 +124,10 @@ extension HTMLReporter {
     }
 
     /// A story's `<details>`: its title, steps and earlier attempts.
-    private func story(_ result: StoryResult, anchor: (file: Int, story: Int), info: StoryFileInfo, into html: inout [UInt8]) {
+    /// `htmlPath`: the path of the story's file as a place shows it, escaped.
+    private func story(
+        _ result: StoryResult, anchor: (file: Int, story: Int), htmlPath: [UInt8], info: StoryFileInfo, into html: inout [UInt8]
+    ) {
         let story = result.story
         let status = result.status.rawValue
         html.literal("<details class=\"story ")
@@ -161,7 +170,10 @@ extension HTMLReporter {
         html.literal(" steps &middot; ")
         Self.writeDuration(result.duration, into: &html)
         html.literal("<span class=\"tech\"> &middot; ")
-        html.htmlEscaped(story.location)
+        // ``htmlEscaped(_:)`` of the story's place, its path escaped once per file.
+        html += htmlPath
+        html.append(UInt8(ascii: ":"))
+        html.decimal(story.location.line)
         html.literal("</span></span></summary>\n")
         if let description = info.place(of: story)?.scenario.description, !description.isEmpty {
             html.literal("<p class=\"description\">")

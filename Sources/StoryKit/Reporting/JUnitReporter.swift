@@ -24,6 +24,9 @@ public struct JUnitReporter: Reporter {
     /// One story file's `<testsuite>`: its test cases and their totals.
     private struct Suite {
         var file: String
+        /// ``file`` as the `classname` attribute of its test cases, quoted
+        /// and escaped once for them all.
+        var classname: [UInt8] = []
         var testCases: [ReportSpill.Place] = []
         var tally = Tally()
         var time: UInt64 = 0
@@ -67,13 +70,16 @@ public struct JUnitReporter: Reporter {
                 } else {
                     index = suites.count
                     suiteIndex[file] = index
-                    suites.append(Suite(file: file))
+                    var classname: [UInt8] = []
+                    classname.xmlAttribute(file)
+                    suites.append(Suite(file: file, classname: classname))
                 }
                 lastFile = (result.story.location.file, index)
             }
             let file = suites[index].file
+            let classname = suites[index].classname
             if spill == nil { spill = ReportSpill(near: path) }
-            suites[index].testCases.append(spill!.append { testCase(result, file: file, into: &$0) })
+            suites[index].testCases.append(spill!.append { testCase(result, file: file, classname: classname, into: &$0) })
             suites[index].tally = suites[index].tally + tally(result)
             suites[index].time = suites[index].time &+ result.duration
         case .runFinished(let summary):
@@ -119,9 +125,10 @@ public struct JUnitReporter: Reporter {
     }
 
     /// Appends a story's `<testcase>`.
-    private func testCase(_ result: StoryResult, file: String, into xml: inout [UInt8]) {
+    /// `classname`: `file` as ``Array/xmlAttribute(_:)`` writes it.
+    private func testCase(_ result: StoryResult, file: String, classname: [UInt8], into xml: inout [UInt8]) {
         xml.literal("    <testcase classname=")
-        xml.xmlAttribute(file)
+        xml += classname
         xml.literal(" name=")
         xml.xmlAttribute(result.story.name)
         xml.literal(" time=\"")

@@ -248,11 +248,15 @@ public struct MessagesReporter: Reporter {
         }
         lastFile = (file, index)
         var pickle: PickleIDs?
+        // Where a feature file's pickle went in the spill: written there directly.
+        var picklePlace: ReportSpill.Place?
         if files[index].isFeature {
             var gherkin = GherkinFile(info: info, uri: files[index].uri, base: files[index].base ?? 1)
             if files[index].base == nil { gherkin.marker = (marker, index) }
             // A feature file: its official pickle (none for a story the file no longer holds).
-            pickle = info.place(of: result.story).map { Self.pickle($0.pickle, file: gherkin) }
+            if let place = info.place(of: result.story) {
+                picklePlace = spill.append { pickle = Self.pickle(place.pickle, file: gherkin, into: &$0) }
+            }
         } else {
             let (scenario, synthesized) = Self.synthesized(result.story, uri: files[index].uri, ids: &files[index].ids)
             var bytes: [UInt8] = files[index].scenarios.isEmpty ? [] : [UInt8(ascii: ",")]
@@ -275,7 +279,7 @@ public struct MessagesReporter: Reporter {
         for attempt in result.earlierAttempts { define(attempt.testSteps) }
         define(result.testSteps)
         guard let pickle else { return }
-        files[index].pickles.append(spill.append(pickle.line))
+        files[index].pickles.append(picklePlace ?? spill.append(pickle.line))
         var record = 0
         let place = spill.append { record = testCase(result, pickle: pickle, into: &$0) }
         run.append(RunPart(place: place, record: record))
