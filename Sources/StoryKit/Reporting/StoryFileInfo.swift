@@ -330,9 +330,14 @@ final class StoryFileInfo: @unchecked Sendable {
 
         /// The file's info, read now unless it is kept.
         func info(_ path: String, reader: Int? = nil) -> StoryFileInfo {
-            lock.withLock {
+            // The files that go are freed after the lock is let go (their
+            // trees and pickles are thousands of objects), not while the
+            // other report thread waits for it.
+            var gone: [(number: Int, info: StoryFileInfo)] = []
+            return lock.withLock {
                 let found: (number: Int, info: StoryFileInfo)
-                if let known = infos.first(where: { $0.info.path == path }) {
+                // From the newest: a story's file is nearly always the last one read.
+                if let known = infos.last(where: { $0.info.path == path }) {
                     found = known
                 } else {
                     found = (nextNumber, StoryFileInfo(path: path, parse: parses?.take(path)))
@@ -344,7 +349,8 @@ final class StoryFileInfo: @unchecked Sendable {
                 // Files every reader has gone past go, but for the last few.
                 let slowest = readerPositions.min() ?? nextNumber
                 while infos.count > Self.size, infos[0].number < slowest || infos.count > Self.limit || keptBytes > Self.byteLimit {
-                    keptBytes -= infos.removeFirst().info.text.utf8.count
+                    gone.append(infos.removeFirst())
+                    keptBytes -= gone[gone.count - 1].info.text.utf8.count
                 }
                 return found.info
             }
