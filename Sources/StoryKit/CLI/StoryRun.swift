@@ -220,7 +220,9 @@ public enum StoryRun {
                     // A supervised parent does not match: its workers do, and say
                     // which definition ran each step.
                     let runsInProcess = options.isInProcess || options.isDryRun || !startsWorkers
-                    let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: runsInProcess)
+                    let feed = StoryFeed(
+                        files: selection.files, filter: selection.filter, matchesSteps: runsInProcess,
+                        keepsParses: options.reports.contains(where: \.format.readsStoryFiles))
                     started = (selection, feed)
                     // Its first worker starts now: its start-up and
                     // registration overlap this process's.
@@ -344,7 +346,7 @@ public enum StoryRun {
         let fileGroups = writesOnThreads
             ? [fileRequests.filter { $0.element.format == .messages }, fileRequests.filter { $0.element.format != .messages }]
             : [fileRequests]
-        context.fileInfos = StoryFileInfo.Recent()
+        context.fileInfos = StoryFileInfo.Recent(parses: feed.parses)
         let fileReports = fileGroups.filter { !$0.isEmpty }.map { group in
             (order: group.map(\.offset), thread: ReportThread(
                 reporters: group.map { makeReporter($0.element) }, writesOnThread: writesOnThreads,

@@ -42,6 +42,23 @@ enum StoryLoader {
         }
     }
 
+    /// Reads and parses one file, as ``parseFile(at:)`` does, and keeps
+    /// its text and syntax tree in `parses`, for the reports.
+    static func parseFile(at path: String, keepingIn parses: RecentParses) -> (stories: [Story], diagnostics: [Diagnostic]) {
+        let text: String
+        switch readText(at: path) {
+        case .success(let read): text = read
+        case .failure(let diagnostic): return ([], [diagnostic])
+        }
+        guard path.hasSuffix(".feature") else {
+            parses.keep(RecentParses.Parse(text: text, document: nil, nextID: 0), for: path)
+            return StoriesParser.parse(text, path: path)
+        }
+        let parsed = FeatureFile.parseKeepingTree(text, path: path)
+        parses.keep(RecentParses.Parse(text: text, document: parsed.document, nextID: parsed.nextID), for: path)
+        return (parsed.stories, parsed.diagnostics)
+    }
+
     /// Parses the text of a story file, choosing the format by the path's extension.
     static func parse(_ text: String, path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
         path.hasSuffix(".feature") ? FeatureFile.parse(text, path: path) : StoriesParser.parse(text, path: path)

@@ -38,6 +38,9 @@ final class StoryFeed: Sendable {
     private let registry = HandOff<StepRegistry>(capacity: 1)
     /// Batches the runner is done with, for the parsing thread to free.
     private let spent = Spent<Batch>()
+    /// The text and syntax tree of the files read last, for the reports
+    /// (see ``StoryFileInfo``); nil when no report reads story files.
+    let parses: RecentParses?
 
     /// Starts reading the files at once: parsing needs no step definitions,
     /// so it goes on while the step classes register.
@@ -49,8 +52,12 @@ final class StoryFeed: Sendable {
     ///     the user's code, the stories come unmatched (their runner matches
     ///     them).
     ///   - lookahead: How many batches may wait for the runner.
-    init(files: [String], filter: StoryFilter, matchesSteps: Bool, lookahead: Int = 32) {
+    ///   - keepsParses: Whether to keep the files' text and syntax trees a
+    ///     while, in ``parses``, for reports that read story files.
+    init(files: [String], filter: StoryFilter, matchesSteps: Bool, lookahead: Int = 32, keepsParses: Bool = false) {
         ready = HandOff(capacity: lookahead)
+        let parses = keepsParses ? RecentParses() : nil
+        self.parses = parses
         let matching = Threads.start { [parsed, ready, registry] in
             Self.match(parsed, with: matchesSteps ? registry.take() : nil, into: ready, matchesSteps: matchesSteps)
         }
@@ -59,7 +66,9 @@ final class StoryFeed: Sendable {
             ready.finish()
             return
         }
-        let parsing = Threads.start { [parsed, spent] in Self.parse(files, filter: filter, into: parsed, freeing: spent) }
+        let parsing = Threads.start { [parsed, spent] in
+            Self.parse(files, filter: filter, into: parsed, freeing: spent, keepingIn: parses)
+        }
         guard parsing else {
             // The matching thread hands the problem on, then ends.
             parsed.put(ParsedFile(path: "", stories: [], diagnostics: [Threads.cannotStart("read story files")]))
@@ -96,12 +105,13 @@ final class StoryFeed: Sendable {
     }
 
     private static func parse(
-        _ files: [String], filter: StoryFilter, into parsed: HandOff<ParsedFile>, freeing spent: Spent<Batch>
+        _ files: [String], filter: StoryFilter, into parsed: HandOff<ParsedFile>, freeing spent: Spent<Batch>,
+        keepingIn parses: RecentParses?
     ) {
         defer { spent.close() }
         for path in files {
             spent.free()
-            var (stories, diagnostics) = StoryLoader.parseFile(at: path)
+            var (stories, diagnostics) = parses.map { StoryLoader.parseFile(at: path, keepingIn: $0) } ?? StoryLoader.parseFile(at: path)
             if let lines = filter.lines[path], diagnostics.allSatisfy({ !$0.isError }) || !stories.isEmpty {
                 let chosen = LineSelection.select(lines, in: path, stories: stories)
                 stories = chosen.stories

@@ -16,6 +16,8 @@ public struct CucumberJSONReporter: Reporter {
     /// The story files in the order their first story finished.
     private var features: [Feature] = []
     private var featureIndex: [String: Int] = [:]
+    /// The file of the last story and its index in ``features``.
+    private var lastFile: (path: String, index: Int)?
     /// Each story's elements, written as it finishes.
     private var spill: ReportSpill?
     /// The story files, read once for all their stories (and all reports).
@@ -23,6 +25,8 @@ public struct CucumberJSONReporter: Reporter {
     /// Where the captured texts are in each step's text; a report made
     /// without the run's definitions (`merge`) searches for them.
     var captureOffsets = CaptureOffsets(registry: nil)
+    /// Each step definition's place and pattern, as JSON members.
+    private let matchFragments = MatchFragments()
 
     /// One story file's feature: its members up to its elements, and where
     /// its stories' elements are.
@@ -44,13 +48,18 @@ public struct CucumberJSONReporter: Reporter {
         let file = result.story.location.file
         let info = fileInfos.info(file)
         let index: Int
-        if let known = featureIndex[file] {
+        if let last = lastFile, last.path == file {
+            // The file of the story before (nearly always): no lookup by
+            // the path's hash.
+            index = last.index
+        } else if let known = featureIndex[file] {
             index = known
         } else {
             index = features.count
             featureIndex[file] = index
             features.append(feature(file: file, info: info, first: result))
         }
+        lastFile = (file, index)
         if spill == nil { spill = ReportSpill(near: path) }
         // Not the whole feature: a copy of it would make appending to its
         // list of elements copy the list.
@@ -162,7 +171,7 @@ public struct CucumberJSONReporter: Reporter {
                 // An after-step hook belongs to the step before it.
                 if !entries.isEmpty { entries[entries.count - 1].after.append(hook) }
             case .step(let step):
-                let isBackground = info.isBackgroundStep(stepIndex, of: story)
+                let isBackground = info.isBackgroundStep(stepIndex, in: place)
                 let line = place?.row != nil && !isBackground ? place!.row!.location.line : step.step.location.line
                 entries.append(StepEntry(step: step, line: line, isBackground: isBackground, before: pendingStepHooks))
                 pendingStepHooks = []
@@ -301,14 +310,16 @@ public struct CucumberJSONReporter: Reporter {
         }
         out.literal(#","match":{"#)
         if let winner = result.match {
-            // `displayFileAndLine`, written in place.
-            out.literal(#""location":""#)
-            winner.location.withDisplayPathUTF8 { JSONValue.writeEscaped($0, into: &out) }
-            out.append(UInt8(ascii: ":"))
-            JSONValue.writeInteger(Int64(winner.location.line), into: &out)
-            out.literal(#"","pattern":"#)
-            JSONValue.writeString(winner.pattern, into: &out)
-            out.literal(#","arguments":"#)
+            matchFragments.append(winner, into: &out) { winner, out in
+                // `displayFileAndLine`, written in place.
+                out.literal(#""location":""#)
+                winner.location.withDisplayPathUTF8 { JSONValue.writeEscaped($0, into: &out) }
+                out.append(UInt8(ascii: ":"))
+                JSONValue.writeInteger(Int64(winner.location.line), into: &out)
+                out.literal(#"","pattern":"#)
+                JSONValue.writeString(winner.pattern, into: &out)
+                out.literal(#","arguments":"#)
+            }
             Self.writeArguments(
                 winner.arguments, in: result.step.text, starts: captureOffsets.starts(of: winner, in: result.step.text), into: &out)
         }

@@ -16,6 +16,8 @@ extension HTMLReporter {
         var stories: [ReportSpill.Place] = []
         /// Its lines in "Needs attention", each starting with a line end.
         var attention: [ReportSpill.Place] = []
+        /// Its path as its stories' places show it, escaped once for them all.
+        var htmlPath: [UInt8] = []
     }
 
     /// Renders a story that finished into the spill, under its file.
@@ -24,22 +26,33 @@ extension HTMLReporter {
         if spill == nil { spill = ReportSpill(near: path) }
         let info = fileInfos.info(file)
         let index: Int
-        if let known = fileIndex[file] {
+        if let last = lastFile, last.path == file {
+            // The file of the story before (nearly always): no lookup by
+            // the path's hash.
+            index = last.index
+        } else if let known = fileIndex[file] {
             index = known
         } else {
             index = files.count
             fileIndex[file] = index
             let description = info.feature?.description
-            files.append(FileSection(file: file, name: result.story.groupName, description: description?.isEmpty == false ? description : nil))
+            var htmlPath: [UInt8] = []
+            result.story.location.withDisplayPathUTF8 { htmlPath.htmlEscaped($0) }
+            files.append(FileSection(
+                file: file, name: result.story.groupName, description: description?.isEmpty == false ? description : nil, htmlPath: htmlPath))
         }
+        lastFile = (file, index)
         // The section is changed in place: a copy of it would copy its
         // lists of places for every story.
         let storyIndex = files[index].count
         var rule = files[index].rule
-        let anchor = Self.anchor(index, storyIndex)
+        let anchor = (file: index, story: storyIndex)
+        let htmlPath = files[index].htmlPath
         let place = spill!.append { html in
-            if let current = info.place(of: result.story)?.rule, current.id != rule {
-                rule = current.id
+            // The rule's id compared first: the rule itself (its strings
+            // and children) is taken only when its heading is written.
+            if let place = info.place(of: result.story), let id = place.rule?.id, id != rule, let current = place.rule {
+                rule = id
                 html.literal("<h3 class=\"rule\">")
                 html.htmlEscaped(current.keyword)
                 html.literal(": ")
@@ -51,7 +64,7 @@ extension HTMLReporter {
                     html.literal("</p>\n")
                 }
             }
-            story(result, anchor: anchor, info: info, into: &html)
+            story(result, anchor: anchor, htmlPath: htmlPath, info: info, into: &html)
         }
         files[index].rule = rule
         files[index].stories.append(place)
@@ -60,7 +73,7 @@ extension HTMLReporter {
             line.literal("\n<li class=\"")
             line.text(result.status.rawValue)
             line.literal("\"><a href=\"#")
-            line.text(anchor)
+            Self.writeAnchor(anchor.file, anchor.story, into: &line)
             line.literal("\"><span class=\"status\">")
             line.text(result.status.rawValue)
             line.literal("</span>")
@@ -111,13 +124,16 @@ extension HTMLReporter {
     }
 
     /// A story's `<details>`: its title, steps and earlier attempts.
-    private func story(_ result: StoryResult, anchor: String, info: StoryFileInfo, into html: inout [UInt8]) {
+    /// `htmlPath`: the path of the story's file as a place shows it, escaped.
+    private func story(
+        _ result: StoryResult, anchor: (file: Int, story: Int), htmlPath: [UInt8], info: StoryFileInfo, into html: inout [UInt8]
+    ) {
         let story = result.story
         let status = result.status.rawValue
         html.literal("<details class=\"story ")
         html.text(status)
         html.literal("\" id=\"")
-        html.text(anchor)
+        Self.writeAnchor(anchor.file, anchor.story, into: &html)
         html.literal("\" data-status=\"")
         html.text(status)
         html.literal(result.status == .passed && result.attempts == 1 ? "\">\n" : "\" open>\n")
@@ -152,9 +168,12 @@ extension HTMLReporter {
         html.append(UInt8(ascii: "/"))
         html.decimal(result.testSteps.count { $0.stepStatus != nil })
         html.literal(" steps &middot; ")
-        html.text(Self.duration(result.duration))
+        Self.writeDuration(result.duration, into: &html)
         html.literal("<span class=\"tech\"> &middot; ")
-        html.htmlEscaped(story.location)
+        // ``htmlEscaped(_:)`` of the story's place, its path escaped once per file.
+        html += htmlPath
+        html.append(UInt8(ascii: ":"))
+        html.decimal(story.location.line)
         html.literal("</span></span></summary>\n")
         if let description = info.place(of: story)?.scenario.description, !description.isEmpty {
             html.literal("<p class=\"description\">")
@@ -200,10 +219,12 @@ extension HTMLReporter {
             case .passed, .failed: "Skipped: an earlier step or hook did not pass."
             }
         var stepIndex = 0
+        // Looked up once for all the steps.
+        let place = info.backgroundStepIDs.isEmpty ? nil : info.place(of: story)
         for testStep in testSteps {
             switch testStep {
             case .step(let step):
-                self.step(step, skipReason: skipReason, isBackground: info.isBackgroundStep(stepIndex, of: story), into: &html)
+                self.step(step, skipReason: skipReason, isBackground: info.isBackgroundStep(stepIndex, in: place), into: &html)
                 stepIndex += 1
             case .hook(let hook) where hook.status != .passed || !hook.attachments.isEmpty:
                 self.hook(hook, into: &html)
@@ -286,11 +307,13 @@ extension HTMLReporter {
         html.literal("</span>")
         argument(step.step.attachment, into: &html)
         if let match = step.match {
-            html.literal("<div class=\"match tech\">matched <code>")
-            html.htmlEscaped(match.pattern)
-            html.literal("</code> at ")
-            html.htmlEscaped(match.location)
-            html.literal("</div>")
+            matchFragments.append(match, into: &html) { match, html in
+                html.literal("<div class=\"match tech\">matched <code>")
+                html.htmlEscaped(match.pattern)
+                html.literal("</code> at ")
+                html.htmlEscaped(match.location)
+                html.literal("</div>")
+            }
         }
         if let error = step.error, step.status == .pending || step.status == .skipped {
             Self.note(error, isPending: step.status == .pending, into: &html)

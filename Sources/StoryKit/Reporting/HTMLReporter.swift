@@ -12,11 +12,15 @@ public struct HTMLReporter: Reporter {
     /// The story files in the order their first story finished.
     var files: [FileSection] = []
     var fileIndex: [String: Int] = [:]
+    /// The file of the last story and its index in ``files``.
+    var lastFile: (path: String, index: Int)?
     /// Each story's part of the page (and its line in "Needs attention"),
     /// written as it finishes.
     var spill: ReportSpill?
     /// The story files, read once for all their stories (and all reports).
     var fileInfos = StoryFileInfo.Recent().reader()
+    /// Each step definition's pattern and place, as HTML.
+    let matchFragments = MatchFragments()
     var diagnostics: [Diagnostic] = []
     var summary = RunSummary()
     var runHooks: [HookResult] = []
@@ -164,6 +168,14 @@ public struct HTMLReporter: Reporter {
     }
 
     static func anchor(_ file: Int, _ story: Int) -> String { "s\(file + 1)-\(story + 1)" }
+
+    /// Appends ``anchor(_:_:)`` without making a String of it (one per story).
+    static func writeAnchor(_ file: Int, _ story: Int, into html: inout [UInt8]) {
+        html.append(UInt8(ascii: "s"))
+        html.decimal(file + 1)
+        html.append(UInt8(ascii: "-"))
+        html.decimal(story + 1)
+    }
 
     static func duration(_ nanoseconds: UInt64) -> String {
         if nanoseconds < 1_000_000_000, let text = DecimalText.fixed(nanoseconds, unit: 1_000_000, digits: 0) { return text + " ms" }

@@ -13,6 +13,8 @@ public struct JUnitReporter: Reporter {
     /// The story files in the order their first story finished.
     private var suites: [Suite] = []
     private var suiteIndex: [String: Int] = [:]
+    /// The file of the last story, as the story names it, and its index in ``suites``.
+    private var lastFile: (path: String, index: Int)?
     /// Each story's `<testcase>`, written as it finishes.
     private var spill: ReportSpill?
     private var summary = RunSummary()
@@ -22,6 +24,9 @@ public struct JUnitReporter: Reporter {
     /// One story file's `<testsuite>`: its test cases and their totals.
     private struct Suite {
         var file: String
+        /// ``file`` as the `classname` attribute of its test cases, quoted
+        /// and escaped once for them all.
+        var classname: [UInt8] = []
         var testCases: [ReportSpill.Place] = []
         var tally = Tally()
         var time: UInt64 = 0
@@ -53,17 +58,28 @@ public struct JUnitReporter: Reporter {
     public mutating func handle(_ event: RunEvent) {
         switch event {
         case .storyFinished(let result):
-            let file = result.story.location.displayPath
             let index: Int
-            if let known = suiteIndex[file] {
-                index = known
+            if let last = lastFile, last.path == result.story.location.file {
+                // The file of the story before (nearly always): its path
+                // not made relative again, nor looked up by its hash.
+                index = last.index
             } else {
-                index = suites.count
-                suiteIndex[file] = index
-                suites.append(Suite(file: file))
+                let file = result.story.location.displayPath
+                if let known = suiteIndex[file] {
+                    index = known
+                } else {
+                    index = suites.count
+                    suiteIndex[file] = index
+                    var classname: [UInt8] = []
+                    classname.xmlAttribute(file)
+                    suites.append(Suite(file: file, classname: classname))
+                }
+                lastFile = (result.story.location.file, index)
             }
+            let file = suites[index].file
+            let classname = suites[index].classname
             if spill == nil { spill = ReportSpill(near: path) }
-            suites[index].testCases.append(spill!.append { testCase(result, file: file, into: &$0) })
+            suites[index].testCases.append(spill!.append { testCase(result, file: file, classname: classname, into: &$0) })
             suites[index].tally = suites[index].tally + tally(result)
             suites[index].time = suites[index].time &+ result.duration
         case .runFinished(let summary):
@@ -109,9 +125,10 @@ public struct JUnitReporter: Reporter {
     }
 
     /// Appends a story's `<testcase>`.
-    private func testCase(_ result: StoryResult, file: String, into xml: inout [UInt8]) {
+    /// `classname`: `file` as ``Array/xmlAttribute(_:)`` writes it.
+    private func testCase(_ result: StoryResult, file: String, classname: [UInt8], into xml: inout [UInt8]) {
         xml.literal("    <testcase classname=")
-        xml.xmlAttribute(file)
+        xml += classname
         xml.literal(" name=")
         xml.xmlAttribute(result.story.name)
         xml.literal(" time=\"")

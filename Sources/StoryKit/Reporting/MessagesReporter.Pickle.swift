@@ -11,7 +11,8 @@ extension MessagesReporter {
         /// ids themselves. Written straight into the stream, they are never
         /// made as text (which cost a dozen allocations a pickle).
         private var markers: (marker: IDMarker?, file: Int, id: Int, steps: [Int])?
-        /// The `pickle` envelope, a line of the stream.
+        /// The `pickle` envelope, a line of the stream; empty for a feature
+        /// file's pickle, written straight into the spill.
         var line: [UInt8]
 
         init(id: String, stepIDs: [String], json: JSONValue) {
@@ -69,11 +70,12 @@ extension MessagesReporter {
 
     /// The pickle of a story of a `.feature` file, as the official
     /// compiler makes it, with the file's ids moved past `file.base`.
-    static func pickle(_ pickle: StoryKit.Pickle, file: GherkinFile) -> PickleIDs {
+    /// The envelope is appended to `out` (the spill's own bytes), not made
+    /// as an array of its own to be copied there; the ids' ``PickleIDs/line``
+    /// is empty.
+    static func pickle(_ pickle: StoryKit.Pickle, file: GherkinFile, into out: inout [UInt8]) -> PickleIDs {
         // Written straight as bytes, one per story: the text the JSON
         // writer makes of the same members, in the same order.
-        var out: [UInt8] = []
-        out.reserveCapacity(512 + pickle.steps.count * 256)
         out.literal(#"{"pickle":{"id":"#)
         file.writeID(pickle.id, into: &out)
         out.literal(#","uri":"#)
@@ -129,10 +131,10 @@ extension MessagesReporter {
         guard let marker = file.marker else {
             // ``GherkinFile/id(_:)``'s numbers.
             return PickleIDs(
-                marker: nil, file: 0, id: file.base + pickle.id, steps: pickle.steps.indices.map { file.base + pickle.steps[$0].id }, line: out)
+                marker: nil, file: 0, id: file.base + pickle.id, steps: pickle.steps.indices.map { file.base + pickle.steps[$0].id }, line: [])
         }
         // ``GherkinFile/id(_:)``'s markers, by number.
-        return PickleIDs(marker: marker.marker, file: marker.file, id: pickle.id + 1, steps: pickle.steps.indices.map { pickle.steps[$0].id + 1 }, line: out)
+        return PickleIDs(marker: marker.marker, file: marker.file, id: pickle.id + 1, steps: pickle.steps.indices.map { pickle.steps[$0].id + 1 }, line: [])
     }
 
     static func argument(docString: (content: String, mediaType: String?)?, dataTable: [[String]]?) -> JSONValue? {

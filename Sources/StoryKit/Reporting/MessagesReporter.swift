@@ -43,6 +43,8 @@ public struct MessagesReporter: Reporter {
     /// The story files in the order their first story finished.
     private var files: [SourceFile] = []
     private var fileIndex: [String: Int] = [:]
+    /// The file of the last story and its index in ``files``.
+    private var lastFile: (path: String, index: Int)?
     /// The story files, read once for all their stories (and all reports).
     var fileInfos = StoryFileInfo.Recent().reader()
     /// Step definitions and hooks in the order they are written, each
@@ -232,7 +234,11 @@ public struct MessagesReporter: Reporter {
         let file = result.story.location.file
         let info = fileInfos.info(file)
         let index: Int
-        if let known = fileIndex[file] {
+        if let last = lastFile, last.path == file {
+            // The file of the story before (nearly always): no lookup by
+            // the path's hash.
+            index = last.index
+        } else if let known = fileIndex[file] {
             index = known
         } else {
             index = files.count
@@ -240,12 +246,17 @@ public struct MessagesReporter: Reporter {
             files.append(sourceFile(info, first: result, index: index, base: nextFileBase))
             nextFileBase = files[index].base.map { $0 + info.idCount }
         }
+        lastFile = (file, index)
         var pickle: PickleIDs?
+        // Where a feature file's pickle went in the spill: written there directly.
+        var picklePlace: ReportSpill.Place?
         if files[index].isFeature {
             var gherkin = GherkinFile(info: info, uri: files[index].uri, base: files[index].base ?? 1)
             if files[index].base == nil { gherkin.marker = (marker, index) }
             // A feature file: its official pickle (none for a story the file no longer holds).
-            pickle = info.place(of: result.story).map { Self.pickle($0.pickle, file: gherkin) }
+            if let place = info.place(of: result.story) {
+                picklePlace = spill.append { pickle = Self.pickle(place.pickle, file: gherkin, into: &$0) }
+            }
         } else {
             let (scenario, synthesized) = Self.synthesized(result.story, uri: files[index].uri, ids: &files[index].ids)
             var bytes: [UInt8] = files[index].scenarios.isEmpty ? [] : [UInt8(ascii: ",")]
@@ -268,7 +279,7 @@ public struct MessagesReporter: Reporter {
         for attempt in result.earlierAttempts { define(attempt.testSteps) }
         define(result.testSteps)
         guard let pickle else { return }
-        files[index].pickles.append(spill.append(pickle.line))
+        files[index].pickles.append(picklePlace ?? spill.append(pickle.line))
         var record = 0
         let place = spill.append { record = testCase(result, pickle: pickle, into: &$0) }
         run.append(RunPart(place: place, record: record))

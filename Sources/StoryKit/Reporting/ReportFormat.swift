@@ -32,6 +32,15 @@ enum ReportFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether the report reads the story files (their syntax trees) as
+    /// well as the run's results.
+    var readsStoryFiles: Bool {
+        switch self {
+        case .html, .json, .messages: true
+        case .summary, .progress, .pretty, .github, .usage, .junit, .rerun: false
+        }
+    }
+
     /// What the report is, for `--help`.
     var summary: String {
         switch self {

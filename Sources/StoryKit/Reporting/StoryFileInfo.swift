@@ -25,6 +25,12 @@ final class StoryFileInfo: @unchecked Sendable {
         /// The official pickle of the story.
         let pickle: Pickle
 
+        /// The id in the syntax tree of the step the `index`th step of the
+        /// pickle was compiled from; nil past its last step.
+        func stepSourceID(_ index: Int) -> Int? {
+            index < pickle.steps.count ? pickle.steps[index].source.id : nil
+        }
+
         init(rule: GherkinRule?, scenario: GherkinScenario, examples: GherkinExamples? = nil, row: GherkinTableRow? = nil, pickle: Pickle) {
             self.rule = rule
             self.scenario = scenario
@@ -99,9 +105,11 @@ final class StoryFileInfo: @unchecked Sendable {
     /// The ids of steps written in a Background.
     private(set) var backgroundStepIDs: Set<Int> = []
 
-    private init(path: String) {
+    /// Reads and parses the file, or takes `parse`: the text and syntax
+    /// tree the run made of it when it read the file for its stories.
+    private init(path: String, parse: RecentParses.Parse? = nil) {
         self.path = path
-        let read = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        let read = parse?.text ?? (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         // Changed since the run read its stories: not the text that ran
         // (see ``FileStamps``); reported from the stories, as a file that
         // can no longer be read.
@@ -111,7 +119,7 @@ final class StoryFileInfo: @unchecked Sendable {
             idCount = 0
             return
         }
-        let (parsed, errors, nextID) = GherkinParser.parse(text)
+        let (parsed, errors, nextID) = parse.map { ($0.document, [], $0.nextID) } ?? GherkinParser.parse(text)
         guard let parsed, errors.isEmpty, let feature = parsed.feature else {
             document = nil
             idCount = 0
@@ -165,8 +173,16 @@ final class StoryFileInfo: @unchecked Sendable {
 
     /// Whether the `index`th step of a story comes from a Background.
     func isBackgroundStep(_ index: Int, of story: Story) -> Bool {
-        guard !backgroundStepIDs.isEmpty, let pickle = place(of: story)?.pickle, index < pickle.steps.count else { return false }
-        return backgroundStepIDs.contains(pickle.steps[index].source.id)
+        isBackgroundStep(index, in: backgroundStepIDs.isEmpty ? nil : place(of: story))
+    }
+
+    /// Whether the `index`th step of the story at `place` (its
+    /// ``place(of:)``, looked up once for all its steps) comes from a
+    /// Background. The step's id is read in place: taking the pickle out
+    /// of the place copied it, for every step of every report.
+    func isBackgroundStep(_ index: Int, in place: Place?) -> Bool {
+        guard !backgroundStepIDs.isEmpty, let place, let id = place.stepSourceID(index) else { return false }
+        return backgroundStepIDs.contains(id)
     }
 
     /// The columns where the cells of the table row on a line begin (from
@@ -175,6 +191,9 @@ final class StoryFileInfo: @unchecked Sendable {
         // The lines taken once: each use of ``lines`` takes its lock.
         let lines = lines
         guard line >= 1, line <= lines.count else { return [] }
+        // An ASCII line (nearly all) read as bytes, each byte a scalar:
+        // no array of its scalars made for each row.
+        if let columns = lines[line - 1].utf8.withContiguousStorageIfAvailable(Self.asciiCellColumns) ?? nil { return columns }
         let scalars = Array(lines[line - 1].unicodeScalars)
         var columns: [Int] = []
         var index = 0
@@ -189,6 +208,29 @@ final class StoryFileInfo: @unchecked Sendable {
                 end += scalars[end] == "\\" ? 2 : 1
             }
             guard end < scalars.count else { break }
+            columns.append(start == end ? index + 1 : start + 1)
+            index = end
+        }
+        return columns
+    }
+
+    /// ``cellColumns(line:)`` of an ASCII line, found the same way in its
+    /// bytes; nil when the line is not ASCII.
+    private static func asciiCellColumns(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int]? {
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var columns: [Int] = []
+        var index = 0
+        while index < bytes.count, bytes[index] != UInt8(ascii: "|") { index += 1 }
+        while index < bytes.count {
+            // At a `|`: the next cell starts at its first non-blank.
+            index += 1
+            var start = index
+            while start < bytes.count, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: "|") {
+                end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1
+            }
+            guard end < bytes.count else { break }
             columns.append(start == end ? index + 1 : start + 1)
             index = end
         }
@@ -258,6 +300,15 @@ final class StoryFileInfo: @unchecked Sendable {
         static let byteLimit = 8 << 20
         /// The text the kept files hold, in bytes.
         private var keptBytes = 0
+        /// The files as the run read and parsed them, taken from here
+        /// rather than read and parsed again; nil: every file is read.
+        private let parses: RecentParses?
+
+        /// Files to be read as reports ask for them, taken from `parses`
+        /// when it still holds them.
+        init(parses: RecentParses? = nil) {
+            self.parses = parses
+        }
 
         /// A report that reads these files as its stories finish.
         struct Reader {
@@ -279,12 +330,17 @@ final class StoryFileInfo: @unchecked Sendable {
 
         /// The file's info, read now unless it is kept.
         func info(_ path: String, reader: Int? = nil) -> StoryFileInfo {
-            lock.withLock {
+            // The files that go are freed after the lock is let go (their
+            // trees and pickles are thousands of objects), not while the
+            // other report thread waits for it.
+            var gone: [(number: Int, info: StoryFileInfo)] = []
+            return lock.withLock {
                 let found: (number: Int, info: StoryFileInfo)
-                if let known = infos.first(where: { $0.info.path == path }) {
+                // From the newest: a story's file is nearly always the last one read.
+                if let known = infos.last(where: { $0.info.path == path }) {
                     found = known
                 } else {
-                    found = (nextNumber, StoryFileInfo(path: path))
+                    found = (nextNumber, StoryFileInfo(path: path, parse: parses?.take(path)))
                     nextNumber += 1
                     infos.append(found)
                     keptBytes += found.info.text.utf8.count
@@ -293,7 +349,8 @@ final class StoryFileInfo: @unchecked Sendable {
                 // Files every reader has gone past go, but for the last few.
                 let slowest = readerPositions.min() ?? nextNumber
                 while infos.count > Self.size, infos[0].number < slowest || infos.count > Self.limit || keptBytes > Self.byteLimit {
-                    keptBytes -= infos.removeFirst().info.text.utf8.count
+                    gone.append(infos.removeFirst())
+                    keptBytes -= gone[gone.count - 1].info.text.utf8.count
                 }
                 return found.info
             }

@@ -133,7 +133,9 @@ final class WatchMode {
                 showStatus(tree, outcome: "no run")
             case .success(let selection):
                 let runsInProcess = options.isInProcess || options.isDryRun || !StoryRun.startsWorkers
-                let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: runsInProcess)
+                let feed = StoryFeed(
+                    files: selection.files, filter: selection.filter, matchesSteps: runsInProcess,
+                    keepsParses: options.reports.contains(where: \.format.readsStoryFiles))
                 feed.match(with: registry)
                 await runStories(selection: selection, feed: feed, options: runOptions)
                 if Self.isStopped { return Self.stoppedStatus }

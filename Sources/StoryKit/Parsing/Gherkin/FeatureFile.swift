@@ -6,9 +6,19 @@ enum FeatureFile {
     ///
     /// A file with errors yields all of its diagnostics and no stories.
     static func parse(_ text: String, path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
-        let (document, errors, _) = GherkinParser.parse(text)
-        guard let document, errors.isEmpty else { return ([], errors.map { $0.diagnostic(path: path) }) }
-        return (StoryCompiler.compile(document, path: path), [])
+        let parsed = parseKeepingTree(text, path: path)
+        return (parsed.stories, parsed.diagnostics)
+    }
+
+    /// Parses a feature file and compiles it to stories, as
+    /// ``parse(_:path:)`` does, and gives its syntax tree too (nil when the
+    /// file has errors), with the first id its pickles take.
+    static func parseKeepingTree(_ text: String, path: String)
+        -> (stories: [Story], diagnostics: [Diagnostic], document: GherkinDocument?, nextID: Int)
+    {
+        let (document, errors, nextID) = GherkinParser.parse(text)
+        guard let document, errors.isEmpty else { return ([], errors.map { $0.diagnostic(path: path) }, nil, nextID) }
+        return (StoryCompiler.compile(document, path: path), [], document, nextID)
     }
 
     /// The compiled pickles as NDJSON lines in the official shape
