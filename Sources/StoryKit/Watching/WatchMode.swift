@@ -117,7 +117,9 @@ final class WatchMode {
                 if WatchedTree.stamp(file) == nil { record.forget(file: file) } else { storyFiles.append(file) }
             }
             guard !storyFiles.isEmpty else {
-                if !swiftChanges.isEmpty { showStatus(tree, outcome: "last run: " + record.countsText) }
+                // A file or a path of the run gone (or back, empty): the
+                // status says so.
+                showStatus(tree, outcome: "last run: " + record.countsText)
                 continue
             }
             // The files with failures first, then by name.
@@ -159,7 +161,8 @@ final class WatchMode {
     }
 
     private func showStatus(_ tree: WatchedTree, outcome: String) {
-        context.output(WatchRecord.statusLine(fileCount: tree.scan().count, outcome: outcome, at: now()))
+        context.output(WatchRecord.statusLine(
+            fileCount: tree.scan().count, missing: tree.missingRoots(), outcome: outcome, at: now()))
     }
 
     /// The paths that run the changed story files: a file the command line

@@ -68,8 +68,12 @@ struct WatchRecord {
 
     /// The status line: `watching 12 files — last run: 3 passed, 1 failed
     /// at 12:03:04`; `outcome` replaces the counts (`build failed`).
-    static func statusLine(fileCount: Int, outcome: String, at time: Date) -> String {
-        "watching \(fileCount) file\(fileCount == 1 ? "" : "s") — \(outcome) at \(clockTime(time))"
+    /// Paths of the run that are gone are named: `watching 0 files —
+    /// Stories is gone, waiting for it — last run: …`.
+    static func statusLine(fileCount: Int, missing: [String] = [], outcome: String, at time: Date) -> String {
+        let gone = missing.isEmpty ? ""
+            : " — \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") gone, waiting for \(missing.count == 1 ? "it" : "them")"
+        return "watching \(fileCount) file\(fileCount == 1 ? "" : "s")\(gone) — \(outcome) at \(clockTime(time))"
     }
 
     /// The time of day, `12:03:04`, in the local time zone.

@@ -82,10 +82,38 @@ struct WatchedTree: Sendable {
                 Self.walk(root, folder: add, file: { _ in })
             } else {
                 let parent = (root as NSString).deletingLastPathComponent
-                add(StoryPath.canonical(parent.isEmpty ? "." : parent))
+                add(Self.canonicalRoot(parent.isEmpty ? "." : parent))
             }
         }
         return folders
+    }
+
+    /// The folders that keep the roots in sight: each root that is a
+    /// folder (or is not there and is no story file), and the folder of
+    /// each root that is a file. When one goes, a watcher looks for it to
+    /// come back.
+    func rootFolders() -> [String] {
+        var folders: [String] = []
+        for root in storyRoots + (sourcesRoot.map { [$0] } ?? []) {
+            let folder: String
+            if Self.isFolder(root) || (Self.stamp(root) == nil && kind(of: root) == nil) {
+                folder = root
+            } else {
+                let parent = (root as NSString).deletingLastPathComponent
+                folder = Self.canonicalRoot(parent.isEmpty ? "." : parent)
+            }
+            if !folders.contains(folder) { folders.append(folder) }
+        }
+        return folders
+    }
+
+    /// The story paths and sources folder that are not there now (removed
+    /// or moved away while watching), for the status line.
+    func missingRoots() -> [String] {
+        (storyRoots + (sourcesRoot.map { [$0] } ?? [])).filter { root in
+            var status = stat()
+            return !root.isEmpty && stat(Self.fileSystemPath(root), &status) != 0
+        }
     }
 
     /// Every watched file, with its stamp.

@@ -36,5 +36,7 @@ import Testing
             == "watching 12 files — last run: 3 passed, 1 failed at 12:03:04")
         #expect(WatchRecord.statusLine(fileCount: 1, outcome: "build failed", at: time) == "watching 1 file — build failed at 12:03:04")
         #expect(WatchRecord().countsText == "no story ran")
+        #expect(WatchRecord.statusLine(fileCount: 0, missing: ["Stories"], outcome: "last run: 1 passed", at: time)
+            == "watching 0 files — Stories is gone, waiting for it — last run: 1 passed at 12:03:04")
     }
 }
