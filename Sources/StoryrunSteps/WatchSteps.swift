@@ -49,14 +49,20 @@ final class WatchSteps: StepDefinitions {
             try FileManager.default.copyItem(
                 atPath: "Fixtures/stories/" + file, toPath: steps.folder + "/stories/" + (file as NSString).lastPathComponent)
         }
-        step("^storyrun watches the folder in a process of its own(?: with (\\S+))?$") {
-            (steps: WatchSteps, option: String?) in
+        step("^the folder has a Swift source (\\S+)$") { (steps: WatchSteps, file: String) in
+            let path = steps.folder + "/" + file
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data("// a source\n".utf8).write(to: URL(fileURLWithPath: path))
+        }
+        step("^storyrun (with a step definition it rejects )?watches the folder in a process of its own(?: with (.+))?$") {
+            (steps: WatchSteps, rejecting: String?, options: String?) in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            process.arguments = ["--watch"] + (option.map { [$0] } ?? []) + ["stories"]
+            process.arguments = ["--watch"] + (options.map { $0.split(separator: " ").map(String.init) } ?? []) + ["stories"]
             process.currentDirectoryURL = URL(fileURLWithPath: steps.folder)
             process.environment = ProcessInfo.processInfo.environment.merging(
-                ["STORYRUN_FIXTURE_STEPS": "1", "STORYRUN_WATCH_MARK": steps.mark]) { $1 }
+                ["STORYRUN_FIXTURE_STEPS": rejecting == nil ? "1" : "rejected", "STORYRUN_WATCH_MARK": steps.mark]) { $1 }
             let output = steps.folder + "/output.txt"
             FileManager.default.createFile(atPath: output, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: output)

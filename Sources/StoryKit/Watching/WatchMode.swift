@@ -21,12 +21,16 @@ final class WatchMode {
     let now: () -> Date
     /// Clears the terminal before a run; nothing when the output is not one.
     let clearScreen: () -> Void
+    /// The step definitions registration rejected: no story runs until a
+    /// rebuild restarts the executable without them.
+    let rejectedDefinitions: [Diagnostic]
     private var record = WatchRecord()
 
     init(
         options: Options, settings: WatchSettings, registry: StepRegistry, context: ReporterContext,
-        clock: @escaping @Sendable () -> UInt64, now: @escaping () -> Date = Date.init
+        clock: @escaping @Sendable () -> UInt64, now: @escaping () -> Date = Date.init, rejectedDefinitions: [Diagnostic] = []
     ) {
+        self.rejectedDefinitions = rejectedDefinitions
         self.options = options
         self.settings = settings
         self.registry = registry
@@ -83,10 +87,20 @@ final class WatchMode {
         let (watcher, note) = tree.makeWatcher(isPolling: settings.isPolling)
         if let note { notes.append("storyrun: " + note) }
 
-        await runStories(selection: selection, feed: feed)
-        if Self.isStopped { return Self.stoppedStatus }
-        for note in notes { output(note) }
-        showStatus(tree, outcome: "last run: " + record.countsText)
+        if !rejectedDefinitions.isEmpty {
+            // As a build that fails: what is wrong, then watching goes on
+            // (when a rebuild can fix it).
+            feed.stop()
+            showRejected()
+            for note in notes { output(note) }
+            guard rebuild != nil else { return .inputError }
+            showStatus(tree, outcome: Self.rejectedOutcome)
+        } else {
+            await runStories(selection: selection, feed: feed)
+            if Self.isStopped { return Self.stoppedStatus }
+            for note in notes { output(note) }
+            showStatus(tree, outcome: "last run: " + record.countsText)
+        }
 
         while let changes = watcher.nextChanges(isStopped: { Self.isStopped }) {
             let swiftChanges = changes.filter { tree.kind(of: $0) == .swiftSource }.sorted()
@@ -116,10 +130,16 @@ final class WatchMode {
             for file in changes where tree.kind(of: file) == .story {
                 if WatchedTree.stamp(file) == nil { record.forget(file: file) } else { storyFiles.append(file) }
             }
+            if !rejectedDefinitions.isEmpty, !storyFiles.isEmpty {
+                clearScreen()
+                showRejected()
+                showStatus(tree, outcome: Self.rejectedOutcome)
+                continue
+            }
             guard !storyFiles.isEmpty else {
                 // A file or a path of the run gone (or back, empty): the
                 // status says so.
-                showStatus(tree, outcome: "last run: " + record.countsText)
+                showStatus(tree, outcome: rejectedDefinitions.isEmpty ? "last run: " + record.countsText : Self.rejectedOutcome)
                 continue
             }
             // The files with failures first, then by name.
@@ -143,6 +163,19 @@ final class WatchMode {
             }
         }
         return Self.stoppedStatus
+    }
+
+    /// The status line's outcome while step definitions are rejected.
+    static let rejectedOutcome = "step definitions rejected"
+
+    /// Shows the rejected step definitions (each at its file:line) and
+    /// that no story was run.
+    private func showRejected() {
+        for diagnostic in rejectedDefinitions { context.output(diagnostic.rendered(style: context.style)) }
+        let count = rejectedDefinitions.count
+        context.output(
+            "storyrun: no story was run: \(count) step definition\(count == 1 ? " was" : "s were") rejected"
+                + "; save a fix in the Swift sources to rebuild")
     }
 
     /// Clears the screen and runs the stories, the failed ones first.
