@@ -3,7 +3,8 @@ import Glibc
 import Foundation
 
 /// Finds changes with Linux's inotify: a watch on every watched folder
-/// (recursively; folders created later are added as they appear), events
+/// (recursively, through symlinks, hidden ones too; folders created later
+/// are added as they appear), events
 /// read from one descriptor, and a burst of them (an editor writes a
 /// temporary file and renames it) taken together until 50 ms pass quietly.
 final class InotifyWatcher: ChangeWatcher {
@@ -145,11 +146,14 @@ final class InotifyWatcher: ChangeWatcher {
                     }
                     continue
                 }
-                guard !name.isEmpty, !name.hasPrefix(".") else { continue }
+                guard !name.isEmpty else { continue }
                 let path = folder.isEmpty ? name : folder + "/" + name
-                if mask & UInt32(IN_ISDIR) != 0 {
+                // A folder, or a symlink to one, that appears is walked as
+                // the run walks it.
+                let isArriving = mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0
+                if mask & UInt32(IN_ISDIR) != 0 || (isArriving && WatchedTree.isFolder(path)) {
                     if mask & UInt32(IN_MOVED_FROM) != 0 { forget(path) }
-                    if mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0 {
+                    if isArriving, WatchedTree.isWatchedFolderName(name) {
                         WatchedTree.walk(path, folder: { _ = add($0) }, file: { file in
                             if tree.kind(of: file) != nil { changes.insert(file) }
                         })

@@ -111,6 +111,28 @@ import Testing
         }
     }
 
+    @Test("A story file under a symlinked folder, a hidden story file and one in a hidden folder are changes when saved")
+    func symlinksAndHidden() throws {
+        let folder = try WatchTestFolder()
+        try folder.write("stories/a.stories")
+        try folder.write("elsewhere/l.stories")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/stories/link", withDestinationPath: "../elsewhere")
+        let tree = WatchedTree(storyPaths: [folder.path + "/stories"], sourcesFolder: nil)
+        for (index, relative) in ["link/l.stories", "d/.h.stories", "d/.hid/x.stories"].enumerated() {
+            try folder.write("stories/" + relative)
+            for make in Self.watchers(tree) {
+                let watcher = make()
+                let method = watcher.method
+                let written = WatchTestFolder.later(120) {
+                    _ = try? folder.write("stories/" + relative, "Story: saved \(index) \(method) with more\n")
+                }
+                let changes = watcher.nextChanges(isStopped: WatchTestFolder.deadline(5))
+                #expect(changes == [folder.path + "/stories/" + relative], "\(method)")
+                written.wait()
+            }
+        }
+    }
+
     @Test("Waiting ends as soon as it is told to stop")
     func stops() throws {
         let folder = try WatchTestFolder()
