@@ -25,6 +25,8 @@ final class WatchMode {
     /// rebuild restarts the executable without them.
     let rejectedDefinitions: [Diagnostic]
     private var record = WatchRecord()
+    /// The story files the last run ran (canonical paths).
+    private var lastRunFiles: Set<String> = []
 
     init(
         options: Options, settings: WatchSettings, registry: StepRegistry, context: ReporterContext,
@@ -102,6 +104,7 @@ final class WatchMode {
             showStatus(tree, outcome: "last run: " + record.countsText)
         }
 
+        var knownStories = Self.storyFiles(in: tree)
         while let changes = watcher.nextChanges(isStopped: { Self.isStopped }) {
             let swiftChanges = changes.filter { tree.kind(of: $0) == .swiftSource }.sorted()
             if let rebuild, let changed = swiftChanges.first {
@@ -126,9 +129,23 @@ final class WatchMode {
                     output("storyrun: the build left \(rebuild.product) as it was")
                 }
             }
+            // A story file gone (deleted, renamed away, its folder removed
+            // or moved) leaves the status; when the last run ran it and
+            // reports are written, the last run's other files run again, so
+            // that the reports, rewritten by each run, lose its stories.
+            let stories = Self.storyFiles(in: tree)
+            var deleted = knownStories.subtracting(stories)
+            knownStories = stories
             var storyFiles: [String] = []
             for file in changes where tree.kind(of: file) == .story {
-                if WatchedTree.stamp(file) == nil { record.forget(file: file) } else { storyFiles.append(file) }
+                if WatchedTree.stamp(file) == nil { deleted.insert(file) } else { storyFiles.append(file) }
+            }
+            for file in deleted { record.forget(file: file) }
+            var runsEvenEmpty = false
+            if !lastRunFiles.isDisjoint(with: deleted), options.reports.contains(where: \.format.isFile) {
+                let again = lastRunFiles.subtracting(deleted).filter { stories.contains($0) && !storyFiles.contains($0) }
+                storyFiles += again
+                runsEvenEmpty = true
             }
             if !rejectedDefinitions.isEmpty, !storyFiles.isEmpty {
                 clearScreen()
@@ -136,7 +153,7 @@ final class WatchMode {
                 showStatus(tree, outcome: Self.rejectedOutcome)
                 continue
             }
-            guard !storyFiles.isEmpty else {
+            guard !storyFiles.isEmpty || runsEvenEmpty else {
                 // A file or a path of the run gone (or back, empty): the
                 // status says so.
                 showStatus(tree, outcome: rejectedDefinitions.isEmpty ? "last run: " + record.countsText : Self.rejectedOutcome)
@@ -165,6 +182,11 @@ final class WatchMode {
         return Self.stoppedStatus
     }
 
+    /// The story files of the tree now.
+    private static func storyFiles(in tree: WatchedTree) -> Set<String> {
+        Set(tree.scan().keys.filter { tree.kind(of: $0) == .story })
+    }
+
     /// The status line's outcome while step definitions are rejected.
     static let rejectedOutcome = "step definitions rejected"
 
@@ -187,6 +209,7 @@ final class WatchMode {
         // so a story renamed or deleted since is forgotten.
         let before = record
         for file in selection.files { record.forget(file: file) }
+        lastRunFiles = Set(selection.files.map(StoryPath.canonical))
         _ = await StoryRun.runStories(
             options ?? self.options, selection: selection, feed: feed, registry: registry, context: context,
             userReporters: [], clock: clock, observe: { [unowned self] in record.note($0) },
