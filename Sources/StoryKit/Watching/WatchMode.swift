@@ -107,6 +107,9 @@ final class WatchMode {
         var knownStories = Self.storyFiles(in: tree)
         while let changes = watcher.nextChanges(isStopped: { Self.isStopped }) {
             let swiftChanges = changes.filter { tree.kind(of: $0) == .swiftSource }.sorted()
+            // A build that fails keeps the executable that runs: the story
+            // files saved with the source run with it, below the errors.
+            var buildProblem: String?
             if let rebuild, let changed = swiftChanges.first {
                 clearScreen()
                 output("storyrun: \(changed) changed: building \(rebuild.product) (\(rebuild.configuration))…")
@@ -114,12 +117,10 @@ final class WatchMode {
                 case .interrupted: return Self.stoppedStatus
                 case .failed(let errors):
                     output(errors)
-                    showStatus(tree, outcome: "build failed")
-                    continue
+                    buildProblem = "build failed"
                 case .cannotStart(let reason):
                     output("storyrun: cannot build: \(reason)")
-                    showStatus(tree, outcome: "build failed")
-                    continue
+                    buildProblem = "build failed"
                 case .rebuilt:
                     output("storyrun: restarting \(rebuild.product)")
                     output("storyrun: " + rebuild.restart())
@@ -148,7 +149,7 @@ final class WatchMode {
                 runsEvenEmpty = true
             }
             if !rejectedDefinitions.isEmpty, !storyFiles.isEmpty {
-                clearScreen()
+                if buildProblem == nil { clearScreen() }
                 showRejected()
                 showStatus(tree, outcome: Self.rejectedOutcome)
                 continue
@@ -156,7 +157,8 @@ final class WatchMode {
             guard !storyFiles.isEmpty || runsEvenEmpty else {
                 // A file or a path of the run gone (or back, empty): the
                 // status says so.
-                showStatus(tree, outcome: rejectedDefinitions.isEmpty ? "last run: " + record.countsText : Self.rejectedOutcome)
+                showStatus(
+                    tree, outcome: buildProblem ?? (rejectedDefinitions.isEmpty ? "last run: " + record.countsText : Self.rejectedOutcome))
                 continue
             }
             // The files with failures first, then by name.
@@ -169,14 +171,14 @@ final class WatchMode {
             switch StorySelection.make(runOptions) {
             case .failure(let diagnostic):
                 output(diagnostic.rendered(style: context.style))
-                showStatus(tree, outcome: "no run")
+                showStatus(tree, outcome: buildProblem ?? "no run")
             case .success(let selection):
                 let runsInProcess = options.isInProcess || options.isDryRun || !StoryRun.startsWorkers
                 let feed = StoryFeed(files: selection.files, filter: selection.filter, matchesSteps: runsInProcess)
                 feed.match(with: registry)
-                await runStories(selection: selection, feed: feed, options: runOptions)
+                await runStories(selection: selection, feed: feed, options: runOptions, clearsScreen: buildProblem == nil)
                 if Self.isStopped { return Self.stoppedStatus }
-                showStatus(tree, outcome: "last run: " + record.countsText)
+                showStatus(tree, outcome: (buildProblem.map { $0 + "; " } ?? "") + "last run: " + record.countsText)
             }
         }
         return Self.stoppedStatus
@@ -200,11 +202,12 @@ final class WatchMode {
                 + "; save a fix in the Swift sources to rebuild")
     }
 
-    /// Clears the screen and runs the stories, the failed ones first.
+    /// Clears the screen (unless a failed build's errors are on it) and runs
+    /// the stories, the failed ones first.
     /// Only the first run, of every story, lists the definitions no story
     /// used: the others run just the files saved.
-    private func runStories(selection: StorySelection, feed: StoryFeed, options: Options? = nil) async {
-        clearScreen()
+    private func runStories(selection: StorySelection, feed: StoryFeed, options: Options? = nil, clearsScreen: Bool = true) async {
+        if clearsScreen { clearScreen() }
         // What failed before decides the order; the files run start afresh,
         // so a story renamed or deleted since is forgotten.
         let before = record
