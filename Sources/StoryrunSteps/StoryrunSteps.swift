@@ -26,6 +26,10 @@ public enum StoryrunSteps {
     /// (`Fixtures/stories/faults`).
     public static let faults: [any StepDefinitions.Type] = fixtures + [FaultSteps.self, RegistrationLogSteps.self]
 
+    /// The fixture steps and a definition registration rejects (watch mode
+    /// goes on watching).
+    public static let rejected: [any StepDefinitions.Type] = fixtures + [RejectedSteps.self]
+
     /// The step classes of `Fixtures/cucumber-json`, twins of its Ruby steps.
     public static let shop: [any StepDefinitions.Type] = [ShopSteps.self]
 

@@ -49,14 +49,31 @@ final class WatchSteps: StepDefinitions {
             try FileManager.default.copyItem(
                 atPath: "Fixtures/stories/" + file, toPath: steps.folder + "/stories/" + (file as NSString).lastPathComponent)
         }
-        step("^storyrun watches the folder in a process of its own(?: with (\\S+))?$") {
-            (steps: WatchSteps, option: String?) in
+        step("^the folder has a Swift source (\\S+)$") { (steps: WatchSteps, file: String) in
+            let path = steps.folder + "/" + file
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data("// a source\n".utf8).write(to: URL(fileURLWithPath: path))
+        }
+        step("^storyrun (with a step definition it rejects |with a swift whose builds fail )?watches the folder in a process of its own(?: with (.+))?$") {
+            (steps: WatchSteps, variant: String?, options: String?) in
+            let rejecting = variant?.contains("rejects") == true ? variant : nil
+            var environment = ProcessInfo.processInfo.environment
+            if variant?.contains("swift") == true {
+                // A `swift` first on the PATH whose every build fails.
+                let bin = steps.folder + "/bin"
+                try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+                let script = "#!/bin/sh\necho \"src/Steps.swift:1:1: error: cannot find 'x' in scope\"\nexit 1\n"
+                try Data(script.utf8).write(to: URL(fileURLWithPath: bin + "/swift"))
+                chmod(bin + "/swift", 0o755)
+                environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            process.arguments = ["--watch"] + (option.map { [$0] } ?? []) + ["stories"]
+            process.arguments = ["--watch"] + (options.map { $0.split(separator: " ").map(String.init) } ?? []) + ["stories"]
             process.currentDirectoryURL = URL(fileURLWithPath: steps.folder)
-            process.environment = ProcessInfo.processInfo.environment.merging(
-                ["STORYRUN_FIXTURE_STEPS": "1", "STORYRUN_WATCH_MARK": steps.mark]) { $1 }
+            process.environment = environment.merging(
+                ["STORYRUN_FIXTURE_STEPS": rejecting == nil ? "1" : "rejected", "STORYRUN_WATCH_MARK": steps.mark]) { $1 }
             let output = steps.folder + "/output.txt"
             FileManager.default.createFile(atPath: output, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: output)
@@ -82,6 +99,28 @@ final class WatchSteps: StepDefinitions {
             let temporary = path + ".swp"
             try data.write(to: URL(fileURLWithPath: temporary))
             try expect(rename(temporary, path) == 0, "renaming \(temporary) over \(path): errno \(errno)")
+        }
+        step("^(\\S+) is deleted$") { (steps: WatchSteps, file: String) in
+            steps.seenUpTo = steps.output.utf8.count
+            try FileManager.default.removeItem(atPath: steps.folder + "/stories/" + file)
+        }
+        step("^(\\S+) and (\\S+) are saved together, the story with \"(.*)\" in place of \"(.*)\"$") {
+            (steps: WatchSteps, source: String, file: String, new: String, old: String) in
+            let path = steps.folder + "/stories/" + file
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            try expect(text.contains(old), "\(file) has no \"\(old)\"")
+            steps.seenUpTo = steps.output.utf8.count
+            // One burst: both saved well within the 50 ms that gather one.
+            try Data("// saved\n".utf8).write(to: URL(fileURLWithPath: steps.folder + "/" + source))
+            try Data(text.replacingOccurrences(of: old, with: new).utf8).write(to: URL(fileURLWithPath: path))
+        }
+        step("^the report (\\S+) (holds|does not hold) \"(.*)\"$") {
+            (steps: WatchSteps, report: String, holds: String, expected: String) in
+            let path = steps.folder + "/" + report
+            let wanted = holds == "holds"
+            func current() -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+            let found = steps.waitFor(15) { current().contains(expected) == wanted }
+            try expect(found, "\(report) \(wanted ? "lacks" : "still holds") \"\(expected)\" after 15 s:\n\(current())")
         }
         step("^the last run shows \"(.*)\" before \"(.*)\"$") { (steps: WatchSteps, first: String, second: String) in
             let text = steps.recentOutput

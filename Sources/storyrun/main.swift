@@ -11,6 +11,7 @@ if let log = ProcessInfo.processInfo.environment["STORYRUN_FIXTURE_HELPER"] { Fi
 switch ProcessInfo.processInfo.environment["STORYRUN_FIXTURE_STEPS"] {
 case "1": await StoryRun.main(steps: StoryrunSteps.fixtures)
 case "faults": await StoryRun.main(steps: StoryrunSteps.faults)
+case "rejected": await StoryRun.main(steps: StoryrunSteps.rejected)
 case "parameters": await StoryRun.main(steps: StoryrunSteps.parameters)
 case "shop": await StoryRun.main(steps: StoryrunSteps.shop)
 case "consistency": await StoryRun.main(steps: StoryrunSteps.consistency)

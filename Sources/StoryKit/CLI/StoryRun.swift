@@ -238,8 +238,20 @@ public enum StoryRun {
             } else {
                 builder.register(steps)
                 guard builder.diagnostics.isEmpty else {
-                    started?.feed.stop()
                     Supervisor.discardPrestarted()
+                    // Watch mode keeps watching: a save of the sources can fix them.
+                    if let watch = options.watch, let (selection, feed) = started {
+                        let registry = StepRegistry(definitions: [])
+                        let context = ReporterContext(
+                            style: style, isVerbose: options.isVerbose, output: output,
+                            partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
+                            definitions: [], isWholeRun: selection.filter.choosesAll)
+                        return await WatchMode(
+                            options: options, settings: watch, registry: registry, context: context, clock: clock,
+                            rejectedDefinitions: builder.diagnostics
+                        ).run(first: selection, feed: feed)
+                    }
+                    started?.feed.stop()
                     for diagnostic in builder.diagnostics { output(diagnostic.rendered(style: style)) }
                     output("storyrun: no story was run: \(builder.diagnostics.count) step definition\(builder.diagnostics.count == 1 ? " was" : "s were") rejected")
                     return .inputError

@@ -3,7 +3,8 @@ import Glibc
 import Foundation
 
 /// Finds changes with Linux's inotify: a watch on every watched folder
-/// (recursively; folders created later are added as they appear), events
+/// (recursively, through symlinks, hidden ones too; folders created later
+/// are added as they appear), events
 /// read from one descriptor, and a burst of them (an editor writes a
 /// temporary file and renames it) taken together until 50 ms pass quietly.
 final class InotifyWatcher: ChangeWatcher {
@@ -11,6 +12,11 @@ final class InotifyWatcher: ChangeWatcher {
     private let descriptor: Int32
     /// The folder of each watch.
     private var folders: [Int32: String] = [:]
+    /// The folders that keep the roots in sight (``WatchedTree/rootFolders()``).
+    private let rootFolders: Set<String>
+    /// The root folders with no watch now (removed, moved away, not made
+    /// yet): each is looked for every 100 ms and watched again when back.
+    private var missing: Set<String> = []
     /// How long a burst of events must be quiet before it is handed on, in
     /// milliseconds.
     static let quietTime: Int32 = 50
@@ -24,11 +30,12 @@ final class InotifyWatcher: ChangeWatcher {
     }
 
     private static let events = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_MODIFY)
-        | UInt32(IN_DELETE_SELF) | UInt32(IN_ONLYDIR)
+        | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
 
     private init(tree: WatchedTree, descriptor: Int32) {
         self.tree = tree
         self.descriptor = descriptor
+        rootFolders = Set(tree.rootFolders())
     }
 
     deinit { close(descriptor) }
@@ -41,6 +48,8 @@ final class InotifyWatcher: ChangeWatcher {
         for folder in tree.folders() {
             if let problem = watcher.add(folder) { return .failure(problem) }
         }
+        let watched = Set(watcher.folders.values)
+        watcher.missing = watcher.rootFolders.filter { !watched.contains($0) }
         return .success(watcher)
     }
 
@@ -64,6 +73,7 @@ final class InotifyWatcher: ChangeWatcher {
         var changes: Set<String> = []
         while changes.isEmpty {
             if isStopped() { return nil }
+            changes.formUnion(lookForMissing())
             if wait(milliseconds: 100) { changes.formUnion(readEvents()) }
         }
         let start = DispatchTime.now().uptimeNanoseconds
@@ -73,6 +83,31 @@ final class InotifyWatcher: ChangeWatcher {
             changes.formUnion(readEvents())
         }
         return changes
+    }
+
+    /// Watches the missing root folders that are back, and returns them and
+    /// the files in them.
+    private func lookForMissing() -> Set<String> {
+        var changes: Set<String> = []
+        for root in missing where WatchedTree.isFolder(root) {
+            WatchedTree.walk(root, folder: { _ = add($0) }, file: { file in
+                if tree.kind(of: file) != nil { changes.insert(file) }
+            })
+            if folders.values.contains(root) {
+                missing.remove(root)
+                changes.insert(root)
+            }
+        }
+        return changes
+    }
+
+    /// Ends the watches of a folder and the folders under it (moved away:
+    /// a watch follows the folder, not its path).
+    private func forget(_ folder: String) {
+        for (watch, path) in folders where WatchedTree.isPath(path, under: folder) {
+            inotify_rm_watch(descriptor, watch)
+            folders[watch] = nil
+        }
     }
 
     /// Whether events are there to read within the time.
@@ -101,14 +136,24 @@ final class InotifyWatcher: ChangeWatcher {
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
                 offset += header + length
                 guard let folder = folders[watch] else { continue }
-                if mask & UInt32(IN_IGNORED) != 0 {
-                    folders[watch] = nil
+                if mask & (UInt32(IN_IGNORED) | UInt32(IN_MOVE_SELF)) != 0 {
+                    // A root folder gone (removed, moved away) is looked
+                    // for until it is back; the change wakes watch mode.
+                    if mask & UInt32(IN_MOVE_SELF) != 0 { forget(folder) } else { folders[watch] = nil }
+                    if rootFolders.contains(folder) {
+                        missing.insert(folder)
+                        changes.insert(folder)
+                    }
                     continue
                 }
-                guard !name.isEmpty, !name.hasPrefix(".") else { continue }
+                guard !name.isEmpty else { continue }
                 let path = folder.isEmpty ? name : folder + "/" + name
-                if mask & UInt32(IN_ISDIR) != 0 {
-                    if mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0 {
+                // A folder, or a symlink to one, that appears is walked as
+                // the run walks it.
+                let isArriving = mask & (UInt32(IN_CREATE) | UInt32(IN_MOVED_TO)) != 0
+                if mask & UInt32(IN_ISDIR) != 0 || (isArriving && WatchedTree.isFolder(path)) {
+                    if mask & UInt32(IN_MOVED_FROM) != 0 { forget(path) }
+                    if isArriving, WatchedTree.isWatchedFolderName(name) {
                         WatchedTree.walk(path, folder: { _ = add($0) }, file: { file in
                             if tree.kind(of: file) != nil { changes.insert(file) }
                         })

@@ -21,12 +21,18 @@ final class WatchMode {
     let now: () -> Date
     /// Clears the terminal before a run; nothing when the output is not one.
     let clearScreen: () -> Void
+    /// The step definitions registration rejected: no story runs until a
+    /// rebuild restarts the executable without them.
+    let rejectedDefinitions: [Diagnostic]
     private var record = WatchRecord()
+    /// The story files the last run ran (canonical paths).
+    private var lastRunFiles: Set<String> = []
 
     init(
         options: Options, settings: WatchSettings, registry: StepRegistry, context: ReporterContext,
-        clock: @escaping @Sendable () -> UInt64, now: @escaping () -> Date = Date.init
+        clock: @escaping @Sendable () -> UInt64, now: @escaping () -> Date = Date.init, rejectedDefinitions: [Diagnostic] = []
     ) {
+        self.rejectedDefinitions = rejectedDefinitions
         self.options = options
         self.settings = settings
         self.registry = registry
@@ -83,13 +89,27 @@ final class WatchMode {
         let (watcher, note) = tree.makeWatcher(isPolling: settings.isPolling)
         if let note { notes.append("storyrun: " + note) }
 
-        await runStories(selection: selection, feed: feed)
-        if Self.isStopped { return Self.stoppedStatus }
-        for note in notes { output(note) }
-        showStatus(tree, outcome: "last run: " + record.countsText)
+        if !rejectedDefinitions.isEmpty {
+            // As a build that fails: what is wrong, then watching goes on
+            // (when a rebuild can fix it).
+            feed.stop()
+            showRejected()
+            for note in notes { output(note) }
+            guard rebuild != nil else { return .inputError }
+            showStatus(tree, outcome: Self.rejectedOutcome)
+        } else {
+            await runStories(selection: selection, feed: feed)
+            if Self.isStopped { return Self.stoppedStatus }
+            for note in notes { output(note) }
+            showStatus(tree, outcome: "last run: " + record.countsText)
+        }
 
+        var knownStories = Self.storyFiles(in: tree)
         while let changes = watcher.nextChanges(isStopped: { Self.isStopped }) {
             let swiftChanges = changes.filter { tree.kind(of: $0) == .swiftSource }.sorted()
+            // A build that fails keeps the executable that runs: the story
+            // files saved with the source run with it, below the errors.
+            var buildProblem: String?
             if let rebuild, let changed = swiftChanges.first {
                 clearScreen()
                 output("storyrun: \(changed) changed: building \(rebuild.product) (\(rebuild.configuration))…")
@@ -97,12 +117,10 @@ final class WatchMode {
                 case .interrupted: return Self.stoppedStatus
                 case .failed(let errors):
                     output(errors)
-                    showStatus(tree, outcome: "build failed")
-                    continue
+                    buildProblem = "build failed"
                 case .cannotStart(let reason):
                     output("storyrun: cannot build: \(reason)")
-                    showStatus(tree, outcome: "build failed")
-                    continue
+                    buildProblem = "build failed"
                 case .rebuilt:
                     output("storyrun: restarting \(rebuild.product)")
                     output("storyrun: " + rebuild.restart())
@@ -112,12 +130,35 @@ final class WatchMode {
                     output("storyrun: the build left \(rebuild.product) as it was")
                 }
             }
+            // A story file gone (deleted, renamed away, its folder removed
+            // or moved) leaves the status; when the last run ran it and
+            // reports are written, the last run's other files run again, so
+            // that the reports, rewritten by each run, lose its stories.
+            let stories = Self.storyFiles(in: tree)
+            var deleted = knownStories.subtracting(stories)
+            knownStories = stories
             var storyFiles: [String] = []
             for file in changes where tree.kind(of: file) == .story {
-                if WatchedTree.stamp(file) == nil { record.forget(file: file) } else { storyFiles.append(file) }
+                if WatchedTree.stamp(file) == nil { deleted.insert(file) } else { storyFiles.append(file) }
             }
-            guard !storyFiles.isEmpty else {
-                if !swiftChanges.isEmpty { showStatus(tree, outcome: "last run: " + record.countsText) }
+            for file in deleted { record.forget(file: file) }
+            var runsEvenEmpty = false
+            if !lastRunFiles.isDisjoint(with: deleted), options.reports.contains(where: \.format.isFile) {
+                let again = lastRunFiles.subtracting(deleted).filter { stories.contains($0) && !storyFiles.contains($0) }
+                storyFiles += again
+                runsEvenEmpty = true
+            }
+            if !rejectedDefinitions.isEmpty, !storyFiles.isEmpty {
+                if buildProblem == nil { clearScreen() }
+                showRejected()
+                showStatus(tree, outcome: Self.rejectedOutcome)
+                continue
+            }
+            guard !storyFiles.isEmpty || runsEvenEmpty else {
+                // A file or a path of the run gone (or back, empty): the
+                // status says so.
+                showStatus(
+                    tree, outcome: buildProblem ?? (rejectedDefinitions.isEmpty ? "last run: " + record.countsText : Self.rejectedOutcome))
                 continue
             }
             // The files with failures first, then by name.
@@ -130,30 +171,50 @@ final class WatchMode {
             switch StorySelection.make(runOptions) {
             case .failure(let diagnostic):
                 output(diagnostic.rendered(style: context.style))
-                showStatus(tree, outcome: "no run")
+                showStatus(tree, outcome: buildProblem ?? "no run")
             case .success(let selection):
                 let runsInProcess = options.isInProcess || options.isDryRun || !StoryRun.startsWorkers
                 let feed = StoryFeed(
                     files: selection.files, filter: selection.filter, matchesSteps: runsInProcess,
                     keepsParses: options.reports.contains(where: \.format.readsStoryFiles))
                 feed.match(with: registry)
-                await runStories(selection: selection, feed: feed, options: runOptions)
+                await runStories(selection: selection, feed: feed, options: runOptions, clearsScreen: buildProblem == nil)
                 if Self.isStopped { return Self.stoppedStatus }
-                showStatus(tree, outcome: "last run: " + record.countsText)
+                showStatus(tree, outcome: (buildProblem.map { $0 + "; " } ?? "") + "last run: " + record.countsText)
             }
         }
         return Self.stoppedStatus
     }
 
-    /// Clears the screen and runs the stories, the failed ones first.
+    /// The story files of the tree now.
+    private static func storyFiles(in tree: WatchedTree) -> Set<String> {
+        Set(tree.scan().keys.filter { tree.kind(of: $0) == .story })
+    }
+
+    /// The status line's outcome while step definitions are rejected.
+    static let rejectedOutcome = "step definitions rejected"
+
+    /// Shows the rejected step definitions (each at its file:line) and
+    /// that no story was run.
+    private func showRejected() {
+        for diagnostic in rejectedDefinitions { context.output(diagnostic.rendered(style: context.style)) }
+        let count = rejectedDefinitions.count
+        context.output(
+            "storyrun: no story was run: \(count) step definition\(count == 1 ? " was" : "s were") rejected"
+                + "; save a fix in the Swift sources to rebuild")
+    }
+
+    /// Clears the screen (unless a failed build's errors are on it) and runs
+    /// the stories, the failed ones first.
     /// Only the first run, of every story, lists the definitions no story
     /// used: the others run just the files saved.
-    private func runStories(selection: StorySelection, feed: StoryFeed, options: Options? = nil) async {
-        clearScreen()
+    private func runStories(selection: StorySelection, feed: StoryFeed, options: Options? = nil, clearsScreen: Bool = true) async {
+        if clearsScreen { clearScreen() }
         // What failed before decides the order; the files run start afresh,
         // so a story renamed or deleted since is forgotten.
         let before = record
         for file in selection.files { record.forget(file: file) }
+        lastRunFiles = Set(selection.files.map(StoryPath.canonical))
         _ = await StoryRun.runStories(
             options ?? self.options, selection: selection, feed: feed, registry: registry, context: context,
             userReporters: [], clock: clock, observe: { [unowned self] in record.note($0) },
@@ -161,7 +222,8 @@ final class WatchMode {
     }
 
     private func showStatus(_ tree: WatchedTree, outcome: String) {
-        context.output(WatchRecord.statusLine(fileCount: tree.scan().count, outcome: outcome, at: now()))
+        context.output(WatchRecord.statusLine(
+            fileCount: tree.scan().count, missing: tree.missingRoots(), outcome: outcome, at: now()))
     }
 
     /// The paths that run the changed story files: a file the command line

@@ -15,8 +15,13 @@ struct WatchRecord {
     }
 
     private var failing: Set<Key> = []
+    /// The stories of the last run, by file and status: a file deleted
+    /// since leaves the counts.
+    private var countsByFile: [String: [StoryStatus: Int]] = [:]
     /// The stories of the last run, by status.
-    private(set) var counts: [StoryStatus: Int] = [:]
+    var counts: [StoryStatus: Int] {
+        countsByFile.values.reduce(into: [:]) { total, counts in total.merge(counts, uniquingKeysWith: +) }
+    }
     /// Whether the last run finished every story it had.
     private(set) var wasInterrupted = false
 
@@ -24,7 +29,7 @@ struct WatchRecord {
     mutating func note(_ event: RunEvent) {
         switch event {
         case .runStarted:
-            counts = [:]
+            countsByFile = [:]
             wasInterrupted = false
         case .storyFinished(let result):
             let key = Key(result.story)
@@ -33,7 +38,7 @@ struct WatchRecord {
             } else {
                 failing.remove(key)
             }
-            counts[result.status, default: 0] += 1
+            countsByFile[key.file, default: [:]][result.status, default: 0] += 1
         case .runFinished(let summary):
             wasInterrupted = summary.wasInterrupted
         default: break
@@ -52,10 +57,12 @@ struct WatchRecord {
         return failing.contains { $0.file == file }
     }
 
-    /// Forgets the stories of a file that is gone.
+    /// Forgets the stories of a file that is gone (or about to run again):
+    /// their failures and their place in the last run's counts.
     mutating func forget(file: String) {
         let file = StoryPath.canonical(file)
         failing = failing.filter { $0.file != file }
+        countsByFile[file] = nil
     }
 
     /// The counts of the last run: `3 passed, 1 failed`.
@@ -68,8 +75,12 @@ struct WatchRecord {
 
     /// The status line: `watching 12 files — last run: 3 passed, 1 failed
     /// at 12:03:04`; `outcome` replaces the counts (`build failed`).
-    static func statusLine(fileCount: Int, outcome: String, at time: Date) -> String {
-        "watching \(fileCount) file\(fileCount == 1 ? "" : "s") — \(outcome) at \(clockTime(time))"
+    /// Paths of the run that are gone are named: `watching 0 files —
+    /// Stories is gone, waiting for it — last run: …`.
+    static func statusLine(fileCount: Int, missing: [String] = [], outcome: String, at time: Date) -> String {
+        let gone = missing.isEmpty ? ""
+            : " — \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") gone, waiting for \(missing.count == 1 ? "it" : "them")"
+        return "watching \(fileCount) file\(fileCount == 1 ? "" : "s")\(gone) — \(outcome) at \(clockTime(time))"
     }
 
     /// The time of day, `12:03:04`, in the local time zone.

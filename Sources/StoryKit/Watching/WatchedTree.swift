@@ -69,8 +69,9 @@ struct WatchedTree: Sendable {
     /// The path to hand to the file system for a canonical path.
     static func fileSystemPath(_ path: String) -> String { path.isEmpty ? "." : path }
 
-    /// The folders to watch: every folder under the roots but hidden ones
-    /// (`.build`, `.git`), and the folder of each root that is a file.
+    /// The folders to watch: every folder under the roots (symlinks
+    /// followed, hidden ones too) but `.build` and `.git`, and the folder
+    /// of each root that is a file.
     func folders() -> [String] {
         var folders: [String] = []
         var seen: Set<String> = []
@@ -82,10 +83,38 @@ struct WatchedTree: Sendable {
                 Self.walk(root, folder: add, file: { _ in })
             } else {
                 let parent = (root as NSString).deletingLastPathComponent
-                add(StoryPath.canonical(parent.isEmpty ? "." : parent))
+                add(Self.canonicalRoot(parent.isEmpty ? "." : parent))
             }
         }
         return folders
+    }
+
+    /// The folders that keep the roots in sight: each root that is a
+    /// folder (or is not there and is no story file), and the folder of
+    /// each root that is a file. When one goes, a watcher looks for it to
+    /// come back.
+    func rootFolders() -> [String] {
+        var folders: [String] = []
+        for root in storyRoots + (sourcesRoot.map { [$0] } ?? []) {
+            let folder: String
+            if Self.isFolder(root) || (Self.stamp(root) == nil && kind(of: root) == nil) {
+                folder = root
+            } else {
+                let parent = (root as NSString).deletingLastPathComponent
+                folder = Self.canonicalRoot(parent.isEmpty ? "." : parent)
+            }
+            if !folders.contains(folder) { folders.append(folder) }
+        }
+        return folders
+    }
+
+    /// The story paths and sources folder that are not there now (removed
+    /// or moved away while watching), for the status line.
+    func missingRoots() -> [String] {
+        (storyRoots + (sourcesRoot.map { [$0] } ?? [])).filter { root in
+            var status = stat()
+            return !root.isEmpty && stat(Self.fileSystemPath(root), &status) != 0
+        }
     }
 
     /// Every watched file, with its stamp.
@@ -122,10 +151,20 @@ struct WatchedTree: Sendable {
     }
 
     /// Calls `folder` for `root` and each folder below it, and `file` for
-    /// each other entry; skips hidden entries.
+    /// each other entry, as a run finds story files: symlinks are followed
+    /// (each real folder once, so a symlink loop ends) and hidden files and
+    /// folders are walked, but for `.git` and `.build`, which hold no
+    /// stories of the user's and would cost thousands of watches.
     static func walk(_ root: String, folder: (String) -> Void, file: (String) -> Void) {
+        var seen: Set<[UInt64]> = []
         var pending = [root]
         while let current = pending.popLast() {
+            var status = stat()
+            if stat(fileSystemPath(current), &status) == 0,
+                !seen.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted
+            {
+                continue
+            }
             folder(current)
             guard let directory = opendir(fileSystemPath(current)) else { continue }
             defer { closedir(directory) }
@@ -133,14 +172,21 @@ struct WatchedTree: Sendable {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                     String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
                 }
-                guard !name.hasPrefix(".") else { continue }
+                guard name != ".", name != ".." else { continue }
                 let path = current.isEmpty ? name : current + "/" + name
-                if entry.pointee.d_type == UInt8(DT_DIR) || (entry.pointee.d_type == UInt8(DT_UNKNOWN) && isFolder(path)) {
-                    pending.append(path)
+                let type = entry.pointee.d_type
+                if type == UInt8(DT_DIR) || ((type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK)) && isFolder(path)) {
+                    if isWatchedFolderName(name) { pending.append(path) }
                 } else {
                     file(path)
                 }
             }
         }
+    }
+
+    /// Whether a folder of this name is walked and watched: any but `.git`
+    /// and `.build`.
+    static func isWatchedFolderName(_ name: String) -> Bool {
+        name != ".git" && name != ".build"
     }
 }

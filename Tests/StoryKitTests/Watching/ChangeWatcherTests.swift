@@ -77,6 +77,62 @@ import Testing
         }
     }
 
+    @Test("A root folder removed (or moved away) and made again is watched again", arguments: ["removed", "moved"])
+    func rootMadeAgain(how: String) throws {
+        let folder = try WatchTestFolder()
+        let story = try folder.write("stories/a.stories")
+        let root = folder.path + "/stories"
+        let tree = WatchedTree(storyPaths: [root], sourcesFolder: nil)
+        for make in Self.watchers(tree) {
+            let watcher = make()
+            let gone = WatchTestFolder.later(120) {
+                if how == "removed" {
+                    try? FileManager.default.removeItem(atPath: root)
+                } else {
+                    rename(root, folder.path + "/moved-\(UUID().uuidString)")
+                }
+            }
+            // The root gone is a change (watch mode redraws its status).
+            let first = watcher.nextChanges(isStopped: WatchTestFolder.deadline(5))
+            #expect(first != nil, "\(watcher.method)")
+            gone.wait()
+            #expect(tree.missingRoots() == [root])
+            let back = WatchTestFolder.later(120) {
+                try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
+                usleep(200_000)
+                _ = try? folder.write("stories/a.stories", "Story: back\n")
+            }
+            var seen: Set<String> = []
+            let end = WatchTestFolder.deadline(5)
+            while !seen.contains(story), let changes = watcher.nextChanges(isStopped: end) { seen.formUnion(changes) }
+            #expect(seen.contains(story), "\(watcher.method): \(seen)")
+            back.wait()
+            #expect(tree.missingRoots().isEmpty)
+        }
+    }
+
+    @Test("A story file under a symlinked folder, a hidden story file and one in a hidden folder are changes when saved")
+    func symlinksAndHidden() throws {
+        let folder = try WatchTestFolder()
+        try folder.write("stories/a.stories")
+        try folder.write("elsewhere/l.stories")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/stories/link", withDestinationPath: "../elsewhere")
+        let tree = WatchedTree(storyPaths: [folder.path + "/stories"], sourcesFolder: nil)
+        for (index, relative) in ["link/l.stories", "d/.h.stories", "d/.hid/x.stories"].enumerated() {
+            try folder.write("stories/" + relative)
+            for make in Self.watchers(tree) {
+                let watcher = make()
+                let method = watcher.method
+                let written = WatchTestFolder.later(120) {
+                    _ = try? folder.write("stories/" + relative, "Story: saved \(index) \(method) with more\n")
+                }
+                let changes = watcher.nextChanges(isStopped: WatchTestFolder.deadline(5))
+                #expect(changes == [folder.path + "/stories/" + relative], "\(method)")
+                written.wait()
+            }
+        }
+    }
+
     @Test("Waiting ends as soon as it is told to stop")
     func stops() throws {
         let folder = try WatchTestFolder()

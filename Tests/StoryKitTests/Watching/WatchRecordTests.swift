@@ -29,6 +29,18 @@ import Testing
         #expect(record.isEmpty)
     }
 
+    @Test("A file forgotten (deleted) leaves the last run's counts")
+    func forgottenFile() {
+        var record = WatchRecord()
+        record.note(.runStarted(fileCount: 2))
+        record.note(.storyFinished(Self.result("one", .passed)))
+        record.note(.storyFinished(Self.result("two", .failed, file: "s/b.stories")))
+        #expect(record.countsText == "1 passed, 1 failed")
+        record.forget(file: "s/b.stories")
+        #expect(record.countsText == "1 passed")
+        #expect(record.isEmpty)
+    }
+
     @Test("The status line names the files, the outcome and the time of day")
     func statusLine() throws {
         let time = try #require(Calendar.current.date(from: DateComponents(year: 2026, month: 3, day: 2, hour: 12, minute: 3, second: 4)))
@@ -36,5 +48,7 @@ import Testing
             == "watching 12 files — last run: 3 passed, 1 failed at 12:03:04")
         #expect(WatchRecord.statusLine(fileCount: 1, outcome: "build failed", at: time) == "watching 1 file — build failed at 12:03:04")
         #expect(WatchRecord().countsText == "no story ran")
+        #expect(WatchRecord.statusLine(fileCount: 0, missing: ["Stories"], outcome: "last run: 1 passed", at: time)
+            == "watching 0 files — Stories is gone, waiting for it — last run: 1 passed at 12:03:04")
     }
 }

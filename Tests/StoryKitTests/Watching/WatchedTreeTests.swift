@@ -42,4 +42,20 @@ import Testing
         let files = Set(tree.scan().keys.map { String($0.dropFirst(folder.path.count)) })
         #expect(files == ["/stories/a.stories", "/stories/deep/er/b.feature", "/single/one.stories", "/Sources/App/Steps.swift"])
     }
+
+    @Test("Symlinked folders, hidden files and hidden folders are watched as the run runs them; a symlink loop ends")
+    func symlinksAndHidden() throws {
+        let folder = try WatchTestFolder()
+        try folder.write("stories/a.stories")
+        try folder.write("stories/d/.h.stories")
+        try folder.write("stories/d/.hid/x.stories")
+        try folder.write("elsewhere/l.stories")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/stories/link", withDestinationPath: "../elsewhere")
+        try FileManager.default.createSymbolicLink(atPath: folder.path + "/stories/d/loop", withDestinationPath: "..")
+        let tree = WatchedTree(storyPaths: [folder.path + "/stories"], sourcesFolder: nil)
+        let files = Set(tree.scan().keys.map { String($0.dropFirst(folder.path.count)) })
+        #expect(files == ["/stories/a.stories", "/stories/d/.h.stories", "/stories/d/.hid/x.stories", "/stories/link/l.stories"])
+        let folders = Set(tree.folders().map { String($0.dropFirst(folder.path.count)) })
+        #expect(folders == ["/stories", "/stories/d", "/stories/d/.hid", "/stories/link"])
+    }
 }
