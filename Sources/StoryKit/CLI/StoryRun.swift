@@ -366,11 +366,20 @@ public enum StoryRun {
         // reads those whole again).
         var rejected = 0
         var rejectedFiles: [String] = []
+        // Each file's errors go to the reports as one event.
         func noteRejected(_ diagnostics: [Diagnostic]) {
+            var files: [RejectedFile] = []
             for diagnostic in diagnostics where diagnostic.isError {
                 rejected += 1
-                if let file = diagnostic.location?.displayPath, !rejectedFiles.contains(file) { rejectedFiles.append(file) }
+                guard let location = diagnostic.location else { continue }
+                if !rejectedFiles.contains(location.displayPath) { rejectedFiles.append(location.displayPath) }
+                if let index = files.firstIndex(where: { $0.path == location.file }) {
+                    files[index].problems.append(diagnostic)
+                } else {
+                    files.append(RejectedFile(path: location.file, problems: [diagnostic]))
+                }
             }
+            for file in files { emit(.storyFileRejected(file)) }
         }
         noteRejected(pathDiagnostics)
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
