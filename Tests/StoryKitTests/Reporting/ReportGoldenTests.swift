@@ -89,17 +89,19 @@ import StoryrunSteps
 
     /// Before, a rejected file was only on the terminal, in the HTML notes
     /// and in the rerun file: JUnit said `failures="0"` without it, Messages
-    /// had no `parseError` and `success: true`.
+    /// had no `parseError` and `success: true`, Cucumber JSON left it out.
     /// (The JUnit and Messages goldens are checked against their schemas.)
-    @Test("A rejected story file is an error in JUnit and a parseError in Messages")
+    @Test("A rejected story file is an error in JUnit, a parseError in Messages and a feature in Cucumber JSON")
     func rejectedFile() async throws {
         let run = try await Self.run(["basket.stories", "../bad/out-of-order.stories"])
         #expect(run.status == .inputError)
         Golden.check(run["junit.xml"], against: "reporting/rejected-file.junit.xml")
         Golden.check(run["ndjson"], against: "reporting/rejected-file.ndjson")
+        Golden.check(run["json"], against: "reporting/rejected-file.json")
         #expect(run["junit.xml"].contains(#"<error message="Fixtures/stories/bad/out-of-order.stories:4:1: "#))
         #expect(run["ndjson"].contains(#"{"parseError":{"source":{"uri":"Fixtures/stories/bad/out-of-order.stories","location":{"line":4"#))
         #expect(run["ndjson"].contains(#""testRunFinished":{"success":false"#))
+        #expect(run["json"].contains(#""storyrun_rejected":[{"line":4,"#))
         #expect(run["rerun"].contains("Fixtures/stories/bad/out-of-order.stories\n"))
     }
 
