@@ -84,7 +84,9 @@ enum MergeCommand {
                 let run = try CucumberJSONDecoder.decodeRun(data, path: input)
                 let read = run.results
                 runHooks += run.runHooks
-                rejectedFiles += run.rejectedFiles
+                // Every shard reads (and rejects) every story file: a file
+                // the runs rejected is named once.
+                rejectedFiles += run.rejectedFiles.filter { file in !rejectedFiles.contains { $0.path == file.path } }
                 isStrict = isStrict || run.isStrict
                 for result in read {
                     if let earlier = readFrom.updateValue(input, forKey: result.story.location), earlier != input {
@@ -130,6 +132,10 @@ enum MergeCommand {
             }
         }
         problems += batch.publish()
+        if !rejectedFiles.isEmpty {
+            let count = rejectedFiles.count
+            output("storyrun: the merged runs rejected \(count) story file\(count == 1 ? "" : "s") (above); the stories in \(count == 1 ? "it" : "them") did not run")
+        }
         for problem in problems {
             output(problem.rendered())
             status = .inputError

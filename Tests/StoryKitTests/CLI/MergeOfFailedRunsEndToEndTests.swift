@@ -71,6 +71,24 @@ import Testing
         #expect(junit.contains(#"type="undefined""#) && !junit.contains("<skipped>"), "\(junit)")
     }
 
+    @Test("Shards that each rejected the same story file merge into one rejected file")
+    func shardsRejectingOneFile() throws {
+        let folder = try Binary.temporaryFolder("merge-rejected")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (file, text) in Self.files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file)) }
+        for shard in 1...2 {
+            let run = try Binary.run(
+                ["--shard", "\(shard)/2", "good.stories", "broken.feature", "--json", "s\(shard).json"], in: folder, environment: Self.faults)
+            #expect(run.status == 2, "\(run.output)")
+        }
+        let merge = try Binary.run(["merge", "s1.json", "s2.json", "--junit", "m.xml"], in: folder, environment: Self.faults)
+        #expect(merge.status == 2, "\(merge.output)")
+        #expect(merge.output.contains("broken.feature:4:3: error: "), "\(merge.output)")
+        #expect(merge.output.contains("the merged runs rejected 1 story file"), "\(merge.output)")
+        let junit = try String(contentsOfFile: folder + "/m.xml", encoding: .utf8)
+        #expect(junit.components(separatedBy: #"type="rejected""#).count == 2, "\(junit)")
+    }
+
     /// The JUnit has a failure or an error (and validates against the
     /// JUnit 4 schema), and Messages says the run did not succeed (every
     /// envelope valid against the Messages schema), with a `parseError`
