@@ -86,7 +86,7 @@ enum MergeCommand {
                 runHooks += run.runHooks
                 // Every shard reads (and rejects) every story file: a file
                 // the runs rejected is named once.
-                rejectedFiles += run.rejectedFiles.filter { file in !rejectedFiles.contains { $0.path == file.path } }
+                rejectedFiles += run.rejectedFiles.filter { !rejectedFiles.contains($0) }
                 isStrict = isStrict || run.isStrict
                 for result in read {
                     if let earlier = readFrom.updateValue(input, forKey: result.story.location), earlier != input {
@@ -120,7 +120,7 @@ enum MergeCommand {
             for index in reporters.indices { reporters[index].handle(event) }
         }
         var status: ExitStatus =
-            !summary.rejectedFiles.isEmpty ? .inputError : summary.hasFailures(strict: isStrict) ? .storyFailed : .success
+            !rejectedFiles.isEmpty ? .inputError : summary.hasFailures(strict: isStrict) ? .storyFailed : .success
         var problems: [Diagnostic] = []
         batch.collect {
             for index in reporters.indices {
@@ -134,7 +134,7 @@ enum MergeCommand {
         problems += batch.publish()
         if !rejectedFiles.isEmpty {
             let count = rejectedFiles.count
-            output("storyrun: the merged runs rejected \(count) story file\(count == 1 ? "" : "s") (above); the stories in \(count == 1 ? "it" : "them") did not run")
+            output("storyrun: the merged runs rejected \(count) story file\(count == 1 ? "" : "s") or path\(count == 1 ? "" : "s") (above); the stories in \(count == 1 ? "it" : "them") did not run")
         }
         for problem in problems {
             output(problem.rendered())
@@ -157,7 +157,7 @@ enum MergeCommand {
             for problem in rejected.problems { emit(.diagnostic(problem)) }
             emit(.storyFileRejected(rejected))
             let file = SourceLocation.relativePath(rejected.path)
-            if !summary.rejectedFiles.contains(file) { summary.rejectedFiles.append(file) }
+            if !rejected.path.isEmpty, !summary.rejectedFiles.contains(file) { summary.rejectedFiles.append(file) }
         }
         emit(.runStarted(fileCount: Set(results.map(\.story.location.file)).count))
         /// A failed hook, as the run said it.

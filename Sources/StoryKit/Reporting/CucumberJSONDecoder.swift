@@ -39,7 +39,7 @@ enum CucumberJSONDecoder {
             if let problems = feature["storyrun_rejected"] as? [[String: Any]] {
                 run.rejectedFiles.append(RejectedFile(path: uri, problems: problems.map { problem in
                     Diagnostic(
-                        at: SourceLocation(file: uri, line: problem["line"] as? Int ?? 0, column: problem["column"] as? Int ?? 0),
+                        at: uri.isEmpty ? nil : SourceLocation(file: uri, line: problem["line"] as? Int ?? 0, column: problem["column"] as? Int ?? 0),
                         problem: problem["message"] as? String ?? "rejected", help: problem["help"] as? String)
                 }))
                 return true

@@ -15,7 +15,7 @@ extension CucumberJSONReporter {
     ///   `run hooks` suite does; the element's `storyrun_hook` is its kind.
     /// - a rejected story file: a feature with its `uri`, no elements and
     ///   `storyrun_rejected`, each problem's `line`, `column`, `message`
-    ///   and `help`.
+    ///   and `help` (a path that names no file: `uri` empty, line 0).
     struct RunFailures {
         /// The failed before-run and after-run hooks, in the order they ran.
         var hooks: [HookResult] = []
@@ -36,9 +36,9 @@ extension CucumberJSONReporter {
             var features: [JSONValue] = rejectedFiles.map { rejected in
                 .object([
                     ("uri", .string(rejected.path)),
-                    ("id", .string(CucumberJSONReporter.slug(SourceLocation.relativePath(rejected.path)))),
+                    ("id", .string(rejected.path.isEmpty ? "story-paths" : CucumberJSONReporter.slug(SourceLocation.relativePath(rejected.path)))),
                     ("keyword", .string(rejected.path.hasSuffix(".feature") ? "Feature" : "Stories")),
-                    ("name", .string(SourceLocation.relativePath(rejected.path))),
+                    ("name", .string(rejected.path.isEmpty ? "story paths" : SourceLocation.relativePath(rejected.path))),
                     ("description", .string("")),
                     ("line", .int(1)),
                     ("elements", .array([])),

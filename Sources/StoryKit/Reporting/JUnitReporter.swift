@@ -119,14 +119,14 @@ public struct JUnitReporter: Reporter {
     private var rejectedSuites: String {
         var xml = ""
         for rejected in rejectedFiles {
-            let file = SourceLocation.relativePath(rejected.path)
+            let file = rejected.path.isEmpty ? "story paths" : SourceLocation.relativePath(rejected.path)
             let places = rejected.problems.map { problem in
                 problem.location.map { "\($0.displayPath):\($0.line)\($0.column > 0 ? ":\($0.column)" : ""): " } ?? ""
             }
             let first = places.first.map { $0 + (rejected.problems.first?.problem ?? "") } ?? "rejected"
             let text = zip(places, rejected.problems).map { $0 + $1.problem + ($1.help.map { "\nhelp: " + $0 } ?? "") }
             xml += "  <testsuite name=\(Self.attribute(file)) tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">\n"
-            xml += "    <testcase classname=\(Self.attribute(file)) name=\"the story file is rejected\" time=\"0.000\">\n"
+            xml += "    <testcase classname=\(Self.attribute(file)) name=\(rejected.path.isEmpty ? "\"a story path is rejected\"" : "\"the story file is rejected\"") time=\"0.000\">\n"
             xml += "      <error message=\(Self.attribute(first)) type=\"rejected\">"
                 + Self.cut(text.joined(separator: "\n")).xmlEscaped() + "</error>\n"
             xml += "    </testcase>\n  </testsuite>\n"

@@ -284,22 +284,25 @@ public struct MessagesReporter: Reporter {
         var out: [UInt8] = []
         var written = Set(files.map(\.uri))
         for rejected in rejectedFiles {
-            let info = fileInfos.info(rejected.path)
-            let uri = SourceLocation.relativePath(info.path)
-            if written.insert(uri).inserted {
+            let info = rejected.path.isEmpty ? nil : fileInfos.info(rejected.path)
+            let uri = info.map { SourceLocation.relativePath($0.path) } ?? ""
+            if let info, written.insert(uri).inserted {
                 Self.line(Self.envelope("source", .object([
                     ("uri", .string(uri)), ("data", .string(info.text)),
                     ("mediaType", .string("text/x.cucumber.gherkin+plain")),
                 ])), into: &out)
             }
             for problem in rejected.problems {
-                let line = problem.location?.line ?? 0
-                let column = problem.location?.column ?? 0
-                var location: [(String, JSONValue)] = [("line", .int(Int64(line)))]
-                if column > 0 { location.append(("column", .int(Int64(column)))) }
+                // A path that names no file: a source reference without a place.
+                guard let place = problem.location, info != nil else {
+                    Self.line(Self.envelope("parseError", .object([("source", .object([])), ("message", .string(problem.problem))])), into: &out)
+                    continue
+                }
+                var location: [(String, JSONValue)] = [("line", .int(Int64(place.line)))]
+                if place.column > 0 { location.append(("column", .int(Int64(place.column)))) }
                 Self.line(Self.envelope("parseError", .object([
                     ("source", .object([("uri", .string(uri)), ("location", .object(location))])),
-                    ("message", .string("(\(line):\(max(column, 1))): \(problem.problem)")),
+                    ("message", .string("(\(place.line):\(max(place.column, 1))): \(problem.problem)")),
                 ])), into: &out)
             }
         }

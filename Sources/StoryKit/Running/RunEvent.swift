@@ -78,7 +78,8 @@ public struct RunSummary: Sendable, Codable, Equatable {
 
 /// A story file the run rejected, and why.
 public struct RejectedFile: Sendable, Codable, Equatable {
-    /// The file, as the run named it.
+    /// The file, as the run named it; empty for a path that names no file
+    /// (its problems then have no place).
     public var path: String
     /// Its errors, each with a place in it.
     public var problems: [Diagnostic]

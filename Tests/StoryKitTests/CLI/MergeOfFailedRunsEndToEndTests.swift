@@ -32,6 +32,7 @@ import Testing
         ("an undefined story under --strict", [:], ["--strict", "undefined.feature", "good.stories"], 1),
         ("a rejected .feature file", [:], ["good.stories", "broken.feature"], 2),
         ("a rejected .stories file", [:], ["order.stories", "good.stories"], 2),
+        ("a path that names no file", [:], ["good.stories", "nope.stories"], 2),
     ])
     func mergeOfFailedRun(name: String, environment: [String: String], arguments: [String], expected: Int32) throws {
         let folder = try Binary.temporaryFolder("merge-failed")
