@@ -8,11 +8,14 @@ import Foundation
 enum MergeCommand {
     /// The usage text.
     static let usage = """
-        USAGE: storyrun merge IN.json... [--html FILE] [--junit FILE] [--json FILE] ...
+        USAGE: storyrun merge IN.json... [--strict] [--html FILE] [--junit FILE] [--json FILE] ...
 
         Merges the Cucumber JSON reports (--json) of several runs, for example CI
         shards, into one report of every file kind storyrun writes, and prints the
-        summary. Exits 1 when a merged story failed, 2 when a file cannot be read.
+        summary. Exits as the runs did: 1 when a merged story failed, a before-run
+        or after-run hook failed, or (--strict, or runs that were --strict) a story
+        was undefined or pending; 2 when a run rejected a story file, or a file
+        cannot be read.
         """
 
     /// Runs the command.
@@ -23,11 +26,14 @@ enum MergeCommand {
     static func run(arguments: [String], output: @escaping (String) -> Void) -> ExitStatus {
         var inputs: [String] = []
         var reports: [ReportRequest] = []
+        var isStrict = false
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "-h" || argument == "--help" {
                 output(usage)
                 return .success
+            } else if argument == "--strict" {
+                isStrict = true
             } else if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
                 guard let path = remaining.popFirst() else {
                     return fail(Diagnostic(at: nil, problem: "\(argument) needs a value", help: "write \(argument) FILE"), output)
@@ -60,6 +66,10 @@ enum MergeCommand {
             seenInputs[identity] = input
         }
         var results: [StoryResult] = []
+        // What failed the runs outside their stories, and whether any was
+        // --strict: the merge fails as they did.
+        var runHooks: [HookResult] = []
+        var rejectedFiles: [RejectedFile] = []
         // Where each story was read, to name a story two inputs both have
         // (shards that overlap: their --timings files differed, say).
         var readFrom: [SourceLocation: String] = [:]
@@ -71,7 +81,13 @@ enum MergeCommand {
             case .failure(let failure): return fail(Diagnostic(at: nil, problem: failure.problem(input), help: failure.help), output)
             }
             do {
-                let read = try CucumberJSONDecoder.decode(data, path: input)
+                let run = try CucumberJSONDecoder.decodeRun(data, path: input)
+                let read = run.results
+                runHooks += run.runHooks
+                // Every shard reads (and rejects) every story file: a file
+                // the runs rejected is named once.
+                rejectedFiles += run.rejectedFiles.filter { !rejectedFiles.contains($0) }
+                isStrict = isStrict || run.isStrict
                 for result in read {
                     if let earlier = readFrom.updateValue(input, forKey: result.story.location), earlier != input {
                         overlaps.append("\(result.story.location.fileAndLine) (in \(earlier) and \(input))")
@@ -92,17 +108,19 @@ enum MergeCommand {
         // it starts (see ``EarlierReport``).
         let batch = ReportBatch()
         batch.earlierModes = EarlierReport.remove(at: EarlierReport.anchored(reports.compactMap(\.path)))
-        let context = ReporterContext(style: .plain, isVerbose: false, output: output, startTime: Date())
+        var context = ReporterContext(style: .plain, isVerbose: false, output: output, startTime: Date())
+        context.isStrict = isStrict
         var reporters: [any Reporter] = [ReportFormat.summary.makeReporter(context)]
         for request in reports {
             var context = context
             context.path = request.path
             reporters.append(request.format.makeReporter(context))
         }
-        let summary = replay(results) { event in
+        let summary = replay(results, runHooks: runHooks, rejectedFiles: rejectedFiles) { event in
             for index in reporters.indices { reporters[index].handle(event) }
         }
-        var status: ExitStatus = summary.hasFailures(strict: false) ? .storyFailed : .success
+        var status: ExitStatus =
+            !rejectedFiles.isEmpty ? .inputError : summary.hasFailures(strict: isStrict) ? .storyFailed : .success
         var problems: [Diagnostic] = []
         batch.collect {
             for index in reporters.indices {
@@ -114,6 +132,10 @@ enum MergeCommand {
             }
         }
         problems += batch.publish()
+        if !rejectedFiles.isEmpty {
+            let count = rejectedFiles.count
+            output("storyrun: the merged runs rejected \(count) story file\(count == 1 ? "" : "s") or path\(count == 1 ? "" : "s") (above); the stories in \(count == 1 ? "it" : "them") did not run")
+        }
         for problem in problems {
             output(problem.rendered())
             status = .inputError
@@ -122,9 +144,29 @@ enum MergeCommand {
     }
 
     /// Emits the events of a run that had these results, and returns its totals.
-    static func replay(_ results: [StoryResult], emit: (RunEvent) -> Void) -> RunSummary {
+    /// - Parameters:
+    ///   - results: The stories.
+    ///   - runHooks: The before-run and after-run hooks that failed.
+    ///   - rejectedFiles: The story files the runs rejected (their
+    ///     problems are shown again, as the runs showed them).
+    static func replay(
+        _ results: [StoryResult], runHooks: [HookResult] = [], rejectedFiles: [RejectedFile] = [], emit: (RunEvent) -> Void
+    ) -> RunSummary {
         var summary = RunSummary()
+        for rejected in rejectedFiles {
+            for problem in rejected.problems { emit(.diagnostic(problem)) }
+            emit(.storyFileRejected(rejected))
+            let file = SourceLocation.relativePath(rejected.path)
+            if !rejected.path.isEmpty, !summary.rejectedFiles.contains(file) { summary.rejectedFiles.append(file) }
+        }
         emit(.runStarted(fileCount: Set(results.map(\.story.location.file)).count))
+        /// A failed hook, as the run said it.
+        func hook(_ hook: HookResult) {
+            summary.failedHooks += 1
+            emit(.diagnostic(Diagnostic(at: hook.location, problem: hook.error?.message ?? "the \(hook.kind) hook failed")))
+            emit(.runHookFinished(hook))
+        }
+        runHooks.filter { !$0.kind.hasPrefix("after") }.forEach(hook)
         for result in results {
             emit(.storyStarted(result.story))
             for step in result.steps { emit(.stepFinished(step)) }
@@ -132,6 +174,7 @@ enum MergeCommand {
             summary.duration &+= result.duration
             emit(.storyFinished(result))
         }
+        runHooks.filter { $0.kind.hasPrefix("after") }.forEach(hook)
         emit(.runFinished(summary))
         return summary
     }

@@ -380,11 +380,27 @@ public enum StoryRun {
         // reads those whole again).
         var rejected = 0
         var rejectedFiles: [String] = []
+        // Each file's errors go to the reports as one event.
         func noteRejected(_ diagnostics: [Diagnostic]) {
+            var files: [RejectedFile] = []
+            // A path that names no file (`nope.stories`) has no place: its
+            // errors go as a rejected file without a path.
+            var unplaced: [Diagnostic] = []
             for diagnostic in diagnostics where diagnostic.isError {
                 rejected += 1
-                if let file = diagnostic.location?.displayPath, !rejectedFiles.contains(file) { rejectedFiles.append(file) }
+                guard let location = diagnostic.location else {
+                    unplaced.append(diagnostic)
+                    continue
+                }
+                if !rejectedFiles.contains(location.displayPath) { rejectedFiles.append(location.displayPath) }
+                if let index = files.firstIndex(where: { $0.path == location.file }) {
+                    files[index].problems.append(diagnostic)
+                } else {
+                    files.append(RejectedFile(path: location.file, problems: [diagnostic]))
+                }
             }
+            if !unplaced.isEmpty { files.append(RejectedFile(path: "", problems: unplaced)) }
+            for file in files { emit(.storyFileRejected(file)) }
         }
         noteRejected(pathDiagnostics)
         for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }

@@ -3,18 +3,60 @@ import Foundation
 /// Reads Cucumber JSON (as ``CucumberJSONReporter`` or Cucumber writes it)
 /// back into story results, so reports of several runs can be merged.
 enum CucumberJSONDecoder {
+    /// What a Cucumber JSON document says of its run.
+    struct Run {
+        /// The stories.
+        var results: [StoryResult] = []
+        /// The before-run and after-run hooks that failed.
+        var runHooks: [HookResult] = []
+        /// The story files the run rejected.
+        var rejectedFiles: [RejectedFile] = []
+        /// Whether the run was `--strict`.
+        var isStrict = false
+    }
+
     /// Decodes the stories of one Cucumber JSON document.
     /// - Parameters:
     ///   - data: The document.
     ///   - path: Where it was read from, for diagnostics.
     /// - Throws: A ``Diagnostic`` when the data is not Cucumber JSON.
     static func decode(_ data: Data, path: String) throws(Diagnostic) -> [StoryResult] {
-        guard let features = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
+        try decodeRun(data, path: path).results
+    }
+
+    /// Decodes one Cucumber JSON document: its stories, and what failed
+    /// its run outside them (``CucumberJSONReporter/RunFailures``).
+    /// - Throws: A ``Diagnostic`` when the data is not Cucumber JSON.
+    static func decodeRun(_ data: Data, path: String) throws(Diagnostic) -> Run {
+        guard var features = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
             throw Diagnostic(at: nil, problem: "\(path) is not Cucumber JSON", help: "give files written by --json (an array of features)")
         }
         try checkStatuses(features, path: path)
+        var run = Run()
+        run.isStrict = features.contains { $0["storyrun_strict"] as? Bool == true }
+        features.removeAll { feature in
+            let uri = feature["uri"] as? String ?? path
+            if let problems = feature["storyrun_rejected"] as? [[String: Any]] {
+                run.rejectedFiles.append(RejectedFile(path: uri, problems: problems.map { problem in
+                    Diagnostic(
+                        at: uri.isEmpty ? nil : SourceLocation(file: uri, line: problem["line"] as? Int ?? 0, column: problem["column"] as? Int ?? 0),
+                        problem: problem["message"] as? String ?? "rejected", help: problem["help"] as? String)
+                }))
+                return true
+            }
+            guard feature["storyrun_run_hooks"] as? Bool == true else { return false }
+            for element in feature["elements"] as? [[String: Any]] ?? [] {
+                let kind = element["storyrun_hook"] as? String
+                for (key, fallback) in [("before", "before run"), ("after", "after run")] {
+                    for json in element[key] as? [[String: Any]] ?? [] {
+                        run.runHooks.append(hook(json, kind: kind ?? fallback, uri: uri))
+                    }
+                }
+            }
+            return true
+        }
         var cache = StoryFileInfo.Cache()
-        return features.flatMap { feature in
+        run.results = features.flatMap { feature in
             let uri = feature["uri"] as? String ?? path
             let group = feature["name"] as? String
             var results: [StoryResult] = []
@@ -31,6 +73,7 @@ enum CucumberJSONDecoder {
             }
             return results
         }
+        return run
     }
 
     private static func story(_ element: [String: Any], background: [String: Any]?, uri: String, group: String?, info: StoryFileInfo) -> StoryResult {

@@ -27,6 +27,12 @@ public struct CucumberJSONReporter: Reporter {
     var captureOffsets = CaptureOffsets(registry: nil)
     /// Each step definition's place and pattern, as JSON members.
     private let matchFragments = MatchFragments()
+    /// Whether the run was `--strict`: each feature says so
+    /// (`storyrun_strict`), so `merge` fails its undefined and pending stories.
+    var isStrict = false
+    /// What failed the run outside its stories, written after the features
+    /// (see ``RunFailures``), so `merge` fails as the run did.
+    private var runFailures = RunFailures()
 
     /// One story file's feature: its members up to its elements, and where
     /// its stories' elements are.
@@ -44,7 +50,7 @@ public struct CucumberJSONReporter: Reporter {
     }
 
     public mutating func handle(_ event: RunEvent) {
-        guard case .storyFinished(let result) = event else { return }
+        guard case .storyFinished(let result) = event else { return runFailures.handle(event) }
         let file = result.story.location.file
         let info = fileInfos.info(file)
         let index: Int
@@ -90,6 +96,11 @@ public struct CucumberJSONReporter: Reporter {
             try copy(feature.elements)
             try write(Array("]}".utf8))
         }
+        for (index, feature) in runFailures.features.enumerated() {
+            var bytes: [UInt8] = features.isEmpty && index == 0 ? [] : [UInt8(ascii: ",")]
+            feature.write(into: &bytes)
+            try write(bytes)
+        }
         try write(Array("]\n".utf8))
     }
 
@@ -108,6 +119,7 @@ public struct CucumberJSONReporter: Reporter {
         if let tags = feature?.tags, !tags.isEmpty {
             members.append(("tags", .array(tags.map { .object([("name", .string($0.name)), ("line", .int(Int64($0.location.line)))]) })))
         }
+        if isStrict { members.append(("storyrun_strict", .bool(true))) }
         members.append(("elements", .array([])))
         var head: [UInt8] = []
         JSONValue.object(members).write(into: &head)
@@ -443,7 +455,7 @@ public struct CucumberJSONReporter: Reporter {
         return nil
     }
 
-    private static func hook(_ hook: HookResult) -> JSONValue {
+    static func hook(_ hook: HookResult) -> JSONValue {
         .object(attachments(hook.attachments) + [
             ("match", .object([("location", .string(hook.location.displayFileAndLine))])),
             ("result", result(status: hook.status, duration: hook.duration, error: hook.error, place: hook.location)),

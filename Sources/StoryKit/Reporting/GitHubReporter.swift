@@ -17,8 +17,8 @@ public struct GitHubReporter: Reporter {
 
     public mutating func handle(_ event: RunEvent) {
         switch event {
-        case .storyStarted, .stepStarted, .runStarted, .runFinished:
-            break
+        case .storyStarted, .stepStarted, .runStarted, .runFinished, .storyFileRejected:
+            break  // a rejected file's problems come as diagnostics
         case .runHookFinished:
             break  // a failed run hook comes as a diagnostic, annotated below
         case .storyFinished(let result):

@@ -41,7 +41,7 @@ public struct HTMLReporter: Reporter {
             self.summary = summary
         case .runHookFinished(let hook):
             if hook.status == .failed { runHooks.append(hook) }
-        case .runStarted, .storyStarted, .stepStarted, .stepFinished:
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .storyFileRejected:
             break
         }
     }

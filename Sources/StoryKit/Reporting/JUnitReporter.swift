@@ -19,6 +19,8 @@ public struct JUnitReporter: Reporter {
     private var spill: ReportSpill?
     private var summary = RunSummary()
     private var runHooks: [HookResult] = []
+    /// Story files the run rejected: an `<error>` test case each.
+    private var rejectedFiles: [RejectedFile] = []
     private let isStrict: Bool
 
     /// One story file's `<testsuite>`: its test cases and their totals.
@@ -86,6 +88,8 @@ public struct JUnitReporter: Reporter {
             self.summary = summary
         case .runHookFinished(let hook):
             if hook.status == .failed { runHooks.append(hook) }
+        case .storyFileRejected(let file):
+            rejectedFiles.append(file)
         case .runStarted, .storyStarted, .stepStarted, .stepFinished, .diagnostic:
             break
         }
@@ -96,7 +100,9 @@ public struct JUnitReporter: Reporter {
         try AtomicFile.write(to: path) { file throws(Diagnostic) in
             let all = suites.reduce(Tally()) { $0 + $1.tally }
             let hookFailures = runHooks.count
-            let total = Tally(tests: all.tests + hookFailures, failures: all.failures + hookFailures, errors: all.errors, skipped: 0)
+            let rejected = rejectedFiles.count
+            let total = Tally(
+                tests: all.tests + hookFailures + rejected, failures: all.failures + hookFailures, errors: all.errors + rejected, skipped: 0)
             try file.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 + "<testsuites name=\"storyrun\" \(counts(total, withSkipped: false)) time=\"\(Self.seconds(summary.duration))\">\n")
             for suite in suites {
@@ -104,7 +110,7 @@ public struct JUnitReporter: Reporter {
                 try spill.copy(suite.testCases, to: file)
                 try file.write("  </testsuite>\n")
             }
-            try file.write(runHookSuite + "</testsuites>\n")
+            try file.write(rejectedSuites + runHookSuite + "</testsuites>\n")
         }
     }
 
@@ -122,6 +128,26 @@ public struct JUnitReporter: Reporter {
             xml += "    </testcase>\n"
         }
         return xml + "  </testsuite>\n"
+    }
+
+    /// A rejected story file is an error: a suite of its own, named after
+    /// it, with a test case that names each problem's place.
+    private var rejectedSuites: String {
+        var xml = ""
+        for rejected in rejectedFiles {
+            let file = rejected.path.isEmpty ? "story paths" : SourceLocation.relativePath(rejected.path)
+            let places = rejected.problems.map { problem in
+                problem.location.map { "\($0.displayPath):\($0.line)\($0.column > 0 ? ":\($0.column)" : ""): " } ?? ""
+            }
+            let first = places.first.map { $0 + (rejected.problems.first?.problem ?? "") } ?? "rejected"
+            let text = zip(places, rejected.problems).map { $0 + $1.problem + ($1.help.map { "\nhelp: " + $0 } ?? "") }
+            xml += "  <testsuite name=\(Self.attribute(file)) tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">\n"
+            xml += "    <testcase classname=\(Self.attribute(file)) name=\(rejected.path.isEmpty ? "\"a story path is rejected\"" : "\"the story file is rejected\"") time=\"0.000\">\n"
+            xml += "      <error message=\(Self.attribute(first)) type=\"rejected\">"
+                + Self.cut(text.joined(separator: "\n")).xmlEscaped() + "</error>\n"
+            xml += "    </testcase>\n  </testsuite>\n"
+        }
+        return xml
     }
 
     /// Appends a story's `<testcase>`.

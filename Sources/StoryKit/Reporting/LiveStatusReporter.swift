@@ -42,7 +42,7 @@ struct LiveStatusReporter: Reporter {
             if result.status == .failed { failed += 1 }
         case .runFinished:
             line.clear()
-        case .stepStarted, .stepFinished, .diagnostic, .runHookFinished:
+        case .stepStarted, .stepFinished, .diagnostic, .runHookFinished, .storyFileRejected:
             break
         }
     }

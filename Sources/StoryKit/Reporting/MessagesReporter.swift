@@ -30,6 +30,8 @@ public struct MessagesReporter: Reporter {
     private var summary = RunSummary()
     /// After-run hooks, written last.
     private var afterRunHooks: [HookResult] = []
+    /// Story files the run rejected: a `parseError` each problem.
+    private var rejectedFiles: [RejectedFile] = []
     /// The run's definitions, hooks and parameter types; nil in `merge`,
     /// which knows only what the results name.
     private let registry: StepRegistry?
@@ -140,6 +142,7 @@ public struct MessagesReporter: Reporter {
         switch event {
         case .storyFinished(let result): add(result)
         case .runFinished(let summary): self.summary = summary
+        case .storyFileRejected(let file): rejectedFiles.append(file)
         case .runHookFinished(let hook):
             defineHook(hook)
             if hook.kind.hasPrefix("before") {
@@ -285,6 +288,38 @@ public struct MessagesReporter: Reporter {
         run.append(RunPart(place: place, record: record))
     }
 
+    /// The rejected story files' `source` (when no story of theirs wrote
+    /// it) and `parseError` envelopes, as Cucumber writes a file it cannot
+    /// parse.
+    private func parseErrors() -> [UInt8] {
+        var out: [UInt8] = []
+        var written = Set(files.map(\.uri))
+        for rejected in rejectedFiles {
+            let info = rejected.path.isEmpty ? nil : fileInfos.info(rejected.path)
+            let uri = info.map { SourceLocation.relativePath($0.path) } ?? ""
+            if let info, written.insert(uri).inserted {
+                Self.line(Self.envelope("source", .object([
+                    ("uri", .string(uri)), ("data", .string(info.text)),
+                    ("mediaType", .string("text/x.cucumber.gherkin+plain")),
+                ])), into: &out)
+            }
+            for problem in rejected.problems {
+                // A path that names no file: a source reference without a place.
+                guard let place = problem.location, info != nil else {
+                    Self.line(Self.envelope("parseError", .object([("source", .object([])), ("message", .string(problem.problem))])), into: &out)
+                    continue
+                }
+                var location: [(String, JSONValue)] = [("line", .int(Int64(place.line)))]
+                if place.column > 0 { location.append(("column", .int(Int64(place.column)))) }
+                Self.line(Self.envelope("parseError", .object([
+                    ("source", .object([("uri", .string(uri)), ("location", .object(location))])),
+                    ("message", .string("(\(place.line):\(max(place.column, 1))): \(problem.problem)")),
+                ])), into: &out)
+            }
+        }
+        return out
+    }
+
     /// A story file's `source` and, for a feature file, `gherkinDocument`
     /// envelopes, and how its pickles are made.
     /// `base`: the number of its first id, when known (``nextFileBase``).
@@ -324,7 +359,7 @@ public struct MessagesReporter: Reporter {
         for hook in afterRunHooks { runHook(hook, into: &end) }
         clock.nanoseconds = max(clock.nanoseconds, summary.duration)
         Self.line(Self.envelope("testRunFinished", .object([
-            ("success", .bool(!summary.hasFailures(strict: isStrict))), ("timestamp", clock.timestamp),
+            ("success", .bool(!summary.hasFailures(strict: isStrict) && rejectedFiles.isEmpty)), ("timestamp", clock.timestamp),
             ("testRunStartedId", .string(marker.text(.run, 1))),
         ])), into: &end)
 
@@ -335,7 +370,7 @@ public struct MessagesReporter: Reporter {
             fileBases.append(next)
             next += file.ids.last
         }
-        var prelude: [UInt8] = []
+        var prelude = parseErrors()
         for type in registry?.parameterTypes ?? [] {
             var members: [(String, JSONValue)] = [
                 ("id", .string(String(next))), ("name", .string(type.name)),

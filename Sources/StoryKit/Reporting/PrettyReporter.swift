@@ -52,7 +52,7 @@ public struct PrettyReporter: Reporter {
             write(diagnostic.rendered(style: style))
         case .runFinished(let summary):
             for line in TextReporter.ending(summary, snippets: snippets, style: style, listsUnused: isVerbose && listsUnused) { write(line) }
-        case .runStarted, .stepStarted, .runHookFinished:
+        case .runStarted, .stepStarted, .runHookFinished, .storyFileRejected:
             break
         }
     }

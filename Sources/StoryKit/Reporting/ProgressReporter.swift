@@ -61,7 +61,7 @@ public struct ProgressReporter: Reporter {
         case .runFinished(let summary):
             if let writePartial { writePartial("\n") } else { write(line) }
             reportEnd(summary)
-        case .runStarted, .storyStarted, .stepStarted, .runHookFinished:
+        case .runStarted, .storyStarted, .stepStarted, .runHookFinished, .storyFileRejected:
             break
         }
     }

@@ -77,6 +77,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
             var reporter = CucumberJSONReporter(path: context.path ?? "report.json")
             reporter.fileInfos = context.fileInfos.reader()
             reporter.captureOffsets = CaptureOffsets(registry: context.registry)
+            reporter.isStrict = context.isStrict
             return reporter
         case .junit: return JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
         case .messages:

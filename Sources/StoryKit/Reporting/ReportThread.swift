@@ -144,7 +144,7 @@ final class ReportThread {
     func send(_ event: RunEvent) {
         switch event {
         case .storyStarted, .stepStarted, .stepFinished: return
-        case .runStarted, .storyFinished, .runHookFinished, .diagnostic, .runFinished: break
+        case .runStarted, .storyFinished, .runHookFinished, .diagnostic, .storyFileRejected, .runFinished: break
         }
         guard isThreaded else {
             for index in owned.reporters.indices { owned.reporters[index].handle(event) }

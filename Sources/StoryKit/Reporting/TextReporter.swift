@@ -38,7 +38,7 @@ public struct TextReporter: Reporter {
             report(result)
         case .runFinished(let summary):
             reportEnd(summary)
-        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runHookFinished:
+        case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runHookFinished, .storyFileRejected:
             // A failed run hook comes as a diagnostic too, written above.
             break
         }

@@ -16,6 +16,10 @@ public enum RunEvent: Sendable, Codable {
     case runHookFinished(HookResult)
     /// A problem with the input, or a warning (for example an ambiguous step).
     case diagnostic(Diagnostic)
+    /// A story file the run rejected (a bad line): stories in it did not
+    /// run, and the run exits 2. Its problems came as ``diagnostic(_:)``
+    /// events too; file reports record the file from this one.
+    case storyFileRejected(RejectedFile)
     /// The run is over.
     case runFinished(RunSummary)
 }
@@ -69,6 +73,21 @@ public struct RunSummary: Sendable, Codable, Equatable {
     func hasFailures(strict: Bool) -> Bool {
         stories[.failed, default: 0] > 0 || failedHooks > 0 || wasInterrupted || notRun > 0
             || (strict && stories[.undefined, default: 0] + stories[.pending, default: 0] > 0)
+    }
+}
+
+/// A story file the run rejected, and why.
+public struct RejectedFile: Sendable, Codable, Equatable {
+    /// The file, as the run named it; empty for a path that names no file
+    /// (its problems then have no place).
+    public var path: String
+    /// Its errors, each with a place in it.
+    public var problems: [Diagnostic]
+
+    /// Creates a rejected file.
+    public init(path: String, problems: [Diagnostic]) {
+        self.path = path
+        self.problems = problems
     }
 }
 

@@ -62,7 +62,7 @@ enum WorkerMain {
                 }
             case .diagnostic(let diagnostic): outbox.send(WorkerWire.line(.diagnostic(diagnostic)))
             case .runHookFinished(let hook): outbox.send(WorkerWire.line(.runHook(hook)))
-            case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runFinished: break
+            case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runFinished, .storyFileRejected: break
             }
         }
         shared.enter(.beforeRun)

@@ -28,7 +28,8 @@ import StoryrunSteps
         var lines: [String] = []
         let reportArguments = fileReports.sorted { $0.key < $1.key }.flatMap { [$0.value, "\(folder)/r.\($0.key)"] }
         let status = await StoryRun.run(
-            arguments: options + reportArguments + paths.map { Golden.fixture("stories/good/" + $0) },
+            arguments: options + reportArguments
+                + paths.map { Golden.fixture($0.hasPrefix("../") ? "stories/" + $0.dropFirst(3) : "stories/good/" + $0) },
             steps: StoryrunSteps.fixtures, style: .tags, isGitHubActions: isGitHubActions,
             clock: { 0 }, startTime: Date(timeIntervalSince1970: 0), output: { lines.append($0) })
         var files: [String: String] = [:]
@@ -84,6 +85,24 @@ import StoryrunSteps
         Golden.check(run.text, against: "reporting/dry-run.progress.txt")
         Golden.check(run["junit.xml"], against: "reporting/dry-run.junit.xml")
         #expect(run["rerun"].isEmpty)
+    }
+
+    /// Before, a rejected file was only on the terminal, in the HTML notes
+    /// and in the rerun file: JUnit said `failures="0"` without it, Messages
+    /// had no `parseError` and `success: true`, Cucumber JSON left it out.
+    /// (The JUnit and Messages goldens are checked against their schemas.)
+    @Test("A rejected story file is an error in JUnit, a parseError in Messages and a feature in Cucumber JSON")
+    func rejectedFile() async throws {
+        let run = try await Self.run(["basket.stories", "../bad/out-of-order.stories"])
+        #expect(run.status == .inputError)
+        Golden.check(run["junit.xml"], against: "reporting/rejected-file.junit.xml")
+        Golden.check(run["ndjson"], against: "reporting/rejected-file.ndjson")
+        Golden.check(run["json"], against: "reporting/rejected-file.json")
+        #expect(run["junit.xml"].contains(#"<error message="Fixtures/stories/bad/out-of-order.stories:4:1: "#))
+        #expect(run["ndjson"].contains(#"{"parseError":{"source":{"uri":"Fixtures/stories/bad/out-of-order.stories","location":{"line":4"#))
+        #expect(run["ndjson"].contains(#""testRunFinished":{"success":false"#))
+        #expect(run["json"].contains(#""storyrun_rejected":[{"line":4,"#))
+        #expect(run["rerun"].contains("Fixtures/stories/bad/out-of-order.stories\n"))
     }
 
     @Test("Several reports in one run each get the whole run")

@@ -66,8 +66,10 @@ struct SchemaChecker {
     /// `#/definitions/Y` in the schema that holds the reference.
     private func resolve(_ reference: String, base: [String: Any]) -> ([String: Any], [String: Any])? {
         let defs = root["$defs"] as? [String: Any] ?? [:]
-        if reference.hasPrefix("./") {
-            let id = "https://cucumber.io/schema/" + reference.dropFirst(2)
+        // A file beside this one: `./X.schema.json`, or (the run hook
+        // messages) `X.schema.json`.
+        if reference.hasPrefix("./") || reference.hasSuffix(".schema.json") && !reference.contains("/") {
+            let id = "https://cucumber.io/schema/" + (reference.hasPrefix("./") ? reference.dropFirst(2) : reference[...])
             guard let target = defs[id] as? [String: Any] else { return nil }
             return (target, target)
         }

@@ -1,0 +1,82 @@
+extension CucumberJSONReporter {
+    /// What fails a run outside its stories, as Cucumber JSON: failed
+    /// before-run and after-run hooks, and story files the run rejected.
+    ///
+    /// Cucumber JSON has no place for either (Cucumber's own formatters
+    /// leave them out), so a report of a run they failed would read as
+    /// green, and `storyrun merge` of it exit 0. They are written as extra
+    /// features after the stories' (valid Cucumber JSON, which dashboards
+    /// read), marked with fields of storyrun's own that
+    /// ``CucumberJSONDecoder`` reads back:
+    ///
+    /// - failed run hooks: one feature, `"storyrun_run_hooks": true`,
+    ///   with an element for each hook that holds it as a failed `before`
+    ///   (or `after`) hook, so dashboards count it failed, as JUnit's
+    ///   `run hooks` suite does; the element's `storyrun_hook` is its kind.
+    /// - a rejected story file: a feature with its `uri`, no elements and
+    ///   `storyrun_rejected`, each problem's `line`, `column`, `message`
+    ///   and `help` (a path that names no file: `uri` empty, line 0).
+    struct RunFailures {
+        /// The failed before-run and after-run hooks, in the order they ran.
+        var hooks: [HookResult] = []
+        /// The story files the run rejected.
+        var rejectedFiles: [RejectedFile] = []
+
+        /// Records a failed run hook or a rejected story file.
+        mutating func handle(_ event: RunEvent) {
+            switch event {
+            case .runHookFinished(let hook) where hook.status == .failed: hooks.append(hook)
+            case .storyFileRejected(let file): rejectedFiles.append(file)
+            default: break
+            }
+        }
+
+        /// The features that say what failed.
+        var features: [JSONValue] {
+            var features: [JSONValue] = rejectedFiles.map { rejected in
+                .object([
+                    ("uri", .string(rejected.path)),
+                    ("id", .string(rejected.path.isEmpty ? "story-paths" : CucumberJSONReporter.slug(SourceLocation.relativePath(rejected.path)))),
+                    ("keyword", .string(rejected.path.hasSuffix(".feature") ? "Feature" : "Stories")),
+                    ("name", .string(rejected.path.isEmpty ? "story paths" : SourceLocation.relativePath(rejected.path))),
+                    ("description", .string("")),
+                    ("line", .int(1)),
+                    ("elements", .array([])),
+                    ("storyrun_rejected", .array(rejected.problems.map { problem in
+                        var members: [(String, JSONValue)] = [
+                            ("line", .int(Int64(problem.location?.line ?? 0))),
+                            ("column", .int(Int64(problem.location?.column ?? 0))),
+                            ("message", .string(problem.problem)),
+                        ]
+                        if let help = problem.help { members.append(("help", .string(help))) }
+                        return .object(members)
+                    })),
+                ])
+            }
+            guard let first = hooks.first else { return features }
+            features.append(.object([
+                ("uri", .string(first.location.file)),
+                ("id", .string("run-hooks")),
+                ("keyword", .string("Run hooks")),
+                ("name", .string("run hooks")),
+                ("description", .string("")),
+                ("line", .int(1)),
+                ("elements", .array(hooks.map { hook in
+                    .object([
+                        ("id", .string("run-hooks;" + CucumberJSONReporter.slug(hook.kind))),
+                        ("keyword", .string("Hook")),
+                        ("name", .string("\(hook.kind) hook")),
+                        ("description", .string("")),
+                        ("line", .int(Int64(hook.location.line))),
+                        ("type", .string("scenario")),
+                        (hook.kind.hasPrefix("after") ? "after" : "before", .array([CucumberJSONReporter.hook(hook)])),
+                        ("steps", .array([])),
+                        ("storyrun_hook", .string(hook.kind)),
+                    ])
+                })),
+                ("storyrun_run_hooks", .bool(true)),
+            ]))
+            return features
+        }
+    }
+}

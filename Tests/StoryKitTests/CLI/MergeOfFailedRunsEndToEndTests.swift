@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// A run that fails outside its stories' statuses (a failed before-run or
+/// after-run hook, a rejected story file, an undefined story under
+/// `--strict`) says so in every report, and `storyrun merge` of its
+/// Cucumber JSON fails as it did.
+///
+/// Before, such a run's Cucumber JSON read as green: `merge` of it exited 0
+/// (a crashed before-run hook wrote `[]`; a strict run's undefined story
+/// became `<skipped>`; `merge --strict` was a usage error), and a rejected
+/// file was missing from JUnit (`failures="0"`), Cucumber JSON and Messages
+/// (no `parseError`, `success: true`).
+@Suite struct MergeOfFailedRunsEndToEndTests {
+    static let faults = ["STORYRUN_FIXTURE_STEPS": "faults"]
+
+    /// The story files of each case's folder.
+    static let files = [
+        "good.stories": "Story: a\n  Given a step that passes\n",
+        "undefined.feature": "Feature: U\n  Scenario: u\n    Given a step nobody defined\n",
+        // A Background after a Scenario.
+        "broken.feature": "Feature: B\n  Scenario: s\n    Given a step that passes\n  Background:\n    Given a step that passes\n",
+        // A Then before a Given.
+        "order.stories": "Story: x\n  Then a step that passes\n  Given a step that passes\n",
+    ]
+
+    @Test("A failed run's reports fail, and merging its Cucumber JSON exits as it did", arguments: [
+        ("a before-run hook crashes", ["STORYRUN_FAULT_BEFORE_RUN": "crash"], ["good.stories"], Int32(1)),
+        ("a before-run hook throws", ["STORYRUN_FAULT_BEFORE_RUN": "throw"], ["good.stories"], 1),
+        ("an after-run hook throws", ["STORYRUN_FAULT_AFTER_RUN": "throw"], ["good.stories"], 1),
+        ("an undefined story under --strict", [:], ["--strict", "undefined.feature", "good.stories"], 1),
+        ("a rejected .feature file", [:], ["good.stories", "broken.feature"], 2),
+        ("a rejected .stories file", [:], ["order.stories", "good.stories"], 2),
+        ("a path that names no file", [:], ["good.stories", "nope.stories"], 2),
+    ])
+    func mergeOfFailedRun(name: String, environment: [String: String], arguments: [String], expected: Int32) throws {
+        let folder = try Binary.temporaryFolder("merge-failed")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (file, text) in Self.files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file)) }
+        let environment = Self.faults.merging(environment) { $1 }
+        let run = try Binary.run(
+            arguments + ["--json", "run.json", "--junit", "run.xml", "--messages", "run.ndjson"], in: folder, timeout: 60,
+            environment: environment)
+        #expect(run.status == expected, "\(name): \(run.output)\(run.errorOutput)")
+        try Self.checkReports(folder + "/run", name: name, isRejected: expected == 2)
+
+        let merge = try Binary.run(
+            ["merge", "run.json", "--json", "merged.json", "--junit", "merged.xml", "--messages", "merged.ndjson"], in: folder,
+            timeout: 60, environment: environment)
+        #expect(merge.status == expected, "\(name): merge: \(merge.output)\(merge.errorOutput)")
+        try Self.checkReports(folder + "/merged", name: name, isRejected: expected == 2)
+        // The merged Cucumber JSON says it all again.
+        let again = try Binary.run(["merge", "merged.json"], in: folder, timeout: 60, environment: environment)
+        #expect(again.status == expected, "\(name): merge of the merge: \(again.output)")
+        // And --strict is accepted.
+        let strict = try Binary.run(["merge", "--strict", "run.json"], in: folder, timeout: 60, environment: environment)
+        #expect(strict.status == expected, "\(name): merge --strict: \(strict.output)")
+    }
+
+    @Test("merge --strict fails a non-strict run's undefined story; without it, the run's own strictness counts")
+    func mergeStrict() throws {
+        let folder = try Binary.temporaryFolder("merge-strict")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (file, text) in Self.files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file)) }
+        let run = try Binary.run(["undefined.feature", "--json", "run.json"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(run.status == 0, "\(run.output)")
+        #expect(try Binary.run(["merge", "run.json"], in: folder, environment: Self.faults).status == 0)
+        let strict = try Binary.run(["merge", "--strict", "run.json", "--junit", "m.xml"], in: folder, environment: Self.faults)
+        #expect(strict.status == 1, "\(strict.output)")
+        let junit = try String(contentsOfFile: folder + "/m.xml", encoding: .utf8)
+        #expect(junit.contains(#"type="undefined""#) && !junit.contains("<skipped>"), "\(junit)")
+    }
+
+    @Test("Shards that each rejected the same story file merge into one rejected file")
+    func shardsRejectingOneFile() throws {
+        let folder = try Binary.temporaryFolder("merge-rejected")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (file, text) in Self.files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file)) }
+        for shard in 1...2 {
+            let run = try Binary.run(
+                ["--shard", "\(shard)/2", "good.stories", "broken.feature", "--json", "s\(shard).json"], in: folder, environment: Self.faults)
+            #expect(run.status == 2, "\(run.output)")
+        }
+        let merge = try Binary.run(["merge", "s1.json", "s2.json", "--junit", "m.xml"], in: folder, environment: Self.faults)
+        #expect(merge.status == 2, "\(merge.output)")
+        #expect(merge.output.contains("broken.feature:4:3: error: "), "\(merge.output)")
+        #expect(merge.output.contains("the merged runs rejected 1 story file"), "\(merge.output)")
+        let junit = try String(contentsOfFile: folder + "/m.xml", encoding: .utf8)
+        #expect(junit.components(separatedBy: #"type="rejected""#).count == 2, "\(junit)")
+    }
+
+    /// The JUnit has a failure or an error (and validates against the
+    /// JUnit 4 schema), and Messages says the run did not succeed (every
+    /// envelope valid against the Messages schema), with a `parseError`
+    /// for a rejected file.
+    static func checkReports(_ base: String, name: String, isRejected: Bool) throws {
+        let junit = try String(contentsOfFile: base + ".xml", encoding: .utf8)
+        #expect(junit.contains("<failure ") || junit.contains("<error "), "\(name): \(junit)")
+        #expect(!junit.contains(#"<testsuites name="storyrun" tests="1" failures="0" errors="0""#), "\(name): \(junit)")
+        if isRejected {
+            #expect(junit.contains(#"type="rejected""#), "\(name): \(junit)")
+        }
+        if let xmllint = JUnitReporterTests.xmllint {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: xmllint)
+            process.arguments = ["--noout", "--schema", Golden.fixture("reporting/junit-4.xsd"), base + ".xml"]
+            let errors = Pipe()
+            process.standardError = errors
+            try process.run()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(name): \(message)")
+        }
+        let messages = try String(contentsOfFile: base + ".ndjson", encoding: .utf8)
+        #expect(messages.contains(#""success":false"#), "\(name): \(messages.suffix(300))")
+        #expect(messages.contains(#""parseError""#) == isRejected, "\(name)")
+        let checker = try SchemaChecker(path: Golden.fixture("reporting/messages.schema.json"))
+        for (number, line) in messages.split(separator: "\n").enumerated() {
+            let problems = checker.problems(in: try JSONSerialization.jsonObject(with: Data(line.utf8)))
+            #expect(problems.isEmpty, "\(name): line \(number + 1): \(problems.joined(separator: "; "))")
+        }
+        // Cucumber JSON stays an array of features, each with a uri and elements.
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: base + ".json"))) as? [[String: Any]]
+        #expect(json?.allSatisfy { $0["uri"] is String && $0["elements"] is [Any] } == true, "\(name)")
+    }
+}
