@@ -284,6 +284,7 @@ final class FaultSteps: StepDefinitions {
         case "print": print("printed by the hook (\(name))")
         case "stray-end": _ = "E\n".withCString { write(4, $0, 2) }
         case "blockraise15": blockAndRaise(SIGTERM)
+        case "leak": while open("/dev/null", O_RDONLY) >= 0 {}
         default: break
         }
     }

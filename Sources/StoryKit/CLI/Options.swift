@@ -102,6 +102,10 @@ struct Options: Equatable {
             command = .lsp
             return nil
         case "definitions":
+            if remaining.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
+                command = .help
+                return nil
+            }
             if let other = remaining.dropFirst().first(where: { $0 != "--json" }) {
                 throw Diagnostic(at: nil, problem: "definitions takes no \(other)", help: "write `storyrun definitions` or `storyrun definitions --json`")
             }

@@ -492,7 +492,7 @@ public enum StoryRun {
         } else if selection.filter.choosesByNameOrTags, summary.stories.values.reduce(0, +) == 0, summary.notRun == 0 {
             output(StorySelection.nothingChosen(options))
             if options.isStrict { status = .storyFailed }
-        } else if selection.files.isEmpty, selection.pathDiagnostics.isEmpty {
+        } else if selection.files.isEmpty, !selection.pathDiagnostics.contains(where: \.isError) {
             // A folder that holds no story file (a wrong path, stories
             // saved as .story): said, not a silent "0 passed".
             output("storyrun: no .stories or .feature file in \(options.paths.joined(separator: " "))\(options.isStrict ? " (an error under --strict)" : "")")

@@ -176,10 +176,7 @@ enum Orphans {
     /// ignored, children leave no exit status to wait for, and a worker's
     /// crash read "exited with status -1".
     static func waitsForChildren() {
-        var current = sigaction()
-        guard sigaction(SIGCHLD, nil, &current) == 0, let handler = current.__sigaction_handler.sa_handler,
-            unsafeBitCast(handler, to: Int.self) == 1
-        else { return }
+        guard Interrupts.isIgnored(SIGCHLD) else { return }
         _ = Glibc.signal(SIGCHLD, SIG_DFL)
     }
 

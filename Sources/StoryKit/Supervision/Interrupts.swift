@@ -18,8 +18,7 @@ enum Interrupts {
     static func install() {
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
         for number in [SIGINT, SIGTERM, SIGHUP] {
-            var current = sigaction()
-            if sigaction(number, nil, &current) == 0, isIgnored(current) { continue }
+            if isIgnored(number) { continue }
             var action = sigaction()
             // No SA_RESTART: a wait in poll(2) ends at once.
             action.__sigaction_handler.sa_handler = { number in
@@ -34,9 +33,10 @@ enum Interrupts {
         }
     }
 
-    /// Whether an action is SIG_IGN (a handler pointer of 1).
-    private static func isIgnored(_ action: sigaction) -> Bool {
-        guard let handler = action.__sigaction_handler.sa_handler else { return false }
+    /// Whether `signal`'s action is now SIG_IGN (a handler pointer of 1).
+    static func isIgnored(_ signal: Int32) -> Bool {
+        var action = sigaction()
+        guard sigaction(signal, nil, &action) == 0, let handler = action.__sigaction_handler.sa_handler else { return false }
         return unsafeBitCast(handler, to: Int.self) == 1
     }
 

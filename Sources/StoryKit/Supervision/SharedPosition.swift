@@ -35,7 +35,7 @@ final class SharedPosition: @unchecked Sendable {
 
     private enum Slot: Int {
         case phase, story, stepKind, stepIndex, hookIndex, deadline, outputOffset, attempt, lastStarted, unsent, channelLost, storyStart
-        case giveBackFrom, giveBackThrough, lastFinished
+        case giveBackFrom, giveBackThrough, lastFinished, stoppedBefore
     }
 
     private init(_ memory: UnsafeMutableRawPointer) {
@@ -104,6 +104,19 @@ final class SharedPosition: @unchecked Sendable {
     /// step wrote it, for its own story, to the worker's messages pipe).
     func finishStory(_ sequence: UInt64) {
         store(sequence &+ 1, .lastFinished)
+    }
+
+    /// The worker stops before the story `sequence`, for want of
+    /// descriptors or memory, and is about to say so: a "stopped" line
+    /// for any other story is not the worker's own.
+    func stopBefore(_ sequence: UInt64) {
+        store(sequence &+ 1, .stoppedBefore)
+    }
+
+    /// The story the worker stopped before (``stopBefore(_:)``), if it did.
+    var stoppedBefore: UInt64? {
+        let stoppedBefore = load(.stoppedBefore)
+        return stoppedBefore == 0 ? nil : stoppedBefore - 1
     }
 
     /// The worker ends a story.

@@ -87,7 +87,9 @@ final class SupervisedWorker {
             closeAll()
             let reason = String(cString: strerror(errno))
             let folder = Descriptors.temporaryFolder
-            let named = getenv("TMPDIR") == nil ? folder : "\(folder) (TMPDIR)"
+            // TMPDIR unset or empty: /tmp, named alone.
+            let fromEnvironment = getenv("TMPDIR").map { $0.pointee != 0 } ?? false
+            let named = fromEnvironment ? "\(folder) (TMPDIR)" : folder
             throw ChildProcess.StartError(
                 description: "cannot make files for a worker process in the temporary folder \(named): \(reason); "
                     + "set TMPDIR to a folder storyrun may write to")

@@ -295,7 +295,9 @@ struct Supervisor {
                 // descriptors, say) and ends without starting this story:
                 // no story is to blame. Those it had not started go to a new
                 // worker when it is buried; the run fails, saying why.
-                guard !worker.hasStopped, worker.dispatched.contains(sequence) else { return }
+                // The worker's own only (it notes it on the shared page first),
+                // not a line a step wrote to its channel.
+                guard !worker.hasStopped, worker.dispatched.contains(sequence), worker.position.stoppedBefore == sequence else { return }
                 worker.hasStopped = true
                 worker.closeRequests()
                 summary.failedHooks += 1

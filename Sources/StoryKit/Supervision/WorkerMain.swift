@@ -29,8 +29,8 @@ enum WorkerMain {
         // Code built for release traps with no stack printed (and, for an
         // index out of range, with no message at all): the worker prints
         // the stack itself, for its parent to name the user's line. A
-        // debug build's runtime prints its own; a forked worker has this
-        // handler already.
+        // debug build's runtime prints its own. (A forked worker has the
+        // handler already; installing it again changes nothing.)
         CrashTrace.install()
         #endif
         // Orphans of what the steps start come to this process, not its
@@ -86,7 +86,10 @@ enum WorkerMain {
                 // A file it could not open for want of descriptors or
                 // memory: the step thread stops at its next story, not
                 // after those read before, and this one reads no more.
-                if story.outOfResources != nil {
+                // Unless the worker has run no story yet (a before-run hook
+                // used them up): then each story fails with the reason, here,
+                // rather than each costing a new worker that fails the same.
+                if story.outOfResources != nil, shared.lastStarted != nil {
                     ahead.putFirst(story)
                     break
                 }
@@ -130,6 +133,7 @@ enum WorkerMain {
                 // (its successor would fail the same way): the story fails
                 // with the reason.
                 if hasRun {
+                    shared.stopBefore(sequence)
                     outbox.send(WorkerWire.line(.stopped(
                         sequence: sequence, stopReason(code, suspects: next.suspects, cut: next.cutSuspects))))
                     break

@@ -226,6 +226,7 @@ extension ConfigFileTests {
     func definitionsOptions() throws {
         #expect(throws: Diagnostic.self) { try Options(arguments: ["definitions", "--bogus"]) }
         #expect(try Options(arguments: ["definitions", "--json"]).command == .definitions(json: true))
+        #expect(try Options(arguments: ["definitions", "-h"]).command == .help)
     }
 }
 

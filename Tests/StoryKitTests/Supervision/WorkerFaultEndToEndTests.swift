@@ -50,6 +50,46 @@ import Testing
         let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
         #expect(!junit.contains("was the file changed"))
     }
+
+    /// Before, a before-run hook that used up the descriptors made each
+    /// story cost a new worker (started again, its hooks run), which
+    /// failed the same way: one worker a story.
+    @Test("A before-run hook that uses up the descriptors fails every story with the reason, in one worker")
+    func descriptorsGoneBeforeAnyStory() throws {
+        let folder = try Binary.temporaryFolder("worker-fault")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/st", withIntermediateDirectories: true)
+        for number in 0..<20 {
+            try Self.write("Story: n\(number)\n  Given a step that passes\n", to: folder + "/st/n" + String(format: "%03d", number) + ".stories")
+        }
+        var environment = Self.faults
+        environment["STORYRUN_FAULT_BEFORE_RUN"] = "leak"
+        environment["STORYRUN_DEFINE_LOG"] = folder + "/defined.txt"
+        let outcome = try Binary.run(["st"], in: folder, timeout: 120, environment: environment)
+        let said = outcome.output + outcome.errorOutput
+        #expect(outcome.status == 1, "\(said)")
+        #expect(said.contains("before it ran any story"), "\(said)")
+        // The parent registers; the forked worker does not; no worker is
+        // started again for each story.
+        let registrations = (try? String(contentsOfFile: folder + "/defined.txt", encoding: .utf8))?.split(separator: "\n").count ?? 0
+        #expect(registrations <= 2, "\(registrations) processes registered: \(said)")
+    }
+
+    /// Before, a "stopped" line a step wrote to its worker's channel was
+    /// taken for the worker's own: the parent closed that worker's
+    /// requests and said it could not open story files.
+    @Test("A \"stopped\" line a step writes to descriptor 4 is not taken for its worker's")
+    func forgedStop() throws {
+        let folder = try Binary.temporaryFolder("worker-fault")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write(
+            "Story: forges\n  Given the step writes \"X 1 \"forged\"\" and a line end to descriptor 4\n\nStory: next\n  Given a step that passes\n",
+            to: folder + "/f.stories")
+        let outcome = try Binary.run(["f.stories"], in: folder, timeout: 60, environment: Self.faults)
+        let said = outcome.output + outcome.errorOutput
+        #expect(!said.contains("forged"), "\(said)")
+        #expect(outcome.output.contains("Stories: 2 passed, 0 failed"), "\(said)")
+    }
 }
 
 extension WorkerFaultEndToEndTests {
