@@ -70,6 +70,8 @@ enum MergeCommand {
         // --strict: the merge fails as they did.
         var runHooks: [HookResult] = []
         var rejectedFiles: [RejectedFile] = []
+        var otherFailures = 0
+        var notRun = 0
         // Where each story was read, to name a story two inputs both have
         // (shards that overlap: their --timings files differed, say).
         var readFrom: [SourceLocation: String] = [:]
@@ -88,6 +90,8 @@ enum MergeCommand {
                 // the runs rejected is named once.
                 rejectedFiles += run.rejectedFiles.filter { !rejectedFiles.contains($0) }
                 isStrict = isStrict || run.isStrict
+                otherFailures += run.otherFailures
+                notRun += run.notRun
                 for result in read {
                     if let earlier = readFrom.updateValue(input, forKey: result.story.location), earlier != input {
                         overlaps.append("\(result.story.location.fileAndLine) (in \(earlier) and \(input))")
@@ -116,7 +120,7 @@ enum MergeCommand {
             context.path = request.path
             reporters.append(request.format.makeReporter(context))
         }
-        let summary = replay(results, runHooks: runHooks, rejectedFiles: rejectedFiles) { event in
+        let summary = replay(results, runHooks: runHooks, rejectedFiles: rejectedFiles, otherFailures: otherFailures, notRun: notRun) { event in
             for index in reporters.indices { reporters[index].handle(event) }
         }
         var status: ExitStatus =
@@ -149,10 +153,22 @@ enum MergeCommand {
     ///   - runHooks: The before-run and after-run hooks that failed.
     ///   - rejectedFiles: The story files the runs rejected (their
     ///     problems are shown again, as the runs showed them).
+    ///   - otherFailures: What else failed the runs (problems they gave as
+    ///     notes), and `notRun`, the stories they did not run.
     static func replay(
-        _ results: [StoryResult], runHooks: [HookResult] = [], rejectedFiles: [RejectedFile] = [], emit: (RunEvent) -> Void
+        _ results: [StoryResult], runHooks: [HookResult] = [], rejectedFiles: [RejectedFile] = [], otherFailures: Int = 0, notRun: Int = 0,
+        emit: (RunEvent) -> Void
     ) -> RunSummary {
         var summary = RunSummary()
+        summary.failedHooks = otherFailures
+        summary.notRun = notRun
+        if otherFailures > 0 || notRun > 0 {
+            let what = [
+                otherFailures > 0 ? "\(otherFailures) problem\(otherFailures == 1 ? "" : "s") outside their stories" : nil,
+                notRun > 0 ? "\(notRun) stor\(notRun == 1 ? "y" : "ies") not run" : nil,
+            ].compactMap { $0 }.joined(separator: " and ")
+            emit(.diagnostic(Diagnostic(at: nil, problem: "the merged runs failed: \(what) (see each run's output)")))
+        }
         for rejected in rejectedFiles {
             for problem in rejected.problems { emit(.diagnostic(problem)) }
             emit(.storyFileRejected(rejected))

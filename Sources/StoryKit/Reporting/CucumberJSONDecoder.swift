@@ -13,6 +13,10 @@ enum CucumberJSONDecoder {
         var rejectedFiles: [RejectedFile] = []
         /// Whether the run was `--strict`.
         var isStrict = false
+        /// Failures of the run outside its stories that are not failed run
+        /// hooks, and the stories it did not run.
+        var otherFailures = 0
+        var notRun = 0
     }
 
     /// Decodes the stories of one Cucumber JSON document.
@@ -36,6 +40,11 @@ enum CucumberJSONDecoder {
         run.isStrict = features.contains { $0["storyrun_strict"] as? Bool == true }
         features.removeAll { feature in
             let uri = feature["uri"] as? String ?? path
+            if let failed = feature["storyrun_run_failed"] as? [String: Any] {
+                run.otherFailures += failed["failures"] as? Int ?? 0
+                run.notRun += failed["not_run"] as? Int ?? 0
+                return true
+            }
             if let problems = feature["storyrun_rejected"] as? [[String: Any]] {
                 run.rejectedFiles.append(RejectedFile(path: uri, problems: problems.map { problem in
                     Diagnostic(

@@ -15,18 +15,31 @@ extension CucumberJSONReporter {
     ///   `run hooks` suite does; the element's `storyrun_hook` is its kind.
     /// - a rejected story file: a feature with its `uri`, no elements and
     ///   `storyrun_rejected`, each problem's `line`, `column`, `message`
-    ///   and `help` (a path that names no file: `uri` empty, line 0).
+    ///   and `help` (a path that names no file: `uri` empty, line 0);
+    /// - whatever else failed the run (a worker that ran out of
+    ///   descriptors, an answer out of turn on a worker's channel: problems
+    ///   the run gives as notes) and the stories it did not run (an
+    ///   interrupt): one feature, `"storyrun_run_failed"` with their
+    ///   `failures` and `not_run` counts, whose one element holds a failed
+    ///   `before` hook that says so.
     struct RunFailures {
         /// The failed before-run and after-run hooks, in the order they ran.
         var hooks: [HookResult] = []
         /// The story files the run rejected.
         var rejectedFiles: [RejectedFile] = []
+        /// Failures of the run that are not failed run hooks, and stories
+        /// not run, from its summary.
+        var otherFailures = 0
+        var notRun = 0
 
         /// Records a failed run hook or a rejected story file.
         mutating func handle(_ event: RunEvent) {
             switch event {
             case .runHookFinished(let hook) where hook.status == .failed: hooks.append(hook)
             case .storyFileRejected(let file): rejectedFiles.append(file)
+            case .runFinished(let summary):
+                otherFailures = max(0, summary.failedHooks - hooks.count)
+                notRun = summary.notRun
             default: break
             }
         }
@@ -52,6 +65,34 @@ extension CucumberJSONReporter {
                         return .object(members)
                     })),
                 ])
+            }
+            if otherFailures > 0 || notRun > 0 {
+                let what = [
+                    otherFailures > 0 ? "\(otherFailures) problem\(otherFailures == 1 ? "" : "s") outside its stories (see the run's output)" : nil,
+                    notRun > 0 ? "\(notRun) stor\(notRun == 1 ? "y" : "ies") not run" : nil,
+                ].compactMap { $0 }.joined(separator: " and ")
+                let failure = HookResult(
+                    kind: "run", location: SourceLocation(file: "", line: 0), status: .failed,
+                    error: StepError(message: "the run failed: " + what), duration: 0)
+                features.append(.object([
+                    ("uri", .string("")),
+                    ("id", .string("run-failed")),
+                    ("keyword", .string("Run")),
+                    ("name", .string("run")),
+                    ("description", .string("")),
+                    ("line", .int(1)),
+                    ("elements", .array([.object([
+                        ("id", .string("run-failed;run")),
+                        ("keyword", .string("Run")),
+                        ("name", .string(what)),
+                        ("description", .string("")),
+                        ("line", .int(1)),
+                        ("type", .string("scenario")),
+                        ("before", .array([CucumberJSONReporter.hook(failure)])),
+                        ("steps", .array([])),
+                    ])])),
+                    ("storyrun_run_failed", .object([("failures", .int(Int64(otherFailures))), ("not_run", .int(Int64(notRun)))])),
+                ]))
             }
             guard let first = hooks.first else { return features }
             features.append(.object([

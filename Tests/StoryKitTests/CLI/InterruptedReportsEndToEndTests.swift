@@ -40,11 +40,15 @@ import FoundationXML
         #expect(testCases >= stopAt, "\(testCases) test cases")
         #expect(testCases < 2000)
 
-        // Cucumber JSON: parses, the same stories.
+        // Cucumber JSON: parses, the same stories, and a record of the
+        // stories not run (a feature of its own, not a story's).
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/r.json"))) as? [[String: Any]])
-        let elements = json.reduce(0) { $0 + (($1["elements"] as? [Any])?.count ?? 0) }
+        let stories = json.filter { $0["storyrun_run_failed"] == nil }
+        let elements = stories.reduce(0) { $0 + (($1["elements"] as? [Any])?.count ?? 0) }
         #expect(elements == testCases)
+        let notRun = json.compactMap { ($0["storyrun_run_failed"] as? [String: Any])?["not_run"] as? Int }.first ?? 0
+        #expect(notRun > 0 && elements + notRun == 2000, "\(elements) ran, \(notRun) not run")
 
         // Messages: every line an envelope, the run finished, the same stories.
         let lines = try String(contentsOfFile: folder + "/r.ndjson", encoding: .utf8).split(separator: "\n")

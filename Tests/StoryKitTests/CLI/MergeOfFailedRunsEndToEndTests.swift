@@ -125,3 +125,34 @@ import Testing
         #expect(json?.allSatisfy { $0["uri"] is String && $0["elements"] is [Any] } == true, "\(name)")
     }
 }
+
+extension MergeOfFailedRunsEndToEndTests {
+    /// Before, a run that failed only for what it gave as a note, or that
+    /// left stories not run, wrote Cucumber JSON that merged green: a shard
+    /// stopped between two stories merged to exit 0.
+    @Test("Stories a run did not run are in its Cucumber JSON, and a merge of it does not exit 0")
+    func notRunStoriesMerge() throws {
+        let folder = try Binary.temporaryFolder("merge-failed")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("Story: first\n  Given a step that passes\n\nStory: slow\n  Given the step waits 3000 ms\n\nStory: third\n  Given a step that passes\n".utf8)
+            .write(to: URL(fileURLWithPath: folder + "/a.stories"))
+        let binary = try #require(Binary.path)
+        let script = "'\(binary)' a.stories --json a.json > out.txt 2>&1 & pid=$!; sleep 1; kill -TERM $pid; wait $pid"
+        _ = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/a.json"))
+        var features = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let record = try #require(features.first { $0["storyrun_run_failed"] != nil }?["storyrun_run_failed"] as? [String: Any])
+        #expect(record["not_run"] as? Int == 1, "\(record)")
+        // The same run stopped between its first two stories: its passed
+        // story and the record of the rest.
+        for index in features.indices where features[index]["storyrun_run_failed"] == nil {
+            features[index]["elements"] = (features[index]["elements"] as? [[String: Any]] ?? []).filter { $0["name"] as? String == "first" }
+        }
+        try JSONSerialization.data(withJSONObject: features).write(to: URL(fileURLWithPath: folder + "/between.json"))
+        let merge = try Binary.run(["merge", "between.json", "--json", "merged.json"], in: folder, timeout: 60)
+        #expect(merge.status == 1, "\(merge.output)\(merge.errorOutput)")
+        #expect(merge.output.contains("1 not run"), "\(merge.output)")
+        let again = try Binary.run(["merge", "merged.json"], in: folder, timeout: 60)
+        #expect(again.status == 1, "a merge of the merge: \(again.output)")
+    }
+}
