@@ -162,11 +162,7 @@ enum MergeCommand {
         var summary = RunSummary()
         summary.failedHooks = otherFailures
         summary.notRun = notRun
-        if otherFailures > 0 || notRun > 0 {
-            let what = [
-                otherFailures > 0 ? "\(otherFailures) problem\(otherFailures == 1 ? "" : "s") outside their stories" : nil,
-                notRun > 0 ? "\(notRun) stor\(notRun == 1 ? "y" : "ies") not run" : nil,
-            ].compactMap { $0 }.joined(separator: " and ")
+        if let what = CucumberJSONReporter.RunFailures.describe(failures: otherFailures, notRun: notRun) {
             emit(.diagnostic(Diagnostic(at: nil, problem: "the merged runs failed: \(what) (see each run's output)")))
         }
         for rejected in rejectedFiles {

@@ -11,7 +11,13 @@ extension Attachment {
     /// rather than cut, since half an image is no image).
     var reportBody: String? {
         guard isOverLimit else { return body }
-        return isText ? String(body.utf8.prefix(Self.reportLimit)) ?? String(body.prefix(Self.reportLimit / 4)) : nil
+        return isText ? Self.withinLimit(body) : nil
+    }
+
+    /// A text's first ``reportLimit`` bytes, or fewer where that would cut
+    /// a character in two.
+    static func withinLimit(_ text: String) -> String {
+        String(text.utf8.prefix(reportLimit)) ?? String(text.prefix(reportLimit / 4))
     }
 
     /// What a report says when the body was cut or left out.

@@ -32,6 +32,16 @@ extension CucumberJSONReporter {
         var otherFailures = 0
         var notRun = 0
 
+        /// "N problems outside the stories and M stories not run", or nil
+        /// when both are 0.
+        static func describe(failures: Int, notRun: Int) -> String? {
+            let parts = [
+                failures > 0 ? "\(failures) problem\(failures == 1 ? "" : "s") outside the stories" : nil,
+                notRun > 0 ? "\(notRun) stor\(notRun == 1 ? "y" : "ies") not run" : nil,
+            ].compactMap { $0 }
+            return parts.isEmpty ? nil : parts.joined(separator: " and ")
+        }
+
         /// Records a failed run hook or a rejected story file.
         mutating func handle(_ event: RunEvent) {
             switch event {
@@ -66,14 +76,10 @@ extension CucumberJSONReporter {
                     })),
                 ])
             }
-            if otherFailures > 0 || notRun > 0 {
-                let what = [
-                    otherFailures > 0 ? "\(otherFailures) problem\(otherFailures == 1 ? "" : "s") outside its stories (see the run's output)" : nil,
-                    notRun > 0 ? "\(notRun) stor\(notRun == 1 ? "y" : "ies") not run" : nil,
-                ].compactMap { $0 }.joined(separator: " and ")
+            if let what = Self.describe(failures: otherFailures, notRun: notRun) {
                 let failure = HookResult(
                     kind: "run", location: SourceLocation(file: "", line: 0), status: .failed,
-                    error: StepError(message: "the run failed: " + what), duration: 0)
+                    error: StepError(message: "the run failed: \(what) (see the run's output)"), duration: 0)
                 features.append(.object([
                     ("uri", .string("")),
                     ("id", .string("run-failed")),

@@ -272,8 +272,7 @@ public struct JUnitReporter: Reporter {
     static func cut(_ text: String) -> String {
         let size = text.utf8.count
         guard size > Attachment.reportLimit else { return text }
-        let kept = String(decoding: text.utf8.prefix(Attachment.reportLimit), as: UTF8.self)
-        return kept + "\n(failure cut: \(size) bytes, reports keep the first \(Attachment.reportLimit))"
+        return Attachment.withinLimit(text) + "\n(failure cut: \(size) bytes, reports keep the first \(Attachment.reportLimit))"
     }
 
     /// The failing step, the error, where it was raised and the step's place.

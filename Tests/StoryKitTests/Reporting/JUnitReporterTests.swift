@@ -15,19 +15,26 @@ import Testing
     static let xmllint: String? = ["/usr/bin/xmllint", "/usr/local/bin/xmllint", "/opt/homebrew/bin/xmllint"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    @Test("Every JUnit golden validates against the JUnit 4 schema",
-          .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"),
-          arguments: goldens)
-    func validatesAgainstSchema(name: String) throws {
+    /// Validates a JUnit file against the JUnit 4 schema with xmllint:
+    /// its exit status and what it said.
+    static func validate(_ path: String) throws -> (status: Int32, message: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.xmllint))
-        process.arguments = ["--noout", "--schema", Golden.fixture("reporting/junit-4.xsd"), Golden.fixture("reporting/" + name)]
+        process.executableURL = URL(fileURLWithPath: try #require(xmllint))
+        process.arguments = ["--noout", "--schema", Golden.fixture("reporting/junit-4.xsd"), path]
         let errors = Pipe()
         process.standardError = errors
         try process.run()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(message)")
+        return (process.terminationStatus, message)
+    }
+
+    @Test("Every JUnit golden validates against the JUnit 4 schema",
+          .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"),
+          arguments: goldens)
+    func validatesAgainstSchema(name: String) throws {
+        let (status, message) = try Self.validate(Golden.fixture("reporting/" + name))
+        #expect(status == 0, "\(message)")
     }
 
     @Test("There is a JUnit golden for every fixture story file")
@@ -118,15 +125,8 @@ extension JUnitReporterTests {
             .write(to: URL(fileURLWithPath: folder + "/h.stories"))
         let outcome = try Binary.run(["h.stories", "--junit", "out.xml"], in: folder, timeout: 120, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
         #expect(outcome.status == 1, "\(outcome.errorOutput)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.xmllint))
-        process.arguments = ["--noout", "--schema", Golden.fixture("reporting/junit-4.xsd"), folder + "/out.xml"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(message.prefix(2000))")
+        let (status, message) = try Self.validate(folder + "/out.xml")
+        #expect(status == 0, "\(message.prefix(2000))")
         let report = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
         #expect(report.contains("(failure cut: ") && report.contains("reports keep the first 1048576)"), "the note")
         #expect(report.utf8.count < 3 << 20, "\(report.utf8.count) bytes")
