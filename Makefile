@@ -1,6 +1,14 @@
 # storyrun: `make stories` runs storyrun's own stories, `make test` runs everything CI runs.
 SWIFT ?= swift
 STORYRUN = .build/debug/storyrun
+# The official test data (Gherkin, Cucumber Expressions, tag expressions, the
+# Compatibility Kit, the JUnit and Messages schemas), read where it lives and
+# never copied in; the Swift tests and the scripts read the same variable.
+# A suite whose folder is absent is skipped with a line that says so, or fails
+# under CONFORMANCE_REQUIRED=1 (as .ci/run sets it).
+CONFORMANCE_DIR ?= $(abspath ../shared/conformance)
+export CONFORMANCE_DIR
+OFFICIAL = sh Tests/Conformance/official.sh
 
 .PHONY: bench-tools consistency build test unit lsp-test stories example example-todo conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
@@ -25,7 +33,7 @@ bench-tools: test-tools
 
 # Every Messages golden against the official schema (Draft 2020-12): N envelopes valid, N invalid.
 messages-schema: test-tools
-	python3 Fixtures/messages/validate.py Fixtures/reporting/messages.schema.json Fixtures/reporting/*.ndjson
+	$(OFFICIAL) $(CONFORMANCE_DIR)/messages "Messages schema" python3 Fixtures/messages/validate.py $(CONFORMANCE_DIR)/messages/messages.schema.json Fixtures/reporting/*.ndjson
 
 # Cucumber JSON against Debian's cucumber on Fixtures/cucumber-json: N fields compared, N differ.
 cucumber-json: test-tools
@@ -85,7 +93,7 @@ FUZZ_SECONDS ?= 600
 fuzz:
 	mkdir -p .fuzz/corpus .fuzz/artifacts
 	cp Fixtures/stories/*/*.stories .fuzz/corpus/ 2>/dev/null || true
-	cp Fixtures/gherkin/good/*.feature Fixtures/gherkin/bad/*.feature .fuzz/corpus/ 2>/dev/null || true
+	cp $(CONFORMANCE_DIR)/gherkin/good/*.feature $(CONFORMANCE_DIR)/gherkin/bad/*.feature .fuzz/corpus/ 2>/dev/null || true
 	swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name StoryKitFuzz \
 		$$(ls Sources/StoryKit/Parsing/*.swift Sources/StoryKit/Parsing/Gherkin/*.swift 2>/dev/null) \
 		Sources/StoryKit/Diagnostics/*.swift Sources/StoryKit/Support/*.swift Sources/StoryKit/Reporting/TextStyle.swift Sources/StoryKit/Running/Status.swift \
@@ -105,11 +113,11 @@ fuzz-cli: build
 # The official Gherkin test data through the command line: N passed, N failed;
 # then the Cucumber Compatibility Kit's samples (Fixtures/cck/cck.py; the
 # samples it does not pass yet are listed with their reason in known-gaps.txt).
-CCK ?= ../shared/conformance/compatibility-kit
+CCK ?= $(CONFORMANCE_DIR)/compatibility-kit
 conformance: build test-tools
-	python3 Fixtures/gherkin/conformance.py $(STORYRUN) Fixtures/gherkin
-	python3 Fixtures/cck/cck.py $(STORYRUN) $(CCK) --allow Fixtures/cck/known-gaps.txt
-	python3 Fixtures/messages/validate.py Fixtures/reporting/messages.schema.json Fixtures/reporting/*.ndjson
+	$(OFFICIAL) $(CONFORMANCE_DIR)/gherkin Gherkin python3 Fixtures/gherkin/conformance.py $(STORYRUN) $(CONFORMANCE_DIR)/gherkin
+	$(OFFICIAL) $(CCK) "Compatibility Kit" python3 Fixtures/cck/cck.py $(STORYRUN) $(CCK) --allow Fixtures/cck/known-gaps.txt
+	$(MAKE) messages-schema
 
 # Renders the HTML report of the fixture runs in headless Chromium to docs/report.png.
 report-screenshot:

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Runs storyrun over the official Gherkin test data (Fixtures/gherkin, a copy
-of cucumber/gherkin's testdata) and compares what it prints with what the
+"""Runs storyrun over the official Gherkin test data (cucumber/gherkin's
+testdata, read where it lives: FOLDER, else $CONFORMANCE_DIR/gherkin, else
+../shared/conformance/gherkin beside the package) and compares what it prints with what the
 official parser must give: every good/*.feature's pickles and every
 bad/*.feature's errors. Prints `N passed, N failed`; exits 1 on a failure.
 
@@ -23,7 +24,9 @@ def load(path):
 
 def main():
     storyrun = sys.argv[1]
-    root = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(os.path.abspath(__file__)))
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    official = os.environ.get("CONFORMANCE_DIR") or os.path.join(package, "..", "shared", "conformance")
+    root = sys.argv[2] if len(sys.argv) > 2 else os.path.join(official, "gherkin")
     passed, failed = 0, []
     for kind, suffix in (("good", ".pickles.ndjson"), ("bad", ".errors.ndjson")):
         folder = os.path.join(root, kind)

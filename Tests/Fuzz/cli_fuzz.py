@@ -59,8 +59,9 @@ REPORTS = ["--html", "--junit", "--json", "--messages", "--rerun"]
 
 def seeds():
     found = []
-    for folder in ["Fixtures/stories/good", "Fixtures/stories/bad", "Fixtures/features", "Fixtures/gherkin/good",
-                   "Fixtures/gherkin/bad"]:
+    official = os.environ.get("CONFORMANCE_DIR") or os.path.join(ROOT, "..", "shared", "conformance")
+    for folder in ["Fixtures/stories/good", "Fixtures/stories/bad", "Fixtures/features",
+                   os.path.join(official, "gherkin", "good"), os.path.join(official, "gherkin", "bad")]:
         path = os.path.join(ROOT, folder)
         if not os.path.isdir(path):
             continue

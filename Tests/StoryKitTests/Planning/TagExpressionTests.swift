@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-/// The official tag-expressions test data (Fixtures/tag-expressions).
-@Suite struct TagExpressionTests {
+/// The official tag-expressions test data (`<conformance>/tag-expressions`).
+@Suite(.conformance("tag-expressions")) struct TagExpressionTests {
     struct ParsingCase: Decodable, Sendable, CustomTestStringConvertible {
         var expression: String
         var formatted: String
@@ -24,8 +24,9 @@ import Testing
     }
 
     static func load<T: Decodable>(_ name: String) -> [T] {
-        guard let data = FileManager.default.contents(atPath: Golden.fixture("tag-expressions/\(name).json")) else { return [] }
-        return (try? JSONDecoder().decode([T].self, from: data)) ?? []
+        guard let text = try? String(contentsOfFile: Conformance.path("tag-expressions/\(name).yml"), encoding: .utf8)
+        else { return [] }
+        return (try? FixtureYAML.parse(text).decode(as: [T].self)) ?? []
     }
 
     @Test("Every official parsing case prints its canonical form", arguments: load("parsing") as [ParsingCase])

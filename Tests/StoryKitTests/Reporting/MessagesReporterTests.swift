@@ -7,9 +7,9 @@ import Testing
 @Suite struct MessagesReporterTests {
     static let goldens = Golden.files(in: "reporting", withExtension: "ndjson")
 
-    @Test("Every envelope of every messages golden has the schema's required fields and types", arguments: goldens)
+    @Test("Every envelope of every messages golden has the schema's required fields and types", .conformance("messages"), arguments: goldens)
     func conformsToSchema(name: String) throws {
-        let checker = try SchemaChecker(path: Golden.fixture("reporting/messages.schema.json"))
+        let checker = try SchemaChecker(path: Conformance.path("messages/messages.schema.json"))
         let text = try String(contentsOfFile: Golden.fixture("reporting/" + name), encoding: .utf8)
         let lines = text.split(separator: "\n")
         #expect(!lines.isEmpty)
@@ -20,7 +20,7 @@ import Testing
         }
     }
 
-    @Test("The checker finds a missing field, a wrong type, a bad enum value and an unknown message", arguments: [
+    @Test("The checker finds a missing field, a wrong type, a bad enum value and an unknown message", .conformance("messages"), arguments: [
         (#"{"testRunFinished":{"timestamp":{"seconds":0,"nanos":0}}}"#, #"missing required "success""#),
         (#"{"testRunFinished":{"success":"yes","timestamp":{"seconds":0,"nanos":0}}}"#, "expected boolean"),
         (#"{"testRunStarted":{"timestamp":{"seconds":0.5,"nanos":0}}}"#, "expected integer"),
@@ -28,7 +28,7 @@ import Testing
         (#"{"story":{}}"#, #"unknown property "story""#),
     ])
     func checkerFindsProblems(line: String, expected: String) throws {
-        let checker = try SchemaChecker(path: Golden.fixture("reporting/messages.schema.json"))
+        let checker = try SchemaChecker(path: Conformance.path("messages/messages.schema.json"))
         let problems = checker.problems(in: try JSONSerialization.jsonObject(with: Data(line.utf8)))
         #expect(problems.contains { $0.contains(expected) }, "\(problems)")
     }

@@ -154,7 +154,7 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("FAILED  A failing before hook") })
     }
 
-    @Test("Every envelope is valid against the official Messages schema (jsonschema, Draft 2020-12)")
+    @Test("Every envelope is valid against the official Messages schema (jsonschema, Draft 2020-12)", .conformance("messages"))
     func messagesSchema() async throws {
         var paths = Golden.files(in: "reporting", withExtension: "ndjson").map { Golden.fixture("reporting/" + $0) }
         let folder = NSTemporaryDirectory() + "storyrun-schema-\(UUID().uuidString)"
@@ -167,7 +167,7 @@ import Testing
             arguments: ["--messages", feature, Golden.fixture("features/basket.feature"), Golden.fixture("cucumber-json/features/shop.feature")],
             steps: [], output: { _ in })
         paths.append(feature)
-        let (status, output) = try Self.python([Golden.fixture("messages/validate.py"), Golden.fixture("reporting/messages.schema.json")] + paths)
+        let (status, output) = try Self.python([Golden.fixture("messages/validate.py"), Conformance.path("messages/messages.schema.json")] + paths)
         if status == 3 {
             Issue.record("python3 with jsonschema is needed: `make test` installs it (pip install jsonschema)")
             return

@@ -1,60 +1,12 @@
 import Foundation
 import Testing
 
-/// A JSON value of a conformance fixture.
-enum FixtureJSON: Decodable, Equatable, Sendable {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case double(Double)
-    case string(String)
-    case array([FixtureJSON])
-    case object([String: FixtureJSON])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-            self = .int(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .double(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([FixtureJSON].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: FixtureJSON].self))
-        }
-    }
-
-    /// The object's value for a key, `nil` when absent or not an object.
-    subscript(key: String) -> FixtureJSON? {
-        if case .object(let object) = self { return object[key] }
-        return nil
-    }
-
-    /// The string, when the value is one.
-    var string: String? {
-        if case .string(let string) = self { return string }
-        return nil
-    }
-
-    /// The elements, when the value is an array.
-    var array: [FixtureJSON]? {
-        if case .array(let array) = self { return array }
-        return nil
-    }
-}
-
 /// One case of the official Cucumber Expressions conformance data, read from
-/// `Fixtures/cucumber-expressions/<stage>/<id>.json`.
+/// `<conformance>/cucumber-expressions/<stage>/<id>.yaml` (see `Conformance`).
 struct ConformanceCase: Sendable, CustomTestStringConvertible {
     /// The fixture's base name, a kebab-case sentence.
     var id: String
-    /// The fixture's content.
+    /// The fixture's content (null when it could not be read).
     var json: FixtureJSON
 
     var testDescription: String { id }
@@ -64,25 +16,19 @@ struct ConformanceCase: Sendable, CustomTestStringConvertible {
     /// The official error message, when the case expects one.
     var exception: String? { json["exception"]?.string }
 
-    /// The folder holding the converted conformance data.
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // CucumberExpressions
-        .deletingLastPathComponent()  // Matching
-        .deletingLastPathComponent()  // StoryKitTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .appendingPathComponent("Fixtures/cucumber-expressions")
+    /// The official Cucumber Expressions test data.
+    static let root = URL(fileURLWithPath: Conformance.path("cucumber-expressions"))
 
     /// Reads every case of a stage, such as `cucumber-expression/matching`,
-    /// sorted by id.
+    /// sorted by id; none where the official data is absent.
     static func all(in stage: String) -> [ConformanceCase] {
         let folder = root.appendingPathComponent(stage)
         let names =
             (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.sorted().map { name in
-            let data = (try? Data(contentsOf: folder.appendingPathComponent(name))) ?? Data()
-            let json = (try? JSONDecoder().decode(FixtureJSON.self, from: data)) ?? .null
-            return ConformanceCase(id: String(name.dropLast(".json".count)), json: json)
+        return names.filter { $0.hasSuffix(".yaml") }.sorted().map { name in
+            let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            let json = (try? FixtureYAML.parse(text)) ?? .null
+            return ConformanceCase(id: String(name.dropLast(".yaml".count)), json: json)
         }
     }
 }

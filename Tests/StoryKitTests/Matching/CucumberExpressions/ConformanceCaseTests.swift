@@ -1,7 +1,7 @@
 import Testing
 
 extension CucumberExpressionsTests {
-    @Suite struct ConformanceCaseTests {
+    @Suite(.conformance("cucumber-expressions")) struct ConformanceCaseTests {
         @Test(
             "Every stage of the official conformance data is present",
             arguments: [

@@ -8,7 +8,7 @@ extension CucumberExpressionsTests {
     /// inputs (`Fixtures/cucumber-expressions/differential/generate.py`).
     @Suite struct CucumberExpressionDifferentialTests {
         static func cases(_ name: String) throws -> [[String: String]] {
-            let url = ConformanceCase.root.appendingPathComponent("differential/\(name)")
+            let url = URL(fileURLWithPath: Golden.fixture("cucumber-expressions/differential/\(name)"))
             return try JSONDecoder().decode([[String: String]].self, from: Data(contentsOf: url))
         }
 

@@ -6,6 +6,7 @@ extension CucumberExpressionsTests {
     @Suite struct CucumberExpressionParserTests {
         @Test(
             "Expressions parse into the official syntax tree",
+            .conformance("cucumber-expressions"),
             arguments: ConformanceCase.all(in: "cucumber-expression/parser"))
         func conformance(_ testCase: ConformanceCase) throws {
             var parser = CucumberExpressionParser(expression: testCase.expression)

@@ -7,6 +7,7 @@ extension CucumberExpressionsTests {
     @Suite struct CucumberExpressionTests {
         @Test(
             "Expressions turn into the official regular expressions",
+            .conformance("cucumber-expressions"),
             arguments: ConformanceCase.all(in: "cucumber-expression/transformation"))
         func transformation(_ testCase: ConformanceCase) throws {
             let expected = try #require(testCase.json["expected_regex"]?.string)
@@ -15,6 +16,7 @@ extension CucumberExpressionsTests {
 
         @Test(
             "Expressions match texts into the official arguments, or fail with the official message",
+            .conformance("cucumber-expressions"),
             arguments: ConformanceCase.all(in: "cucumber-expression/matching"))
         func matching(_ testCase: ConformanceCase) throws {
             let text = testCase.json["text"]?.string ?? ""

@@ -6,6 +6,7 @@ extension CucumberExpressionsTests {
     @Suite struct CucumberExpressionTokenizerTests {
         @Test(
             "Expressions split into the official tokens",
+            .conformance("cucumber-expressions"),
             arguments: ConformanceCase.all(in: "cucumber-expression/tokenizer"))
         func conformance(_ testCase: ConformanceCase) throws {
             let tokenizer = CucumberExpressionTokenizer(expression: testCase.expression)

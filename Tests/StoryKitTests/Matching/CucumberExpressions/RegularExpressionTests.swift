@@ -6,6 +6,7 @@ extension CucumberExpressionsTests {
     @Suite struct RegularExpressionTests {
         @Test(
             "Regular expressions match texts into the official arguments",
+            .conformance("cucumber-expressions"),
             arguments: ConformanceCase.all(in: "regular-expression/matching"))
         func matching(_ testCase: ConformanceCase) throws {
             let expression = try RegularExpression(testCase.expression)

@@ -1,15 +1,10 @@
 import Foundation
 
-/// The official Gherkin test data in `Fixtures/gherkin/`.
+/// The official Gherkin test data, read where it lives (`<conformance>/gherkin`,
+/// see `Conformance`).
 enum GherkinFixtures {
-    /// The `Fixtures/gherkin` folder, found from this file's path.
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Gherkin
-        .deletingLastPathComponent()  // Parsing
-        .deletingLastPathComponent()  // StoryKitTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // package root
-        .appendingPathComponent("Fixtures/gherkin")
+    /// The official `gherkin` folder.
+    static let root = URL(fileURLWithPath: Conformance.path("gherkin"))
 
     /// The names of the `.feature` files in `good` or `bad`, sorted.
     static func features(in folder: String) -> [String] {
