@@ -10,7 +10,7 @@ CONFORMANCE_DIR ?= $(abspath ../shared/conformance)
 export CONFORMANCE_DIR
 OFFICIAL = sh Tests/Conformance/official.sh
 
-.PHONY: bench-tools consistency build test unit lsp-test stories example example-todo conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: plugin-test bench-tools consistency build test unit lsp-test stories example example-todo conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -60,12 +60,16 @@ stories: build test-tools
 example:
 	cd Examples/TicTacToe && $(SWIFT) build && .build/debug/tictactoe --strict Stories/ && $(SWIFT) test
 
+# The StoryTests plugin in a fresh package: one test per story, --filter, a broken file.
+plugin-test:
+	bash Tests/Plugin/plugin_e2e.sh
+
 # The to-do example: a command-line tool and the sync server it calls, stubbed in its stories.
 example-todo: test-tools
 	cd Examples/TodoList && $(SWIFT) build && .build/debug/todo-stories --strict Stories/
 
 # The tests, storyrun's own stories and the example packages: what CI runs.
-test: example example-todo stories conformance unit lsp-test
+test: example example-todo plugin-test stories conformance unit lsp-test
 
 # Rewrites the golden files in Fixtures/; review the change with git diff.
 goldens:

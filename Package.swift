@@ -12,12 +12,16 @@ let package = Package(
         .executable(name: "storyrun", targets: ["storyrun"]),
         .library(name: "StoryKitProcess", targets: ["StoryKitProcess"]),
         .library(name: "StoryKitHTTP", targets: ["StoryKitHTTP"]),
+        // One Swift Testing test per story of a test target (a build-tool plugin).
+        .plugin(name: "StoryTests", targets: ["StoryTests"]),
     ],
     targets: [
         .target(
             name: "StoryKit", exclude: ["Parsing/Gherkin/generate-languages.py"],
             swiftSettings: settings),
         .target(name: "StoryKitTesting", dependencies: ["StoryKit"], swiftSettings: settings),
+        .plugin(name: "StoryTests", capability: .buildTool(), dependencies: ["storyrun-test-generator"]),
+        .executableTarget(name: "storyrun-test-generator", dependencies: ["StoryKit"], swiftSettings: settings),
         .target(name: "StoryrunSteps", dependencies: ["StoryKit", "StoryKitProcess", "StoryKitHTTP"], swiftSettings: settings),
         // Step libraries: command-line programs, HTTP services, stub servers.
         .target(name: "StepLibrarySupport", dependencies: ["StoryKit"], swiftSettings: settings),

@@ -22,11 +22,13 @@ let package = Package(
             name: "TicTacToeStories",
             dependencies: ["TicTacToe", .product(name: "StoryKit", package: "storyrun")],
             swiftSettings: settings),
-        // The same stories inside `swift test`: one Swift Testing case each.
+        // The same stories inside `swift test`: the StoryTests plugin writes
+        // one Swift Testing test per story (a suite per story file).
         .testTarget(
             name: "TicTacToeStoryTests",
             dependencies: ["TicTacToeStories", .product(name: "StoryKitTesting", package: "storyrun")],
-            swiftSettings: settings),
+            swiftSettings: settings,
+            plugins: [.plugin(name: "StoryTests", package: "storyrun")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,12 +1,14 @@
+import StoryKit
 import StoryKitTesting
-import Testing
 @testable import TicTacToeStories
 
-/// The game's stories inside `swift test`: each story is one test case,
-/// named after it, and a failing step is an issue at its line in the story.
-/// A story file with a bad line is a failing case of its own. The cases run
-/// in parallel; add the `.serialized` trait if the steps share state.
-@Test("Story", arguments: StoryCase.all(in: "Stories"))
-func story(_ story: StoryCase) async {
-    await story.run(steps: AllSteps.classes, strict: true)
+/// The game's stories inside `swift test`: the StoryTests plugin generates a
+/// test per story from `Stories/` (a suite per file), so `swift test list`
+/// shows each story and `swift test --filter Diagonal` runs one. A failing
+/// step is an issue at its line in the story; a story file with a bad line is
+/// a failing test at that line. This type gives the generated tests their
+/// step classes.
+enum StorySteps: StoryTestSteps {
+    static var steps: [any StepDefinitions.Type] { AllSteps.classes }
+    static var strict: Bool { true }
 }
