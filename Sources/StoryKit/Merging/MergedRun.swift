@@ -18,6 +18,8 @@ struct MergedRun {
         var isStrict = false
         /// Its story files in the order it ran them.
         var files: [String] = []
+        /// Whether it records run hooks that passed (a Messages stream does).
+        var recordsPassedRunHooks = false
 
         /// A shard from its Messages stream. Its strictness is read from
         /// its verdict: a run that failed with nothing but undefined or
@@ -32,6 +34,7 @@ struct MergedRun {
             note.notRunStories += run.notRunStories.filter { !note.notRunStories.contains($0) }
             note.notRun = max(note.notRun, note.notRunStories.count)
             files = run.files
+            recordsPassedRunHooks = true
             var summary = RunSummary()
             for result in results { summary.add(result) }
             summary.failedHooks = runHooks.filter { $0.status == .failed }.count + note.otherFailures
@@ -72,13 +75,7 @@ struct MergedRun {
             let right = (rank[b.element.story.location.file] ?? Int.max, b.element.story.location.line, b.offset)
             return left < right
         }.map(\.element)
-        for hook in shards.flatMap(\.runHooks) {
-            if let index = runHooks.firstIndex(where: { $0.kind == hook.kind && $0.location == hook.location }) {
-                if runHooks[index].status == .passed, hook.status != .passed { runHooks[index] = hook }
-            } else {
-                runHooks.append(hook)
-            }
-        }
+        runHooks = Self.runHooks(of: shards)
         for file in shards.flatMap(\.rejectedFiles) where !rejectedFiles.contains(where: { $0.path == file.path }) {
             rejectedFiles.append(file)
         }
@@ -95,6 +92,25 @@ struct MergedRun {
             note.notRunStories += shard.note.notRunStories
         }
         isStrict = shards.contains(where: \.isStrict)
+    }
+
+    /// Each run hook once: failed if it failed in any shard; passed if it
+    /// passed in every shard that records passed hooks (an interrupted
+    /// shard runs no after-run hook, as an interrupted run does not).
+    static func runHooks(of shards: [Shard]) -> [HookResult] {
+        var hooks: [HookResult] = []
+        var passes: [Int] = []
+        for hook in shards.flatMap(\.runHooks) {
+            if let index = hooks.firstIndex(where: { $0.kind == hook.kind && $0.location == hook.location }) {
+                if hooks[index].status == .passed, hook.status != .passed { hooks[index] = hook }
+                if hook.status == .passed { passes[index] += 1 }
+            } else {
+                hooks.append(hook)
+                passes.append(hook.status == .passed ? 1 : 0)
+            }
+        }
+        let recording = shards.filter(\.recordsPassedRunHooks).count
+        return hooks.indices.filter { hooks[$0].status != .passed || passes[$0] >= recording }.map { hooks[$0] }
     }
 
     /// The shards' file orders as one: a file a shard names first goes
@@ -127,13 +143,6 @@ struct MergedRun {
         if let what = CucumberJSONReporter.RunFailures.describe(failures: note.otherFailures, notRun: note.notRun) {
             emit(.diagnostic(Diagnostic(at: nil, problem: "the merged runs failed: \(what) (see each run's output)")))
         }
-        for rejected in rejectedFiles {
-            for problem in rejected.problems { emit(.diagnostic(problem)) }
-            emit(.storyFileRejected(rejected))
-            let file = SourceLocation.relativePath(rejected.path)
-            if !rejected.path.isEmpty, !summary.rejectedFiles.contains(file) { summary.rejectedFiles.append(file) }
-        }
-        emit(.runStarted(fileCount: Set(results.map(\.story.location.file)).count))
         /// A run hook, as the run said it.
         func hook(_ hook: HookResult) {
             if hook.status == .failed {
@@ -142,7 +151,15 @@ struct MergedRun {
             }
             emit(.runHookFinished(hook))
         }
+        // In a run's order: the before-run hooks run before story files are read.
         runHooks.filter { !$0.kind.hasPrefix("after") }.forEach(hook)
+        for rejected in rejectedFiles {
+            for problem in rejected.problems { emit(.diagnostic(problem)) }
+            emit(.storyFileRejected(rejected))
+            let file = SourceLocation.relativePath(rejected.path)
+            if !rejected.path.isEmpty, !summary.rejectedFiles.contains(file) { summary.rejectedFiles.append(file) }
+        }
+        emit(.runStarted(fileCount: Set(results.map(\.story.location.file)).count))
         for result in results {
             emit(.storyStarted(result.story))
             for step in result.steps { emit(.stepFinished(step)) }
