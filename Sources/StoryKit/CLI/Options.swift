@@ -223,7 +223,7 @@ struct Options: Equatable {
                storyrun check PATH...             (or --check) match, run nothing; list problems
                storyrun explain "STEP LINE"...    which definitions match a step line, and why
                storyrun match --regex PATTERN TEXT | --expression EXPRESSION TEXT
-               storyrun merge IN.json... [--strict] [--html FILE] [--junit FILE] [--json FILE]
+               storyrun merge IN.ndjson... [--strict] [--html FILE] [--junit FILE] [--json FILE]
                storyrun definitions [--json]      every step definition and parameter type
                storyrun lsp                       a language server for editors (stdio)
 
