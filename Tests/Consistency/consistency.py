@@ -15,8 +15,8 @@ The suite runs once, supervised as a user runs it (workers, not
 --in-process; one suite in three with `--jobs 2`, one in four in a random
 order, one in five with `--tags "not @fail-after"`), with `--strict` and every report: the terminal summary,
 --json, --junit, --messages, --html. Then it runs as two shards
-(`--shard 1/2`, `--shard 2/2`, each with --json), and `storyrun merge`
-writes --json, --junit and --html of the shards; a suite whose steps never
+(`--shard 1/2`, `--shard 2/2`, each with --messages), and `storyrun merge`
+writes --json, --junit and --html of the shards' Messages streams; a suite whose steps never
 end their process runs `--in-process` too (--json).
 
 For every story, these must agree: its status (passed, failed, undefined)
@@ -25,8 +25,8 @@ kind), in the summary, JSON, JUnit, Messages and HTML of the run, and in the
 JSON, JUnit and HTML of the merge (and the merge's own summary); whether it
 was flaky in the summary, HTML and Messages; whether a run hook failed in
 the summary, JUnit and Messages; the exit status of the run, and of the
-merge (the same: the shards' JSON says they were --strict and holds their
-failed run hooks). The expected verdict is
+merge (the same: the shards' Messages say they failed as --strict runs and
+hold their run hooks). The expected verdict is
 also computed from the suite itself (what each step and hook was told to
 do), so reports that agree on a wrong answer fail too.
 
@@ -353,8 +353,9 @@ def check_suite(storyrun, rng, index, keep):
         os.remove(os.path.join(folder, leftover))
     shards = []
     for shard in ("1/2", "2/2"):
-        out = f"shard{shard[0]}.json"
-        run(storyrun, common + ["--shard", shard, "--json", out] + names, folder, env)
+        # Shards write the lossless record of their run, which merge reads.
+        out = f"shard{shard[0]}.ndjson"
+        run(storyrun, common + ["--shard", shard, "--messages", out] + names, folder, env)
         shards.append(out)
         for leftover in [f for f in os.listdir(folder) if f.startswith(".attempts")]:
             os.remove(os.path.join(folder, leftover))

@@ -32,16 +32,13 @@ struct ConfigFile {
         case parameters
     }
 
-    /// The keys a config file (or a profile) may have, as the options they stand for.
+    /// The keys a config file (or a profile) may have, as the options they
+    /// stand for: `paths`, and each option whose declaration has a key.
     static let keys: [String: Kind] = {
-        var keys: [String: Kind] = [
-            "paths": .paths, "parameters": .parameters, "format": .values,
-            "strict": .flag, "dry-run": .flag, "verbose": .flag, "no-color": .flag, "fail-fast": .flag,
-            "in-process": .flag,
-            "name": .values, "tags": .values, "shard": .value, "order": .value, "retry": .value,
-            "step-timeout": .value, "jobs": .value, "timings": .value,
-        ]
-        for format in ReportFormat.allCases where format.isFile { keys[format.rawValue] = .value }
+        var keys: [String: Kind] = ["paths": .paths]
+        for declaration in Options.declarations {
+            if let config = declaration.config { keys[config.key] = config.kind }
+        }
         return keys
     }()
 

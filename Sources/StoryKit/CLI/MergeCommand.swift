@@ -1,22 +1,37 @@
 import Foundation
 
-/// `storyrun merge IN.json… --html OUT --junit OUT --json OUT`: merges the
-/// Cucumber JSON reports of several runs (CI shards) into one report.
+/// `storyrun merge IN… --html OUT --junit OUT --json OUT`: merges the
+/// records of several runs (CI shards) into the reports of one run.
 ///
-/// The stories are read back from each file, in the order the files are
-/// named, and fed to the reporters as the events of one run.
+/// Each input is the Cucumber Messages stream a run wrote (`--messages
+/// FILE`), the lossless record of the run: its stories with every attempt,
+/// run hooks, rejected story files, stories not run. The streams are read
+/// (``MessagesReader``, ``MessagesRun``), joined (``MergedRun``) and fed to
+/// every reporter as the events of one run. Cucumber JSON (`--json FILE`)
+/// is still read, for compatibility: it says less (no passed run hooks,
+/// one attempt, no unused definitions).
 enum MergeCommand {
     /// The usage text.
     static let usage = """
-        USAGE: storyrun merge IN.json... [--strict] [--html FILE] [--junit FILE] [--json FILE] ...
+        USAGE: storyrun merge IN.ndjson... [--strict] [--html FILE] [--junit FILE] [--json FILE] ...
 
-        Merges the Cucumber JSON reports (--json) of several runs, for example CI
-        shards, into one report of every file kind storyrun writes, and prints the
-        summary. Exits as the runs did: 1 when a merged story failed, a before-run
-        or after-run hook failed, or (--strict, or runs that were --strict) a story
-        was undefined or pending; 2 when a run rejected a story file, or a file
-        cannot be read.
+        Merges the Cucumber Messages streams (--messages FILE) of several runs,
+        for example CI shards, into one report of every file kind storyrun
+        writes, and prints the summary: the reports one run of every story would
+        have written. Cucumber JSON reports (--json) merge too, with less in them.
+        Exits as the runs did: 1 when a merged story failed or did not run, a
+        before-run or after-run hook failed, or (--strict, or runs that were
+        --strict) a story was undefined or pending; 2 when a run rejected a
+        story file, or a file cannot be read or is not a run's record.
         """
+
+    /// What the command line asks for.
+    struct Request {
+        var inputs: [String] = []
+        var reports: [ReportRequest] = []
+        var isStrict = false
+        var isHelp = false
+    }
 
     /// Runs the command.
     /// - Parameters:
@@ -24,107 +39,116 @@ enum MergeCommand {
     ///   - output: Where each line of terminal text goes.
     /// - Returns: The exit status: 0, 1 when a story failed, 2 for bad input.
     static func run(arguments: [String], output: @escaping (String) -> Void) -> ExitStatus {
-        var inputs: [String] = []
-        var reports: [ReportRequest] = []
-        var isStrict = false
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            if argument == "-h" || argument == "--help" {
+        let request: Request
+        let shards: [MergedRun.Shard]
+        do throws(Diagnostic) {
+            request = try parse(arguments)
+            if request.isHelp {
                 output(usage)
                 return .success
+            }
+            shards = try request.inputs.map { input throws(Diagnostic) in try read(input) }
+        } catch {
+            output(error.rendered())
+            return .inputError
+        }
+        warnOfOverlaps(shards, inputs: request.inputs, output: output)
+        var merged = MergedRun(shards)
+        merged.isStrict = merged.isStrict || request.isStrict
+        return write(merged, reports: request.reports, output: output)
+    }
+
+    /// Reads the arguments: inputs, `--strict`, and the file reports
+    /// (declared as a run's are, ``Options/reportDeclarations``).
+    static func parse(_ arguments: [String]) throws(Diagnostic) -> Request {
+        var request = Request()
+        var remaining = arguments[...]
+        let reportOptions = Dictionary(Options.reportDeclarations.map { ($0.names[0], $0) }) { first, _ in first }
+        var parsing = Options.Parsing(options: Options(), remaining: [], overridesEarlier: false)
+        while let argument = remaining.popFirst() {
+            if argument == "-h" || argument == "--help" {
+                request.isHelp = true
+                return request
             } else if argument == "--strict" {
-                isStrict = true
-            } else if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
-                guard let path = remaining.popFirst() else {
-                    return fail(Diagnostic(at: nil, problem: "\(argument) needs a value", help: "write \(argument) FILE"), output)
-                }
-                reports.append(ReportRequest(format: format, path: path))
+                request.isStrict = true
+            } else if let declaration = reportOptions[argument] {
+                guard let path = remaining.popFirst() else { throw declaration.missingValue(argument) }
+                try declaration.apply(&parsing, path)
             } else if argument.hasPrefix("-") {
-                return fail(Diagnostic(at: nil, problem: "unknown option \(argument) for merge", help: "see `storyrun merge --help`"), output)
+                throw Diagnostic(at: nil, problem: "unknown option \(argument) for merge", help: "see `\(Options.executableName) merge --help`")
             } else {
-                inputs.append(argument)
+                request.inputs.append(argument)
             }
         }
-        do {
-            try Options.checkReportPaths(reports)
-        } catch {
-            return fail(error, output)
-        }
-        guard !inputs.isEmpty else {
-            return fail(Diagnostic(at: nil, problem: "no Cucumber JSON files to merge", help: "run `storyrun merge shard1.json shard2.json --html report.html`"), output)
+        request.reports = parsing.options.reports
+        try Options.checkReportPaths(request.reports)
+        guard !request.inputs.isEmpty else {
+            throw Diagnostic(at: nil, problem: "no runs to merge", help: "run `storyrun merge shard1.ndjson shard2.ndjson --html report.html`")
         }
         // The same file twice (however spelled) would count its stories twice.
         var seenInputs: [String: String] = [:]
-        for input in inputs {
+        for input in request.inputs {
             guard let identity = FileIdentity.of(input) else { continue }
-            if let earlier = seenInputs[identity] {
+            if let earlier = seenInputs.updateValue(input, forKey: identity) {
                 let same = earlier == input ? "" : " (\(earlier) and \(input) are the same file)"
-                return fail(Diagnostic(
-                    at: nil, problem: "\(input) is given twice to merge\(same): its stories would count twice",
-                    help: "name each report once"), output)
+                throw Diagnostic(at: nil, problem: "\(input) is given twice to merge\(same): its stories would count twice", help: "name each report once")
             }
-            seenInputs[identity] = input
         }
-        var results: [StoryResult] = []
-        // What failed the runs outside their stories, and whether any was
-        // --strict: the merge fails as they did.
-        var runHooks: [HookResult] = []
-        var rejectedFiles: [RejectedFile] = []
-        var otherFailures = 0
-        var notRun = 0
-        // Where each story was read, to name a story two inputs both have
-        // (shards that overlap: their --timings files differed, say).
+        return request
+    }
+
+    /// Reads one input: a Messages stream, or Cucumber JSON.
+    static func read(_ input: String) throws(Diagnostic) -> MergedRun.Shard {
+        let bytes: [UInt8]
+        switch RegularFile.read(at: input) {
+        case .success(let read): bytes = read
+        case .failure(let failure): throw Diagnostic(at: nil, problem: failure.problem(input), help: failure.help)
+        }
+        if MessagesReader.isMessages(bytes) {
+            return MergedRun.Shard(try MessagesRun.read(MessagesReader.read(bytes, path: input), path: input))
+        }
+        return MergedRun.Shard(try CucumberJSONDecoder.decodeRun(Data(bytes), path: input))
+    }
+
+    /// Warns of a story two inputs both have (shards that overlap: their
+    /// --timings files differed, say): it counts twice.
+    private static func warnOfOverlaps(_ shards: [MergedRun.Shard], inputs: [String], output: (String) -> Void) {
         var readFrom: [SourceLocation: String] = [:]
         var overlaps: [String] = []
-        for input in inputs {
-            let data: Data
-            switch RegularFile.read(at: input) {
-            case .success(let bytes): data = Data(bytes)
-            case .failure(let failure): return fail(Diagnostic(at: nil, problem: failure.problem(input), help: failure.help), output)
-            }
-            do {
-                let run = try CucumberJSONDecoder.decodeRun(data, path: input)
-                let read = run.results
-                runHooks += run.runHooks
-                // Every shard reads (and rejects) every story file: a file
-                // the runs rejected is named once.
-                rejectedFiles += run.rejectedFiles.filter { !rejectedFiles.contains($0) }
-                isStrict = isStrict || run.isStrict
-                otherFailures += run.otherFailures
-                notRun += run.notRun
-                for result in read {
-                    if let earlier = readFrom.updateValue(input, forKey: result.story.location), earlier != input {
-                        overlaps.append("\(result.story.location.fileAndLine) (in \(earlier) and \(input))")
-                    }
+        for (shard, input) in zip(shards, inputs) {
+            for result in shard.results {
+                if let earlier = readFrom.updateValue(input, forKey: result.story.location), earlier != input {
+                    overlaps.append("\(result.story.location.fileAndLine) (in \(earlier) and \(input))")
                 }
-                results += read
-            } catch {
-                return fail(error, output)
             }
         }
-        if !overlaps.isEmpty {
-            output("storyrun: warning: \(overlaps.count) stor\(overlaps.count == 1 ? "y is" : "ies are") in more than one of the merged reports, "
-                + "and counted once for each: \(overlaps.prefix(5).joined(separator: ", "))\(overlaps.count > 5 ? ", …" : "") "
-                + "(shards that overlap? every shard must read the same --timings file)")
-        }
+        guard !overlaps.isEmpty else { return }
+        output("storyrun: warning: \(overlaps.count) stor\(overlaps.count == 1 ? "y is" : "ies are") in more than one of the merged reports, "
+            + "and counted once for each: \(overlaps.prefix(5).joined(separator: ", "))\(overlaps.count > 5 ? ", …" : "") "
+            + "(shards that overlap? every shard must read the same --timings file)")
+    }
+
+    /// Replays the merged run into the summary and each report, and
+    /// returns the exit status one run would have had.
+    private static func write(_ merged: MergedRun, reports: [ReportRequest], output: @escaping (String) -> Void) -> ExitStatus {
         // The earlier reports at the output paths go now, once every input
         // is read (an output may be one of the inputs), as a run's go when
         // it starts (see ``EarlierReport``).
         let batch = ReportBatch()
         batch.earlierModes = EarlierReport.remove(at: EarlierReport.anchored(reports.compactMap(\.path)))
         var context = ReporterContext(style: .plain, isVerbose: false, output: output, startTime: Date())
-        context.isStrict = isStrict
+        context.isStrict = merged.isStrict
         var reporters: [any Reporter] = [ReportFormat.summary.makeReporter(context)]
         for request in reports {
             var context = context
             context.path = request.path
             reporters.append(request.format.makeReporter(context))
         }
-        let summary = replay(results, runHooks: runHooks, rejectedFiles: rejectedFiles, otherFailures: otherFailures, notRun: notRun) { event in
+        let summary = merged.replay { event in
             for index in reporters.indices { reporters[index].handle(event) }
         }
         var status: ExitStatus =
-            !rejectedFiles.isEmpty ? .inputError : summary.hasFailures(strict: isStrict) ? .storyFailed : .success
+            !merged.rejectedFiles.isEmpty ? .inputError : summary.hasFailures(strict: merged.isStrict) ? .storyFailed : .success
         var problems: [Diagnostic] = []
         batch.collect {
             for index in reporters.indices {
@@ -136,9 +160,10 @@ enum MergeCommand {
             }
         }
         problems += batch.publish()
-        if !rejectedFiles.isEmpty {
-            let count = rejectedFiles.count
-            output("storyrun: the merged runs rejected \(count) story file\(count == 1 ? "" : "s") or path\(count == 1 ? "" : "s") (above); the stories in \(count == 1 ? "it" : "them") did not run")
+        if !merged.rejectedFiles.isEmpty {
+            // As the runs said it.
+            let count = merged.rejectedFiles.reduce(0) { $0 + max(1, $1.problems.count) }
+            output("storyrun: \(count) problem\(count == 1 ? "" : "s") in the input (above); the stories they are in did not run")
         }
         for problem in problems {
             output(problem.rendered())
@@ -147,52 +172,17 @@ enum MergeCommand {
         return status
     }
 
-    /// Emits the events of a run that had these results, and returns its totals.
-    /// - Parameters:
-    ///   - results: The stories.
-    ///   - runHooks: The before-run and after-run hooks that failed.
-    ///   - rejectedFiles: The story files the runs rejected (their
-    ///     problems are shown again, as the runs showed them).
-    ///   - otherFailures: What else failed the runs (problems they gave as
-    ///     notes), and `notRun`, the stories they did not run.
+    /// Emits the events of a run that had these results, and returns its
+    /// totals (for tests and reports made from results alone).
     static func replay(
         _ results: [StoryResult], runHooks: [HookResult] = [], rejectedFiles: [RejectedFile] = [], otherFailures: Int = 0, notRun: Int = 0,
         emit: (RunEvent) -> Void
     ) -> RunSummary {
-        var summary = RunSummary()
-        summary.failedHooks = otherFailures
-        summary.notRun = notRun
-        if let what = CucumberJSONReporter.RunFailures.describe(failures: otherFailures, notRun: notRun) {
-            emit(.diagnostic(Diagnostic(at: nil, problem: "the merged runs failed: \(what) (see each run's output)")))
-        }
-        for rejected in rejectedFiles {
-            for problem in rejected.problems { emit(.diagnostic(problem)) }
-            emit(.storyFileRejected(rejected))
-            let file = SourceLocation.relativePath(rejected.path)
-            if !rejected.path.isEmpty, !summary.rejectedFiles.contains(file) { summary.rejectedFiles.append(file) }
-        }
-        emit(.runStarted(fileCount: Set(results.map(\.story.location.file)).count))
-        /// A failed hook, as the run said it.
-        func hook(_ hook: HookResult) {
-            summary.failedHooks += 1
-            emit(.diagnostic(Diagnostic(at: hook.location, problem: hook.error?.message ?? "the \(hook.kind) hook failed")))
-            emit(.runHookFinished(hook))
-        }
-        runHooks.filter { !$0.kind.hasPrefix("after") }.forEach(hook)
-        for result in results {
-            emit(.storyStarted(result.story))
-            for step in result.steps { emit(.stepFinished(step)) }
-            summary.add(result)
-            summary.duration &+= result.duration
-            emit(.storyFinished(result))
-        }
-        runHooks.filter { $0.kind.hasPrefix("after") }.forEach(hook)
-        emit(.runFinished(summary))
-        return summary
-    }
-
-    private static func fail(_ diagnostic: Diagnostic, _ output: (String) -> Void) -> ExitStatus {
-        output(diagnostic.rendered())
-        return .inputError
+        var run = MergedRun([])
+        run.results = results
+        run.runHooks = runHooks
+        run.rejectedFiles = rejectedFiles
+        run.note = RunOutcomeNote(otherFailures: otherFailures, notRun: notRun)
+        return run.replay(emit: emit)
     }
 }

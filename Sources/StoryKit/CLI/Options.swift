@@ -123,118 +123,42 @@ struct Options: Equatable {
     /// Applies options over those already set. With `overridesEarlier`
     /// (the command line over a config file) the first path replaces the
     /// earlier paths, the first terminal format the earlier terminal
-    /// formats, and a file report the earlier report of its format.
+    /// formats, and a file report the earlier report of its format. Each
+    /// option does what its declaration (``declarations``) says.
     mutating func apply(_ arguments: ArraySlice<String>, overridesEarlier: Bool = false) throws(Diagnostic) {
-        var remaining = arguments
-        var replacesPaths = overridesEarlier
-        var replacesTerminal = overridesEarlier
-        // The command line's first --tags (--name) replaces the config's.
-        var replacesTags = overridesEarlier
-        var replacesNames = overridesEarlier
-        var replacedFormats: Set<ReportFormat> = []
-        func addPaths(_ more: [String]) {
-            if replacesPaths {
-                paths = []
-                emptyRerunFile = nil
-                rerunFiles = []
-                replacesPaths = false
-            }
-            paths += more
-        }
-        func addReport(_ request: ReportRequest) {
-            if request.format.isFile {
-                if overridesEarlier, replacedFormats.insert(request.format).inserted {
-                    reports.removeAll { $0.format == request.format }
+        var parsing = Parsing(options: self, remaining: arguments, overridesEarlier: overridesEarlier)
+        while let argument = parsing.remaining.popFirst() {
+            if let declaration = Self.declarationsByName[argument] {
+                var value = ""
+                if declaration.value != nil {
+                    guard let given = parsing.remaining.popFirst(), !given.hasPrefix("--") else { throw declaration.missingValue(argument) }
+                    value = given
                 }
-            } else if replacesTerminal {
-                reports.removeAll { !$0.format.isFile }
-                replacesTerminal = false
-            }
-            reports.append(request)
-        }
-        while let argument = remaining.popFirst() {
-            switch argument {
-            case "-h", "--help": command = .help
-            case "--check": command = .check
-            case "--worker": command = .worker
-            case "--isolate": jobs = max(jobs, 1)
-            case "--in-process": isInProcess = true
-            case "--jobs", "-j":
-                jobs = try Self.jobs(Self.value(for: argument, from: &remaining))
-            case "--version": command = .version
-            case "--format", "-f":
-                let name = try Self.value(for: argument, from: &remaining)
-                if name == "pickles" {
-                    command = .pickles
-                    continue
-                }
-                guard let format = ReportFormat(rawValue: name), !format.isFile else {
-                    throw Diagnostic(at: nil, problem: "unknown format \(name)", help: "use one of: \(Self.terminalFormats)")
-                }
-                addReport(ReportRequest(format: format))
-            case "--dry-run": isDryRun = true
-            case "--strict": isStrict = true
-            case "-v", "--verbose": isVerbose = true
-            case "--no-color": isColorDisabled = true
-            case "--fail-fast": isFailFast = true
-            case "--name":
-                let pattern = try Self.value(for: argument, from: &remaining)
-                if replacesNames { namePatterns = [] }
-                replacesNames = false
-                namePatterns.append(pattern)
-            case "--tags", "-t":
-                let expression = try Self.value(for: argument, from: &remaining)
-                if replacesTags { tagExpressions = [] }
-                replacesTags = false
-                tagExpressions.append(expression)
-            case "--shard":
-                shard = try Self.shard(Self.value(for: argument, from: &remaining))
-            case "--order":
-                let value = try Self.value(for: argument, from: &remaining)
-                guard let order = StoryOrder(value) else {
-                    throw Diagnostic(at: nil, problem: "--order \(value) is not an order", help: "write --order defined, --order random or --order random:SEED")
-                }
-                self.order = order
-            case "--retry":
-                retries = try Self.retries(Self.value(for: argument, from: &remaining))
-            case "--step-timeout":
-                stepTimeout = try Self.stepTimeout(Self.value(for: argument, from: &remaining))
-            case "-D", "--define":
-                let (key, value) = try Self.parameter(Self.value(for: argument, from: &remaining))
-                parameters[key] = value
-            case let define where define.hasPrefix("-D") && define.count > 2:
-                let (key, value) = try Self.parameter(String(define.dropFirst(2)))
-                parameters[key] = value
-            case "--config": configPath = try Self.value(for: argument, from: &remaining)
-            case "--profile": profiles.append(try Self.value(for: argument, from: &remaining))
-            case "--timings": timingsPath = try Self.value(for: argument, from: &remaining)
-            case "--i18n-languages": command = .i18nLanguages
-            case "--i18n-keywords": command = .i18nKeywords(try Self.value(for: argument, from: &remaining))
-            case "--watch": watch = watch ?? WatchSettings()
-            case "--watch-poll": watch = (watch ?? WatchSettings()).polling()
-            case "--watch-sources":
-                watch = (watch ?? WatchSettings()).sources(try Self.value(for: argument, from: &remaining))
-            case "--snippets":
-                let value = try Self.value(for: argument, from: &remaining)
-                guard let style = Snippet.Style(rawValue: value) else {
-                    throw Diagnostic(at: nil, problem: "--snippets \(value) is not a snippet style", help: "write --snippets regex (the default) or --snippets expression")
-                }
-                snippetStyle = style
-            case "--": addPaths(Array(remaining)); remaining = []
-            default:
-                if let format = ReportFormat.allCases.first(where: { $0.isFile && "--\($0.rawValue)" == argument }) {
-                    addReport(ReportRequest(format: format, path: try Self.value(for: argument, from: &remaining)))
-                } else if argument.hasPrefix("-") && argument.count > 1 {
-                    throw Self.unknown(argument)
-                } else if argument.hasPrefix("@") && argument.count > 1 {
-                    let entries = try Self.rerunList(String(argument.dropFirst()))
-                    addPaths(entries)
-                    if entries.isEmpty { emptyRerunFile = String(argument.dropFirst()) } else { rerunFiles.append(String(argument.dropFirst())) }
-                } else {
-                    addPaths([argument])
-                }
+                try declaration.apply(&parsing, value)
+            } else if let attached = Self.attachedValue(argument) {
+                try attached.declaration.apply(&parsing, attached.value)
+            } else if argument.hasPrefix("-") && argument.count > 1 {
+                throw Self.unknown(argument)
+            } else if argument.hasPrefix("@") && argument.count > 1 {
+                let file = String(argument.dropFirst())
+                let entries = try Self.rerunList(file)
+                parsing.addPaths(entries)
+                if entries.isEmpty { parsing.options.emptyRerunFile = file } else { parsing.options.rerunFiles.append(file) }
+            } else {
+                parsing.addPaths([argument])
             }
         }
+        self = parsing.options
+    }
+
+    /// An option written with its value attached (`-Dkey=value`).
+    private static func attachedValue(_ argument: String) -> (declaration: OptionDeclaration, value: String)? {
+        for declaration in declarations where declaration.takesAttachedValue {
+            for name in declaration.names where argument.hasPrefix(name) && argument.count > name.count {
+                return (declaration, String(argument.dropFirst(name.count)))
+            }
+        }
+        return nil
     }
 
     /// Checks what no single option can: report paths, a `PATH` to run,
@@ -255,26 +179,10 @@ struct Options: Equatable {
 
     init() {}
 
-    private static let known = [
-        "--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check",
-        "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout", "--jobs", "--isolate",
-        "--in-process", "--define", "--config", "--profile", "--timings", "--i18n-languages", "--i18n-keywords",
-        "--watch", "--watch-poll", "--watch-sources", "--snippets",
-    ]
-        + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
-
-    private static var terminalFormats: String {
-        ReportFormat.allCases.filter { !$0.isFile }.map(\.rawValue).joined(separator: ", ")
-    }
-
-    /// The options a worker process needs to run stories as this run would.
+    /// The options a worker process needs to run stories as this run
+    /// would: those whose declaration forwards them.
     var workerArguments: [String] {
-        var arguments = ["--step-timeout", String(stepTimeout), "--retry", String(retries)]
-        if isStrict { arguments.append("--strict") }
-        if isDryRun { arguments.append("--dry-run") }
-        for key in parameters.keys.sorted() { arguments += ["-D", "\(key)=\(parameters[key]!)"] }
-        if snippetStyle != .regex { arguments += ["--snippets", snippetStyle.rawValue] }
-        return arguments
+        Self.declarations.flatMap { $0.forward?(self) ?? [] }
     }
 
     /// Reads a rerun file: one `PATH:LINE:LINE…` a line, as `--rerun` writes.
@@ -290,31 +198,18 @@ struct Options: Equatable {
         return RerunReporter.entries(in: String(decoding: data, as: UTF8.self), exists: StoryPath.exists)
     }
 
-    private static func value(for option: String, from remaining: inout ArraySlice<String>) throws(Diagnostic) -> String {
-        guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
-            throw Diagnostic(at: nil, problem: "\(option) needs a value", help: "write \(option) FILE")
-        }
-        return value
-    }
-
     private static func unknown(_ option: String) -> Diagnostic {
+        let known = declarations.flatMap(\.names).filter { $0.hasPrefix("--") && $0.count > 2 }
         let guess = known.min { option.editDistance(to: $0) < option.editDistance(to: $1) }
         let limit = max(1, option.count / 4)
         let suggestion = guess.flatMap { option.editDistance(to: $0) <= limit ? "did you mean \($0)? " : nil } ?? ""
         return Diagnostic(at: nil, problem: "unknown option \(option)", help: "\(suggestion)see `storyrun --help`")
     }
 
-    /// The usage text.
+    /// The usage text: its head, each option's lines, its tail.
     static var usage: String {
-        let files = ReportFormat.allCases.filter(\.isFile).map {
-            let option = "  --\($0.rawValue) FILE"
-            return option.padding(toLength: max(18, option.count + 1), withPad: " ", startingAt: 0) + "also write \($0.summary)"
-        }
-        let terminal = ReportFormat.allCases.filter { !$0.isFile }.map {
-            "      \($0.rawValue)".padding(toLength: 18, withPad: " ", startingAt: 0) + $0.summary
-        }
-        return usageHead.replacingOccurrences(of: "storyrun", with: executableName) + files.joined(separator: "\n") + "\n  -f, --format NAME  the terminal report, one of:\n" + terminal.joined(separator: "\n")
-            + "\n      pickles     print the compiled stories as Cucumber pickles (NDJSON), run nothing\n" + usageTail
+        usageHead.replacingOccurrences(of: "storyrun", with: executableName)
+            + declarations.flatMap(\.usageLines).joined(separator: "\n") + "\n" + usageTail
     }
 
     /// The name the user runs: `storyrun`, or their own executable's name.
@@ -328,7 +223,7 @@ struct Options: Equatable {
                storyrun check PATH...             (or --check) match, run nothing; list problems
                storyrun explain "STEP LINE"...    which definitions match a step line, and why
                storyrun match --regex PATTERN TEXT | --expression EXPRESSION TEXT
-               storyrun merge IN.json... [--strict] [--html FILE] [--junit FILE] [--json FILE]
+               storyrun merge IN.ndjson... [--strict] [--html FILE] [--junit FILE] [--json FILE]
                storyrun definitions [--json]      every step definition and parameter type
                storyrun lsp                       a language server for editors (stdio)
 
@@ -340,40 +235,6 @@ struct Options: Equatable {
         """
 
     private static let usageTail = """
-          --dry-run       match every step, run none; report undefined and ambiguous steps
-          PATH:LINE       run only the stories that line belongs to (as Cucumber does)
-          @FILE           run the PATH:LINE:LINE list a --rerun report wrote (one file a
-                          line), whatever --shard says
-          --name REGEX    run only stories whose name matches (repeated: any of them)
-          -t, --tags EXPR run only stories whose tags match, e.g. "@smoke and not @wip"
-                          (repeated: all of them)
-          --shard I/N     run the I-th of N stable shards (for CI matrices; GitLab's
-                          CI_NODE_INDEX and CI_NODE_TOTAL give it when it is not given)
-          --timings FILE  balance --shard by the story durations in FILE, a --json
-                          report of an earlier run
-          -D KEY=VALUE    a user parameter steps and hooks read: StoryRun.parameters["KEY"]
-          --config FILE   read options from FILE (default: storyrun.json, if there is one)
-          --profile NAME  apply the config's profile NAME (repeatable); the command line wins
-          --order ORDER   defined (default), random or random:SEED
-          -j, --jobs N    run stories in up to N worker processes (default 1); at most
-                          64 (4 a core past 16 cores) and what `ulimit -n` allows
-          --in-process    run step code in this process, for a debugger: a crash, exit()
-                          or hang in a step then ends the run (see README, Worker processes)
-          --fail-fast     stop after the first failing story
-          --watch         run, then again on every save: a story file's stories at once,
-                          a Swift source rebuilds and restarts (README, Watch mode)
-          --watch-sources DIR  the Swift sources --watch rebuilds on (default ./Sources)
-          --watch-poll    look for changes every 0.5 s instead of with inotify
-          --retry N       run a failing story up to N (at most 100) more times; passing late is "flaky"
-          --step-timeout S  fail a step that runs longer than S seconds (default 300, at most 86400)
-          --strict        fail ambiguous steps, and exit 1 when a story is undefined or pending
-          --snippets STYLE  snippets for undefined steps: regex (default) or expression ({int})
-          -v, --verbose   list every step with the definition it matched
-          --no-color      no colour (also when NO_COLOR is set or output is not a terminal)
-          --i18n-languages        list the Gherkin languages .feature files may use
-          --i18n-keywords LANG    list the Gherkin keywords of LANG (e.g. fr)
-          --version       print the version
-          -h, --help      print this help
 
         EXIT STATUS:
           0 every story passed; 1 a story failed (or was undefined or ambiguous

@@ -3,11 +3,17 @@
 enum Suggestion {
     /// The closest definition, when it is close enough to be worth naming.
     static func closest(to step: Step, in definitions: [StepDefinition]) -> StepDefinition? {
+        closest(to: step, in: definitions, pattern: \.pattern)
+    }
+
+    /// The closest of any definitions known by their pattern (`storyrun
+    /// merge` knows them from a Messages stream).
+    static func closest<Definition>(to step: Step, in definitions: [Definition], pattern: (Definition) -> String) -> Definition? {
         // A pattern may include the keyword (Simon) or not (Cucumber).
         let texts = [step.text.lowercased(), step.line.lowercased()]
-        var best: (definition: StepDefinition, distance: Int, length: Int)?
+        var best: (definition: Definition, distance: Int, length: Int)?
         for definition in definitions.prefix(5_000) {
-            let skeleton = Self.skeleton(of: definition.pattern)
+            let skeleton = Self.skeleton(of: pattern(definition))
             for text in texts {
                 // Lengths alone rule most definitions out cheaply.
                 guard abs(skeleton.count - text.count) <= max(text.count / 3, 2) else { continue }

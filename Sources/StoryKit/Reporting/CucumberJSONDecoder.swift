@@ -35,6 +35,7 @@ enum CucumberJSONDecoder {
         guard var features = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
             throw Diagnostic(at: nil, problem: "\(path) is not Cucumber JSON", help: "give files written by --json (an array of features)")
         }
+        try checkShape(features, path: path)
         try checkStatuses(features, path: path)
         var run = Run()
         run.isStrict = features.contains { $0["storyrun_strict"] as? Bool == true }
@@ -201,6 +202,47 @@ enum CucumberJSONDecoder {
         result.attachments = attachments(json)
         result.snippet = json["storyrun_snippet"] as? String
         return result
+    }
+
+    /// Rejects a document whose parts are not what Cucumber JSON has there:
+    /// read as empty, `"elements": "nope"` made a run of nothing (exit 0),
+    /// and a negative count of stories not run turned a failed run green.
+    private static func checkShape(_ features: [[String: Any]], path: String) throws(Diagnostic) {
+        func problem(_ index: Int, _ what: String, help: String) -> Diagnostic {
+            Diagnostic(at: nil, problem: "\(path): feature \(index + 1)\(what)", help: help)
+        }
+        func isList(_ value: Any?) -> Bool { value == nil || value is [[String: Any]] }
+        let listHelp = "merge reports written by --json: elements, steps, before and after are lists of objects"
+        for (index, feature) in features.enumerated() {
+            for key in ["uri", "name"] where feature[key] != nil && !(feature[key] is String) {
+                throw problem(index, ": \"\(key)\" is not a string", help: "merge reports written by --json")
+            }
+            guard isList(feature["elements"]) else { throw problem(index, ": \"elements\" is not a list of objects", help: listHelp) }
+            for (number, element) in (feature["elements"] as? [[String: Any]] ?? []).enumerated() {
+                for key in ["steps", "before", "after"] where !isList(element[key]) {
+                    throw problem(index, ", element \(number + 1): \"\(key)\" is not a list of objects", help: listHelp)
+                }
+                for step in element["steps"] as? [[String: Any]] ?? [] {
+                    for key in ["before", "after"] where !isList(step[key]) {
+                        throw problem(index, ", element \(number + 1): a step's \"\(key)\" is not a list of objects", help: listHelp)
+                    }
+                }
+            }
+            if let failed = feature["storyrun_run_failed"] {
+                guard let failed = failed as? [String: Any] else {
+                    throw problem(index, ": \"storyrun_run_failed\" is not an object", help: "merge reports written by --json")
+                }
+                for key in ["failures", "not_run"] {
+                    guard let count = failed[key] else { continue }
+                    guard let number = count as? Int, number >= 0 else {
+                        throw problem(index, ": \"storyrun_run_failed\" has \"\(key)\": \(count), not a count", help: "a count is a whole number, 0 or more")
+                    }
+                }
+            }
+            if let rejected = feature["storyrun_rejected"], !(rejected is [[String: Any]]) {
+                throw problem(index, ": \"storyrun_rejected\" is not a list of objects", help: listHelp)
+            }
+        }
     }
 
     /// Rejects a step or hook whose status merge does not know: counted as

@@ -30,6 +30,9 @@ public struct MessagesReporter: Reporter {
     private var summary = RunSummary()
     /// After-run hooks, written last.
     private var afterRunHooks: [HookResult] = []
+    /// How many run hooks failed (what else failed the run is the rest
+    /// of the summary's failed hooks: ``RunOutcomeNote``).
+    private var failedRunHooks = 0
     /// Story files the run rejected: a `parseError` each problem.
     private var rejectedFiles: [RejectedFile] = []
     /// The run's definitions, hooks and parameter types; nil in `merge`,
@@ -144,6 +147,7 @@ public struct MessagesReporter: Reporter {
         case .runFinished(let summary): self.summary = summary
         case .storyFileRejected(let file): rejectedFiles.append(file)
         case .runHookFinished(let hook):
+            if hook.status == .failed { failedRunHooks += 1 }
             defineHook(hook)
             if hook.kind.hasPrefix("before") {
                 if spill == nil { spill = ReportSpill(near: path) }
@@ -358,10 +362,15 @@ public struct MessagesReporter: Reporter {
         var end: [UInt8] = []
         for hook in afterRunHooks { runHook(hook, into: &end) }
         clock.nanoseconds = max(clock.nanoseconds, summary.duration)
-        Self.line(Self.envelope("testRunFinished", .object([
+        var finished: [(String, JSONValue)] = [
             ("success", .bool(!summary.hasFailures(strict: isStrict) && rejectedFiles.isEmpty)), ("timestamp", clock.timestamp),
             ("testRunStartedId", .string(marker.text(.run, 1))),
-        ])), into: &end)
+        ]
+        // What else failed the run, and the stories it did not run, for
+        // readers and `storyrun merge`.
+        let note = RunOutcomeNote(summary: summary, failedRunHooks: failedRunHooks)
+        if !note.isEmpty { finished.append(("exception", note.exception)) }
+        Self.line(Self.envelope("testRunFinished", .object(finished)), into: &end)
 
         // Every part is counted now: number the ids.
         var next = 1

@@ -47,11 +47,11 @@ import Testing
     }
 
     @Test("Bad merge command lines and files exit 2 and say why", arguments: [
-        ([String](), "no Cucumber JSON files to merge"),
+        ([String](), "no runs to merge"),
         (["--html"], "--html needs a value"),
         (["--colour", "x.json"], "unknown option --colour for merge"),
         (["/no/such/shard.json"], "cannot read /no/such/shard.json"),
-        (["NOT-JSON"], "is not Cucumber JSON"),
+        (["NOT-JSON"], "is not Cucumber JSON or a Cucumber Messages stream"),
         (["UNKNOWN-STATUS"], "has the unknown status \"exploded\""),
         (["NO-STATUS"], "has no result status"),
     ])

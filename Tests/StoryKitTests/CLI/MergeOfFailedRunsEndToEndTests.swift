@@ -85,7 +85,7 @@ import Testing
         let merge = try Binary.run(["merge", "s1.json", "s2.json", "--junit", "m.xml"], in: folder, environment: Self.faults)
         #expect(merge.status == 2, "\(merge.output)")
         #expect(merge.output.contains("broken.feature:4:3: error: "), "\(merge.output)")
-        #expect(merge.output.contains("the merged runs rejected 1 story file"), "\(merge.output)")
+        #expect(merge.output.contains("storyrun: 1 problem in the input (above)"), "\(merge.output)")
         let junit = try String(contentsOfFile: folder + "/m.xml", encoding: .utf8)
         #expect(junit.components(separatedBy: #"type="rejected""#).count == 2, "\(junit)")
     }
