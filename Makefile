@@ -10,7 +10,7 @@ CONFORMANCE_DIR ?= $(abspath ../shared/conformance)
 export CONFORMANCE_DIR
 OFFICIAL = sh Tests/Conformance/official.sh
 
-.PHONY: plugin-test bench-tools consistency build test unit lsp-test stories example example-todo conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: docs docs-test plugin-test bench-tools consistency build test unit lsp-test stories example example-todo conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -64,12 +64,21 @@ example:
 plugin-test:
 	bash Tests/Plugin/plugin_e2e.sh
 
+# StoryKit's documentation (Sources/StoryKit/StoryKit.docc and every public
+# symbol) built with the toolchain's docc into a static site in .build/docs;
+# a warning fails it. docs-test opens it in headless Chromium and follows its links.
+docs: build
+	bash Tests/Docs/build_docs.sh
+
+docs-test: docs
+	python3 Tests/Docs/check_links.py .build/docs
+
 # The to-do example: a command-line tool and the sync server it calls, stubbed in its stories.
 example-todo: test-tools
 	cd Examples/TodoList && $(SWIFT) build && .build/debug/todo-stories --strict Stories/
 
 # The tests, storyrun's own stories and the example packages: what CI runs.
-test: example example-todo plugin-test stories conformance unit lsp-test
+test: example example-todo plugin-test docs-test stories conformance unit lsp-test
 
 # Rewrites the golden files in Fixtures/; review the change with git diff.
 goldens:
