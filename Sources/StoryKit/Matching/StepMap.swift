@@ -20,6 +20,8 @@ public final class StepMap<Steps: StepDefinitions> {
     ///   - pattern: An NSRegularExpression pattern with one capture group per
     ///     parameter after the step class.
     ///   - body: The closure to run for each matching step.
+    ///   - file: The Swift file that registers it (the default is the caller's), for messages.
+    ///   - line: The line that registers it (the default is the caller's), for messages.
     public func callAsFunction<each Arg: StepArgument>(
         _ pattern: String, file: String = #filePath, line: Int = #line,
         _ body: @escaping @Sendable (Steps, repeat each Arg) async throws -> Void
@@ -49,6 +51,8 @@ public final class StepMap<Steps: StepDefinitions> {
     ///   - expression: The expression, with one parameter per closure
     ///     parameter after the step class.
     ///   - body: The closure to run for each matching step.
+    ///   - file: The Swift file that registers it (the default is the caller's), for messages.
+    ///   - line: The line that registers it (the default is the caller's), for messages.
     public func expression<each Arg: StepArgument>(
         _ expression: String, file: String = #filePath, line: Int = #line,
         _ body: @escaping @Sendable (Steps, repeat each Arg) async throws -> Void
@@ -83,6 +87,8 @@ public final class StepMap<Steps: StepDefinitions> {
     ///   - name: The name inside the braces.
     ///   - regexps: The regexes a value matches.
     ///   - transform: Makes the value from the groups' texts.
+    ///   - file: The Swift file that registers it (the default is the caller's), for messages.
+    ///   - line: The line that registers it (the default is the caller's), for messages.
     public func parameterType<T: Sendable>(
         _ name: String, regexps: [String], file: String = #filePath, line: Int = #line,
         transform: @escaping @Sendable ([String?]) throws -> T

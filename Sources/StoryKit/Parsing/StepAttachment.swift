@@ -1,6 +1,6 @@
 /// A block of data written under a step: a doc string or a data table.
 public enum StepAttachment: Hashable, Sendable, Codable {
-    /// A doc string between `"""` or ```` ``` ```` fences.
+    /// A doc string between `"""` or three backticks fences.
     case docString(DocString)
     /// A table of `|`-separated cells.
     case dataTable(DataTable)
@@ -12,7 +12,7 @@ public struct DocString: Hashable, Sendable, Codable {
     public var content: String
     /// The media type written after the opening fence, if any.
     public var mediaType: String?
-    /// The fence as written: `"""` or ```` ``` ````.
+    /// The fence as written: `"""` or three backticks.
     public var delimiter: String
     /// Where the opening fence is.
     public var location: SourceLocation

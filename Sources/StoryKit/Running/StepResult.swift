@@ -58,7 +58,7 @@ public struct StepResult: Sendable, Codable {
         _read { yield fields.value.snippet }
         set { fields = fields.changed { $0.snippet = newValue } }
     }
-    /// What the step attached (``attach(_:mediaType:name:)``, ``log(_:)``)
+    /// What the step attached (`attach(_:mediaType:name:)`, ``log(_:)``)
     /// and what it printed, in order.
     public var attachments: [Attachment] {
         _read { yield fields.value.attachments }

@@ -25,7 +25,7 @@ struct GherkinStep: Sendable {
         var location: GherkinLocation
         /// The lines between the fences, the fence's indentation removed.
         var content: String
-        /// The fence: `"""` or ```` ``` ````.
+        /// The fence: `"""` or three backticks.
         var delimiter: String
         /// The text after the opening fence, if any.
         var mediaType: String?
