@@ -1,6 +1,6 @@
 /// A block of data written under a step: a doc string or a data table.
 public enum StepAttachment: Hashable, Sendable, Codable {
-    /// A doc string between `"""` or three backticks fences.
+    /// A doc string between `"""` fences or fences of three backticks.
     case docString(DocString)
     /// A table of `|`-separated cells.
     case dataTable(DataTable)
