@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "storyrun", targets: ["storyrun"]),
         .library(name: "StoryKitProcess", targets: ["StoryKitProcess"]),
         .library(name: "StoryKitHTTP", targets: ["StoryKitHTTP"]),
+        .library(name: "StoryKitBrowser", targets: ["StoryKitBrowser"]),
     ],
     targets: [
         .target(
@@ -23,6 +24,10 @@ let package = Package(
         .target(name: "StepLibrarySupport", dependencies: ["StoryKit"], swiftSettings: settings),
         .target(name: "StoryKitProcess", dependencies: ["StoryKit", "StepLibrarySupport"], swiftSettings: settings),
         .target(name: "StoryKitHTTP", dependencies: ["StoryKit", "StepLibrarySupport"], swiftSettings: settings),
+        // Web pages in headless Chromium over the DevTools protocol (issue 30).
+        .target(name: "StoryKitBrowser", dependencies: ["StoryKit", "StepLibrarySupport"], swiftSettings: settings),
+        .testTarget(
+            name: "BrowserTests", dependencies: ["StoryKit", "StoryKitBrowser", "StoryKitHTTP"], swiftSettings: settings),
         .testTarget(
             name: "StepLibraryTests", dependencies: ["StoryKit", "StoryKitProcess", "StoryKitHTTP", "StepLibrarySupport"],
             swiftSettings: settings),
