@@ -141,6 +141,8 @@ final class ChromiumProcess: Sendable {
 
     /// Ends the browser's whole process group, reaps it, and removes its profile.
     func stop() {
+        // shutdown wakes the reading thread; close alone would leave its read waiting.
+        shutdown(descriptor, Int32(SHUT_RDWR))
         close(descriptor)
         if exitReason(waiting: 0) == nil {
             kill(-pid, SIGKILL)
