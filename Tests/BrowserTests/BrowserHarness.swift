@@ -26,6 +26,8 @@ enum BrowserHarness {
     struct Outcome {
         var status: StoryKit.ExitStatus
         var output: String
+        /// The file `{folder}/report.html` the run wrote, if it wrote one.
+        var report: String
     }
 
     /// A stub server answering GET for each page.
@@ -50,7 +52,8 @@ enum BrowserHarness {
         let status = await StoryRun.run(
             arguments: [file, "--in-process"] + arguments.map { $0.replacingOccurrences(of: "{folder}", with: folder) },
             steps: [BrowserSteps.self, BrowserTestSteps.self], output: { line in lines.withLock { $0.append(line) } })
-        return Outcome(status: status, output: lines.withLock { $0.joined(separator: "\n") })
+        let report = FileManager.default.contents(atPath: folder + "/report.html").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return Outcome(status: status, output: lines.withLock { $0.joined(separator: "\n") }, report: report)
     }
 
     /// The pids of Chromium processes whose command line names a profile of ours.
