@@ -74,6 +74,10 @@ final class BrowserTestSteps: StepDefinitions {
             if let pid = Browser.processID { kill(pid, SIGKILL) }
             usleep(200_000)
         }
+        step("^I click Go from Swift$") { _ in
+            guard let browser = BrowserSteps.current else { try fail("no browser steps in this story yet") }
+            try await browser.perform { try await $0.click(Locator(.role, "Go", role: "button"), timeLimit: 2) }
+        }
         step("^the browser freezes$") { _ in
             if let pid = Browser.processID { kill(-pid, SIGSTOP) }
         }

@@ -42,3 +42,51 @@ struct BrowserStepsTests {
         #expect(outcome.status == .success, "\(outcome.output)")
     }
 }
+
+extension BrowserStepsTests {
+    static let controls = """
+        <!doctype html><html><head><title>Controls</title></head><body>
+        <nav aria-label="Menu"><a href="#top">Top</a></nav>
+        <label><input type="checkbox" name="news" checked> Newsletter</label>
+        <label>Search <input name="q"></label>
+        <button disabled>Publish</button><button onclick="this.textContent = 'Went'">Go</button>
+        <table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>
+        <p id="keys"></p>
+        <script>document.addEventListener('keydown', e => document.getElementById('keys').textContent += e.key + ' ')</script>
+        </body></html>
+        """
+
+    @Test("The other steps: uncheck, type, keys, disabled, roles, counts, title and URL, a custom step in Swift")
+    func remainingSteps() async throws {
+        let server = try BrowserHarness.serve(["/": Self.controls])
+        defer { server.stop() }
+        let outcome = try await BrowserHarness.run("""
+            Feature: controls
+              Scenario: every control
+                Given the browser waits up to 2 seconds
+                When I visit /
+                Then the "Newsletter" checkbox is checked
+                When I uncheck "Newsletter"
+                Then the "Newsletter" checkbox is not checked
+                And the "Search" field is empty
+                When I click the field "Search"
+                And I type "pears"
+                Then the "Search" field contains "pears"
+                When I press the Escape key
+                And I press the ArrowDown key
+                Then I see "Escape ArrowDown"
+                And the button "Publish" is disabled
+                And the button "Go" is enabled
+                And I see 2 rows
+                And I see 4 cells
+                And I see the link "Top" within "Menu"
+                And I do not see the button "Gone"
+                When I click the link "Top"
+                Then the URL contains "#top"
+                When I click Go from Swift
+                Then I see the button "Went"
+                And the page title is "Controls"
+            """, server: server)
+        #expect(outcome.status == .success, "\(outcome.output)")
+    }
+}

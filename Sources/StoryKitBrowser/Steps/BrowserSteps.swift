@@ -40,8 +40,15 @@ public final class BrowserSteps: StepDefinitions {
         if let openPage { return openPage }
         let page = try BrowserPage()
         openPage = page
+        store[Self.storeKey] = self
         return page
     }
+
+    static let storeKey = "browser steps"
+
+    /// The story's browser steps, for a custom step in another class, once
+    /// a browser step of the story opened the page (`I visit …`); nil before.
+    public static var current: BrowserSteps? { StoryStore.current[storeKey] as? BrowserSteps }
 
     /// Closes the story's page and its browser context.
     func closePage() {
