@@ -52,6 +52,7 @@ extension BrowserStepsTests {
         <button disabled>Publish</button><button onclick="this.textContent = 'Went'">Go</button>
         <table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>
         <p id="keys"></p>
+        <form aria-label="Shadowing"><input name="title" aria-label="Title"><input name="id" aria-label="Id"></form>
         <script>document.addEventListener('keydown', e => document.getElementById('keys').textContent += e.key + ' ')</script>
         </body></html>
         """
@@ -86,6 +87,8 @@ extension BrowserStepsTests {
                 When I click Go from Swift
                 Then I see the button "Went"
                 And the page title is "Controls"
+                When I fill in "Title" with "Fields named title and id"
+                Then I see the field "Title" within "Shadowing"
             """, server: server)
         #expect(outcome.status == .success, "\(outcome.output)")
     }

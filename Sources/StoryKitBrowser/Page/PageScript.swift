@@ -9,7 +9,9 @@ enum PageScript {
 
     static let source = #"""
     function () {
-      const norm = s => (s || '').replace(/\s+/g, ' ').trim();
+      const norm = s => (typeof s === 'string' ? s : '').replace(/\s+/g, ' ').trim();
+      // Attributes, not properties: a form's `title` or `id` may be its field of that name.
+      const attr = (el, name) => el.getAttribute(name) || '';
       const clickable = 'a[href],button,input[type=submit],input[type=button],input[type=reset],input[type=image],summary,'
         + '[role=button],[role=link],[role=menuitem],[role=tab],[role=option],[role=switch]';
       const field = 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image]),'
@@ -51,20 +53,20 @@ enum PageScript {
         if (aria) return aria;
         const tag = el.tagName.toLowerCase();
         if (tag === 'input' && ['submit', 'button', 'reset'].includes(el.type)) return norm(el.value) || (el.type === 'submit' ? 'Submit' : el.type === 'reset' ? 'Reset' : '');
-        if (tag === 'input' && el.type === 'image') return norm(el.alt);
-        if (['input', 'textarea', 'select'].includes(tag)) return labels(el).join(' ') || norm(el.title) || norm(el.placeholder);
-        if (tag === 'img') return norm(el.alt || el.title);
+        if (tag === 'input' && el.type === 'image') return norm(attr(el, 'alt'));
+        if (['input', 'textarea', 'select'].includes(tag)) return labels(el).join(' ') || norm(attr(el, 'title')) || norm(attr(el, 'placeholder'));
+        if (tag === 'img') return norm(attr(el, 'alt') || attr(el, 'title'));
         if (tag === 'fieldset') { const legend = el.querySelector('legend'); if (legend) return norm(legend.textContent); }
         const r = role(el);
         if (['button', 'link', 'heading', 'checkbox', 'radio', 'option', 'tab', 'menuitem', 'cell', 'columnheader', 'listitem', 'row', 'switch'].includes(r))
-          return norm(el.innerText || el.textContent) || norm(el.title);
-        return norm(el.title);
+          return norm(el.innerText || el.textContent) || norm(attr(el, 'title'));
+        return norm(attr(el, 'title'));
       }
       function fieldNames(el) {
-        return [name(el), ...labels(el), norm(el.placeholder), norm(el.getAttribute('name')), norm(el.id), norm(el.getAttribute('aria-label'))].filter(Boolean);
+        return [name(el), ...labels(el), norm(attr(el, 'placeholder')), norm(el.getAttribute('name')), norm(attr(el, 'id')), norm(el.getAttribute('aria-label'))].filter(Boolean);
       }
       function regionNames(el) {
-        const names = [name(el), norm(el.id)];
+        const names = [name(el), norm(attr(el, 'id'))];
         const heading = el.querySelector('h1,h2,h3,h4,h5,h6,legend,caption');
         if (heading && !['LI', 'TR'].includes(el.tagName)) names.push(norm(heading.textContent));
         return names.filter(Boolean);
@@ -86,8 +88,8 @@ enum PageScript {
       function describe(el) {
         if (!el || !el.tagName) return 'nothing';
         const r = role(el), n = r === 'generic' || r === 'paragraph' ? norm(el.innerText || el.textContent) : name(el);
-        let where = el.tagName.toLowerCase() + (el.id ? '#' + el.id : '');
-        if (!el.id && typeof el.className === 'string' && el.className.trim()) where += '.' + el.className.trim().split(/\s+/).join('.');
+        let where = el.tagName.toLowerCase() + (attr(el, 'id') ? '#' + attr(el, 'id') : '');
+        if (!attr(el, 'id') && typeof el.className === 'string' && el.className.trim()) where += '.' + el.className.trim().split(/\s+/).join('.');
         const shown = n.length > 60 ? n.slice(0, 57) + '…' : n;
         return (r === 'generic' ? where : r) + (shown ? ' "' + shown + '"' : '') + (r === 'generic' ? '' : ' (' + where + ')');
       }
@@ -129,7 +131,7 @@ enum PageScript {
           : pool({ kind, role: spec.role }, root);
         for (const el of source) {
           if (!visible(el)) continue;
-          const names = kind === 'field' ? [describe(el) + (el.placeholder ? ' placeholder "' + el.placeholder + '"' : '')]
+          const names = kind === 'field' ? [describe(el) + (attr(el, 'placeholder') ? ' placeholder "' + attr(el, 'placeholder') + '"' : '')]
             : kind === 'text' ? [norm([...el.childNodes].filter(n => n.nodeType === 3).map(n => n.textContent).join(' '))]
             : kind === 'region' ? regionNames(el).slice(0, 1).map(n => describe(el)) : [describe(el)];
           for (const n of names) if (n && !seen.has(n) && list.length < 300) { seen.add(n); list.push(n); }
