@@ -45,7 +45,8 @@ final class ChromiumProcess: Sendable {
         // The browser's end must not be 3 or 4: dup2 onto itself would keep close-on-exec.
         let theirs = fcntl(pair[1], F_DUPFD_CLOEXEC, 10)
         close(pair[1])
-        var template = Array((NSTemporaryDirectory() + "/storykit-chromium-XXXXXX").utf8CString)
+        Self.removeStaleProfiles()
+        var template = Array((NSTemporaryDirectory() + "/storykit-chromium-\(getpid())-XXXXXX").utf8CString)
         guard theirs >= 0, let made = mkdtemp(&template) else {
             close(pair[0])
             if theirs >= 0 { close(theirs) }
@@ -69,6 +70,18 @@ final class ChromiumProcess: Sendable {
         }
         close(theirs)
         descriptor = pair[0]
+    }
+
+    /// Removes the profiles of processes that have ended: a worker stopped
+    /// by its supervisor runs no exit handler (its browser, reading end of
+    /// file, exits by itself, but leaves its profile folder).
+    static func removeStaleProfiles() {
+        let folder = NSTemporaryDirectory()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix("storykit-chromium-") {
+            let parts = name.split(separator: "-")
+            guard parts.count >= 4, let owner = Int32(parts[2]), kill(owner, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
     }
 
     /// Where the browser's standard error goes: beside the profile, read for crash messages.
