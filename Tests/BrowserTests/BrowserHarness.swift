@@ -9,6 +9,11 @@ import Testing
     import Glibc
 #endif
 
+/// Every browser test, one at a time: they share the process's browser
+/// and `BrowserSteps.defaultBaseURL`.
+@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: BrowserHarness.hasChromium, "Chromium is not installed: make test-tools installs it"))
+struct BrowserTests {}
+
 /// Runs stories against pages served by a stub server, in this process,
 /// with the real Chromium; a machine without Chromium skips these tests
 /// (`make test-tools` installs it) and says so.

@@ -3,8 +3,8 @@ import StoryKit
 import StoryKitBrowser
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: BrowserHarness.hasChromium, "Chromium is not installed: make test-tools installs it"))
-struct BrowserStepsTests {
+extension BrowserTests {
+@Suite struct BrowserStepsTests {
     static let signIn = """
         <!doctype html><html><head><title>Sign in</title></head><body>
         <main><h1>Welcome</h1>
@@ -42,8 +42,9 @@ struct BrowserStepsTests {
         #expect(outcome.status == .success, "\(outcome.output)")
     }
 }
+}
 
-extension BrowserStepsTests {
+extension BrowserTests.BrowserStepsTests {
     static let controls = """
         <!doctype html><html><head><title>Controls</title></head><body>
         <nav aria-label="Menu"><a href="#top">Top</a></nav>

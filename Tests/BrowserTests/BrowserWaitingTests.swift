@@ -3,8 +3,8 @@ import StoryKit
 @testable import StoryKitBrowser
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: BrowserHarness.hasChromium, "Chromium is not installed: make test-tools installs it"))
-struct BrowserWaitingTests {
+extension BrowserTests {
+@Suite struct BrowserWaitingTests {
     static let late = """
         <!doctype html><title>Late</title><body><button>Nevermind</button><a href="/x">Never again</a>
         <script>setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Continue';
@@ -176,4 +176,5 @@ struct BrowserWaitingTests {
         #expect(reason != nil, "Chromium still runs after its pipe closed")
         process.stop()
     }
+}
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The accessibility tree `Accessibility.getFullAXTree` gives, rendered as
 /// a story author reads it: one line per node with a role, its name, value
 /// and states (`button "Sign in" disabled`), children indented; ignored
@@ -42,7 +44,11 @@ struct AccessibilityTree {
     private static func text(_ value: Any?) -> String {
         guard let object = value as? [String: Any], let inner = object["value"] else { return "" }
         if let string = inner as? String { return string }
-        if let bool = inner as? Bool { return bool ? "true" : "false" }
+        // Numbers and booleans both arrive as NSNumber: the value's type says which.
+        if object["type"] as? String == "boolean" || object["type"] as? String == "booleanOrUndefined" {
+            return (inner as? Bool) == true ? "true" : "false"
+        }
+        if let number = inner as? NSNumber { return number.stringValue }
         return "\(inner)"
     }
 

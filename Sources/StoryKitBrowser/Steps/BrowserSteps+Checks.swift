@@ -27,7 +27,7 @@ extension BrowserSteps {
                 if let answer = last, answer.string("state") != "ok" {
                     return Self.explain(answer, Locator(.text, text).within(scope), timeLimit: timeLimit)
                 }
-                let page = Self.normalized(last?.string("text") ?? "")
+                let page = (last?.string("text") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
                 let place = scope.map { "\($0)" } ?? "the page"
                 return shown
                     ? "\(place) did not show \"\(text)\" within \(CDPConnection.seconds(timeLimit)); it shows:\n\(page.prefix(2000))"
