@@ -55,7 +55,7 @@ enum BrowserHarness {
         BrowserSteps.defaultTimeLimit = timeLimit
         let lines = Mutex<[String]>([])
         let status = await StoryRun.run(
-            arguments: [file, "--in-process"] + arguments.map { $0.replacingOccurrences(of: "{folder}", with: folder) },
+            arguments: [file, "--in-process", "--strict"] + arguments.map { $0.replacingOccurrences(of: "{folder}", with: folder) },
             steps: [BrowserSteps.self, BrowserTestSteps.self], output: { line in lines.withLock { $0.append(line) } })
         let report = FileManager.default.contents(atPath: folder + "/report.html").map { String(decoding: $0, as: UTF8.self) } ?? ""
         return Outcome(status: status, output: lines.withLock { $0.joined(separator: "\n") }, report: report)

@@ -14,8 +14,8 @@ extension BrowserSteps {
             try await steps.addAnswer(once, method, path, status, delay, body)
         }
         let requested = #"^the page requested \#(methods) (\S+)"#
-        step(requested + #"(?: (\d+|once|twice) times?)?$"#) { (steps: BrowserSteps, method: String, path: String, times: String?) in
-            let count = times == nil ? nil : times == "once" ? 1 : times == "twice" ? 2 : Int(times!)
+        step(requested + #"(?: (\d+ times?|once|twice))?$"#) { (steps: BrowserSteps, method: String, path: String, times: String?) in
+            let count = times.map { $0 == "once" ? 1 : $0 == "twice" ? 2 : Int($0.prefix { $0.isNumber }) ?? 0 }
             try await steps.expectRequested(method, path, count: count, what: "") { _ in true }
         }
         step(requested + " with JSON( containing)?:$") { (steps: BrowserSteps, method: String, path: String, containing: String?, expected: DocString) in

@@ -30,7 +30,7 @@ extension BrowserSteps {
             let count = number == "no" ? 0 : number == "one" ? 1 : Int(number) ?? 0
             try await steps.expectCount(count, Locator.parse(selector.hasPrefix("//") || selector.hasPrefix("xpath=") ? selector : (selector.hasPrefix("css=") ? selector : "css=" + selector), as: .css))
         }
-        step(#"^(?:the page alerted|I see an alert|I see a dialog) (?:saying )?"(.*)"$"#) { (steps: BrowserSteps, message: String) in
+        step(#"^(?:the page alerted|I see an alert saying) "(.*)"$"#) { (steps: BrowserSteps, message: String) in
             try await steps.perform { page in
                 try await steps.eventually(page, { page.dialogMessages.contains(message) }) {
                     let seen = page.dialogMessages
