@@ -1,6 +1,7 @@
 import Foundation
 import StoryKit
 import StoryKitBrowser
+import Synchronization
 import Testing
 
 extension BrowserTests {
@@ -92,5 +93,38 @@ extension BrowserTests.BrowserStepsTests {
                 Then I see the field "Title" within "Shadowing"
             """, server: server)
         #expect(outcome.status == .success, "\(outcome.output)")
+    }
+}
+
+extension BrowserTests.BrowserStepsTests {
+    @Test("Every phrasing the README's step table shows matches exactly one step (storyrun check)")
+    func everyPhrasingMatchesOnce() async throws {
+        let folder = NSTemporaryDirectory() + "browser-check-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let steps = [
+            "the app is at http://127.0.0.1:1", "the browser waits up to 2 seconds", "I visit /", "I go to /a", "I open http://x/",
+            "I click \"Save\"", "I press \"Save\"", "I tap on \"Save\"", "I click the first \"Save\"", "I click the button \"Save\"",
+            "I click the first link \"Home\"", "I click \"Save\" within \"Basket\"", "I click the element \"css=.x\"",
+            "I fill in \"Email\" with \"a@b\"", "I check \"Terms\"", "I uncheck \"Terms\"", "I choose \"Express\"",
+            "I select \"Pro\" from \"Plan\"", "I press the Enter key", "I type \"abc\"", "I will dismiss the next dialog",
+            "I will accept the next dialog", "the page alerted \"Saved\"", "I see an alert saying \"Saved\"", "I see \"Hello\"",
+            "I do not see \"Hello\"", "I should not see \"Hello\" within \"Basket\"", "I see the button \"Save\"", "I see a dialog \"Sure?\"",
+            "I do not see the heading \"Gone\"", "the \"Email\" field contains \"a\"", "the \"Email\" field is empty",
+            "the \"Terms\" checkbox is checked", "the \"Terms\" checkbox is not checked", "the \"Express\" radio button is chosen",
+            "\"Pro\" is selected in \"Plan\"", "the button \"Save\" is disabled", "the link \"Home\" is enabled", "the title is \"T\"",
+            "the page title is \"T\"", "I am on /todos", "the URL contains \"#top\"", "I see 3 list items", "I see no rows within \"Basket\"",
+            "I see 2 elements matching \"css=li\"", "the API answers GET /api/items with status 200",
+            "the API answers once POST /api/orders with status 201 after 100 ms", "the page requested GET /api/items",
+            "the page requested GET /api/items once", "the page requested GET /api/items 3 times", "the page made no unexpected requests",
+            "I print the page", "show me the page",
+        ]
+        let feature = "Feature: phrasings\n  Scenario: all\n" + steps.map { "    * \($0)\n" }.joined()
+        try feature.write(toFile: folder + "/all.feature", atomically: true, encoding: .utf8)
+        let lines = Mutex<[String]>([])
+        let status = await StoryRun.run(arguments: ["check", folder + "/all.feature"], steps: [BrowserSteps.self]) { line in
+            lines.withLock { $0.append(line) }
+        }
+        #expect(status == .success, "\(lines.withLock { $0.joined(separator: "\n") })")
     }
 }
