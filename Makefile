@@ -10,7 +10,7 @@ CONFORMANCE_DIR ?= $(abspath ../shared/conformance)
 export CONFORMANCE_DIR
 OFFICIAL = sh Tests/Conformance/official.sh
 
-.PHONY: docs docs-test plugin-test bench-tools consistency build test unit lsp-test stories example example-todo conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: docs docs-test plugin-test bench-tools consistency build test unit lsp-test stories example example-todo example-web conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -26,6 +26,7 @@ test-tools:
 	@command -v curl >/dev/null || (apt-get update -qq && apt-get install -y -qq curl)
 	@command -v xmllint >/dev/null || (apt-get update -qq && apt-get install -y -qq libxml2-utils) || echo "xmllint cannot be installed here: the JUnit schema tests will be skipped"
 	@command -v cucumber >/dev/null || (apt-get update -qq && apt-get install -y -qq cucumber) || echo "cucumber cannot be installed here: the Cucumber JSON differential test will be skipped"
+	@command -v chromium >/dev/null || (apt-get update -qq && timeout 600 apt-get install -y -qq chromium) >/dev/null 2>&1 || echo "chromium cannot be installed here: the browser tests and the web example will be skipped"
 
 # The peers `make bench` compares with: behave 1.3.3 (PyPI) and cucumber-ruby (Debian).
 bench-tools: test-tools
@@ -77,15 +78,21 @@ docs-test: docs
 example-todo: test-tools
 	cd Examples/TodoList && $(SWIFT) build && .build/debug/todo-stories --strict Stories/
 
+# The web example: pages served by the stub server, driven in headless Chromium,
+# their API answered by the stories (StoryKitBrowser); skipped, saying so, without Chromium.
+example-web: test-tools
+	@if command -v chromium >/dev/null; then cd Examples/WebApp && $(SWIFT) build && .build/debug/webapp-stories --strict Stories/; \
+	else echo "chromium is not installed: the web example is skipped"; fi
+
 # The tests, storyrun's own stories and the example packages: what CI runs.
-test: example example-todo plugin-test docs-test stories conformance unit lsp-test
+test: example example-todo example-web plugin-test docs-test stories conformance unit lsp-test
 
 # Rewrites the golden files in Fixtures/; review the change with git diff.
 goldens:
 	STORYRUN_RECORD=1 $(SWIFT) test || true
 
 clean:
-	rm -rf .build .build-static Examples/TicTacToe/.build Examples/TodoList/.build
+	rm -rf .build .build-static Examples/TicTacToe/.build Examples/TodoList/.build Examples/WebApp/.build
 
 # Benchmarks (not tests): storyrun side by side with behave and cucumber-ruby
 # on three corpora (Benchmarks/corpus.py), supervision, start-up, the floor,

@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "StoryKitHTTP", targets: ["StoryKitHTTP"]),
         // One Swift Testing test per story of a test target (a build-tool plugin).
         .plugin(name: "StoryTests", targets: ["StoryTests"]),
+        .library(name: "StoryKitBrowser", targets: ["StoryKitBrowser"]),
     ],
     targets: [
         .target(
@@ -27,6 +28,10 @@ let package = Package(
         .target(name: "StepLibrarySupport", dependencies: ["StoryKit"], swiftSettings: settings),
         .target(name: "StoryKitProcess", dependencies: ["StoryKit", "StepLibrarySupport"], swiftSettings: settings),
         .target(name: "StoryKitHTTP", dependencies: ["StoryKit", "StepLibrarySupport"], swiftSettings: settings),
+        // Web pages in headless Chromium over the DevTools protocol (issue 30).
+        .target(name: "StoryKitBrowser", dependencies: ["StoryKit", "StepLibrarySupport"], swiftSettings: settings),
+        .testTarget(
+            name: "BrowserTests", dependencies: ["StoryKit", "StoryKitBrowser", "StoryKitHTTP"], swiftSettings: settings),
         .testTarget(
             name: "StepLibraryTests", dependencies: ["StoryKit", "StoryKitProcess", "StoryKitHTTP", "StepLibrarySupport"],
             swiftSettings: settings),

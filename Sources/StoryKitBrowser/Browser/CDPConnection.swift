@@ -1,0 +1,177 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A DevTools protocol message or its parameters: a JSON object as
+/// `JSONSerialization` reads it (only ever read, never changed).
+struct CDPObject: @unchecked Sendable {
+    var fields: [String: Any]
+    subscript(key: String) -> Any? { fields[key] }
+    func string(_ key: String) -> String? { fields[key] as? String }
+    func object(_ key: String) -> CDPObject? { (fields[key] as? [String: Any]).map(CDPObject.init) }
+}
+
+/// The DevTools protocol over the browser's pipe: commands with ids,
+/// answers matched to them, events handed to the handler of their session.
+/// A reading thread parses the NUL-separated JSON; a caller waits for its
+/// answer with a time limit. A browser that exits fails every waiting call
+/// with how it ended; one that does not answer in time is stopped.
+final class CDPConnection: Sendable {
+    let process: ChromiumProcess
+    /// Seconds a command may take before the browser counts as not answering.
+    let timeLimit: Double
+
+    private final class Waiter: @unchecked Sendable {
+        let done = DispatchSemaphore(value: 0)
+        var result: Result<CDPObject, BrowserError>?
+    }
+
+    private struct State {
+        var nextID = 1
+        var waiters: [Int: Waiter] = [:]
+        var failure: BrowserError?
+        var handlers: [String: @Sendable (String, CDPObject) -> Void] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let writing = Mutex(())
+
+    init(process: ChromiumProcess, timeLimit: Double) {
+        self.process = process
+        self.timeLimit = timeLimit
+        let thread = Thread { [self] in readMessages() }
+        thread.stackSize = 512 * 1024
+        thread.start()
+    }
+
+    /// Why the connection no longer works, or nil while it does.
+    var failure: BrowserError? { state.withLock { $0.failure } }
+
+    /// Sets the code that handles the events of a session (`""`: the browser's own).
+    func handleEvents(of session: String, _ handler: (@Sendable (String, CDPObject) -> Void)?) {
+        state.withLock { $0.handlers[session] = handler }
+    }
+
+    /// Sends a command and waits for its answer.
+    /// - Throws: ``BrowserError`` with the protocol's error, the browser's
+    ///   end, or its silence past the time limit (the browser is then stopped).
+    @discardableResult
+    func call(_ method: String, _ params: [String: Any] = [:], session: String? = nil, timeLimit: Double? = nil) throws -> CDPObject {
+        let waiter = Waiter()
+        let id = try state.withLock { state -> Int in
+            if let failure = state.failure { throw failure }
+            defer { state.nextID += 1 }
+            state.waiters[state.nextID] = waiter
+            return state.nextID
+        }
+        try send(id: id, method, params, session: session)
+        let limit = timeLimit ?? self.timeLimit
+        if waiter.done.wait(timeout: .now() + limit) == .timedOut {
+            let error = BrowserError(
+                "the browser (pid \(process.pid)) did not answer \(method) within \(Self.seconds(limit)): it was stopped, "
+                    + "and the next story starts a new one")
+            fail(error)
+            process.stop()
+            throw error
+        }
+        return try state.withLock { state in
+            state.waiters[id] = nil
+            return waiter.result ?? .failure(state.failure ?? BrowserError("\(method) got no answer"))
+        }.get()
+    }
+
+    /// Sends a command without waiting for its answer (from an event handler).
+    func post(_ method: String, _ params: [String: Any] = [:], session: String? = nil) {
+        let id = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        try? send(id: id, method, params, session: session)
+    }
+
+    private func send(id: Int, _ method: String, _ params: [String: Any], session: String?) throws {
+        var message: [String: Any] = ["id": id, "method": method, "params": params]
+        if let session { message["sessionId"] = session }
+        var bytes = [UInt8]((try? JSONSerialization.data(withJSONObject: message)) ?? Data())
+        bytes.append(0)
+        let written = writing.withLock { _ in
+            var offset = 0
+            while offset < bytes.count {
+                let count = bytes.withUnsafeBytes { write(process.descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        if !written {
+            throw failure ?? BrowserError("cannot send \(method) to the browser (pid \(process.pid)): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Fails every waiting call and every later one with `error` (the first reason stays).
+    func fail(_ error: BrowserError) {
+        let waiters = state.withLock { state -> [Waiter] in
+            if state.failure == nil { state.failure = error }
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters {
+            waiter.result = .failure(failure ?? error)
+            waiter.done.signal()
+        }
+    }
+
+    /// Reads messages until the browser closes its end.
+    private func readMessages() {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(process.descriptor, $0.baseAddress!, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            var start = buffer.count
+            buffer.append(contentsOf: chunk[0..<count])
+            var consumed = 0
+            while let end = buffer[start...].firstIndex(of: 0) {
+                dispatch(buffer[consumed..<end])
+                consumed = end + 1
+                start = consumed
+            }
+            if consumed > 0 { buffer.removeFirst(consumed) }
+        }
+        let reason = process.exitReason(waiting: 2) ?? "it closed its pipe"
+        let log = process.lastLogLines()
+        fail(BrowserError(
+            "the browser (pid \(process.pid)) stopped: \(reason)\(log.isEmpty ? "" : "; its last words:\n" + log)\n"
+                + "the next story starts a new one"))
+    }
+
+    private func dispatch(_ bytes: ArraySlice<UInt8>) {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else { return }
+        let message = CDPObject(fields: object)
+        if let id = object["id"] as? Int {
+            guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
+            if let error = message.object("error") {
+                let text = error.string("message") ?? "an error"
+                let data = error.string("data").map { " (\($0))" } ?? ""
+                waiter.result = .failure(BrowserError(text + data))
+            } else {
+                waiter.result = .success(message.object("result") ?? CDPObject(fields: [:]))
+            }
+            waiter.done.signal()
+        } else if let method = message.string("method") {
+            let session = message.string("sessionId") ?? ""
+            let handler = state.withLock { $0.handlers[session] }
+            handler?(method, message.object("params") ?? CDPObject(fields: [:]))
+        }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : String(format: "%.1f s", value)
+    }
+}

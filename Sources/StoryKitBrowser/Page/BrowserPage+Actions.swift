@@ -1,0 +1,164 @@
+import Foundation
+
+/// Actions on elements: each waits until its element is attached, visible,
+/// enabled, stable and receives the pointer (Playwright's actionability
+/// rule), up to a time limit, and fails naming what it waited for.
+extension BrowserPage {
+    /// Runs a page-script function until it answers `state: ok`, polling
+    /// while the page is between documents or the element is not ready.
+    func waitFor(_ expression: String, _ locator: Locator?, timeLimit: Double) async throws -> CDPObject {
+        let deadline = Date().addingTimeInterval(timeLimit)
+        var last: CDPObject?
+        while true {
+            if let value = try evaluateIfAlive(expression) as? [String: Any] {
+                let answer = CDPObject(fields: value)
+                if answer.string("state") == "ok" { return answer }
+                last = answer
+            }
+            guard Date() < deadline else { break }
+            try await Task.sleep(nanoseconds: 30_000_000)
+        }
+        throw BrowserError(Self.explain(last, locator, timeLimit: timeLimit))
+    }
+
+    /// Why a query did not succeed, with the closest candidates.
+    static func explain(_ answer: CDPObject?, _ locator: Locator?, timeLimit: Double) -> String {
+        let limit = CDPConnection.seconds(timeLimit)
+        guard let answer, let locator else { return "the page did not load within \(limit)" }
+        let target = answer["inScope"] as? Bool == true ? (locator.scope ?? locator) : locator
+        let element = answer.string("element") ?? "\(target)"
+        switch answer.string("state") ?? "" {
+        case "missing":
+            var text = "found no \(target.description.dropFirst(target.description.hasPrefix("an ") ? 3 : 2)) within \(limit)"
+            let hidden = answer["hidden"] as? [String] ?? []
+            if !hidden.isEmpty { text += "; hidden ones match: " + hidden.joined(separator: ", ") }
+            let near = Candidates.closest(to: target.name, in: answer["candidates"] as? [String] ?? [])
+            text += near.isEmpty ? "; the page shows nothing of that kind" : "; the closest on the page:\n" + near.map { "  " + $0 }.joined(separator: "\n")
+            return text
+        case "ambiguous":
+            let count = answer["count"] as? Int ?? 0
+            let list = (answer["elements"] as? [String] ?? []).map { "  " + $0 }.joined(separator: "\n")
+            return "\(count) elements match \(target):\n\(list)\nname one more precisely, search within a region, or say \"the first\""
+        case "disabled": return "\(element) stayed disabled for \(limit)"
+        case "not editable": return "\(element) cannot be typed into (read-only, or not a text field)"
+        case "moving": return "\(element) kept moving for \(limit) (an animation that does not end?)"
+        case "detached": return "\(element) kept being replaced for \(limit)"
+        case "covered": return "\(element) is covered by \(answer.string("by") ?? "another element") (for \(limit))"
+        default: return "\(element): \(answer.string("state") ?? "no answer") after \(limit)"
+        }
+    }
+
+    /// Waits until the element is actionable and returns the point to click.
+    func actionable(_ locator: Locator, pointer: Bool, editable: Bool = false, timeLimit: Double) async throws -> (x: Double, y: Double) {
+        var fields = locator.fields
+        fields["enabled"] = true
+        fields["pointer"] = pointer
+        fields["editable"] = editable
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+        let answer = try await waitFor(PageScript.call("act", json), locator, timeLimit: timeLimit)
+        return (answer["x"] as? Double ?? 0, answer["y"] as? Double ?? 0)
+    }
+
+    /// Clicks an element in its middle, as a mouse does.
+    public func click(_ locator: Locator, timeLimit: Double) async throws {
+        let point = try await actionable(locator, pointer: true, timeLimit: timeLimit)
+        try clickAt(point)
+    }
+
+    func clickAt(_ point: (x: Double, y: Double)) throws {
+        let base: [String: Any] = ["x": point.x, "y": point.y, "button": "left", "clickCount": 1]
+        try call("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": point.x, "y": point.y])
+        try call("Input.dispatchMouseEvent", base.merging(["type": "mousePressed"]) { $1 })
+        try call("Input.dispatchMouseEvent", base.merging(["type": "mouseReleased"]) { $1 })
+    }
+
+    /// Replaces a field's text with `text`, as typing does (input events).
+    public func fill(_ locator: Locator, with text: String, timeLimit: Double) async throws {
+        _ = try await actionable(locator, pointer: false, editable: true, timeLimit: timeLimit)
+        _ = try evaluate(PageScript.call("focusForTyping"))
+        if text.isEmpty {
+            _ = try evaluate(PageScript.call("clearTarget"))
+        } else {
+            try call("Input.insertText", ["text": text])
+        }
+    }
+
+    /// Checks or unchecks a checkbox (or chooses a radio button) by clicking it.
+    public func setChecked(_ locator: Locator, _ checked: Bool, timeLimit: Double) async throws {
+        let point = try await actionable(locator, pointer: true, timeLimit: timeLimit)
+        if try evaluate(PageScript.call("checked")) as? Bool == checked { return }
+        try clickAt(point)
+        if try evaluateIfAlive(PageScript.call("checked")) as? Bool == !checked {
+            throw BrowserError("clicking \(locator) did not \(checked ? "check" : "uncheck") it")
+        }
+    }
+
+    /// Selects the option with a text (or value) in a select.
+    public func select(_ option: String, in locator: Locator, timeLimit: Double) async throws {
+        _ = try await actionable(locator, pointer: false, timeLimit: timeLimit)
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: [option]), as: UTF8.self).dropFirst().dropLast()
+        let answer = CDPObject(fields: try evaluate(PageScript.call("selectOption", String(json))) as? [String: Any] ?? [:])
+        let options = (answer["options"] as? [String] ?? []).map { "\"\($0)\"" }.joined(separator: ", ")
+        switch answer.string("state") {
+        case "ok": return
+        case "no option": throw BrowserError("\(locator) has no option \"\(option)\"; its options: \(options)")
+        case "ambiguous option": throw BrowserError("several options of \(locator) match \"\(option)\": \(options)")
+        default: throw BrowserError("\(answer.string("element") ?? "\(locator)") is not a select: fill it in instead")
+        }
+    }
+
+    /// Presses a key (`Enter`, `Tab`, `Escape`, `ArrowDown`, a letter…) in the focused element.
+    public func press(_ key: String) throws {
+        guard let info = Keys.info(key) else { throw BrowserError("no key named \(key); keys: \(Keys.names)") }
+        var down: [String: Any] = ["type": info.text.isEmpty ? "rawKeyDown" : "keyDown", "key": info.key, "code": info.code,
+            "windowsVirtualKeyCode": info.keyCode, "nativeVirtualKeyCode": info.keyCode]
+        if !info.text.isEmpty { down["text"] = info.text }
+        try call("Input.dispatchKeyEvent", down)
+        try call("Input.dispatchKeyEvent", ["type": "keyUp", "key": info.key, "code": info.code, "windowsVirtualKeyCode": info.keyCode])
+    }
+
+    /// Types text into the focused element.
+    public func type(_ text: String) throws {
+        try call("Input.insertText", ["text": text])
+    }
+}
+
+/// The keys a story can press by name.
+enum Keys {
+    struct Info {
+        var key: String
+        var code: String
+        var keyCode: Int
+        var text: String
+    }
+
+    static let named: [String: Info] = [
+        "Enter": Info(key: "Enter", code: "Enter", keyCode: 13, text: "\r"),
+        "Tab": Info(key: "Tab", code: "Tab", keyCode: 9, text: ""),
+        "Escape": Info(key: "Escape", code: "Escape", keyCode: 27, text: ""),
+        "Backspace": Info(key: "Backspace", code: "Backspace", keyCode: 8, text: ""),
+        "Delete": Info(key: "Delete", code: "Delete", keyCode: 46, text: ""),
+        "Space": Info(key: " ", code: "Space", keyCode: 32, text: " "),
+        "ArrowUp": Info(key: "ArrowUp", code: "ArrowUp", keyCode: 38, text: ""),
+        "ArrowDown": Info(key: "ArrowDown", code: "ArrowDown", keyCode: 40, text: ""),
+        "ArrowLeft": Info(key: "ArrowLeft", code: "ArrowLeft", keyCode: 37, text: ""),
+        "ArrowRight": Info(key: "ArrowRight", code: "ArrowRight", keyCode: 39, text: ""),
+        "Home": Info(key: "Home", code: "Home", keyCode: 36, text: ""),
+        "End": Info(key: "End", code: "End", keyCode: 35, text: ""),
+        "PageUp": Info(key: "PageUp", code: "PageUp", keyCode: 33, text: ""),
+        "PageDown": Info(key: "PageDown", code: "PageDown", keyCode: 34, text: ""),
+    ]
+
+    static var names: String { named.keys.sorted().joined(separator: ", ") + ", or one letter or digit" }
+
+    /// A key by name (`Enter`, `escape`, `Arrow Down`) or a single character.
+    static func info(_ name: String) -> Info? {
+        let compact = name.replacingOccurrences(of: " ", with: "").lowercased()
+        if let match = named.first(where: { $0.key.lowercased() == compact || (compact == "return" && $0.key == "Enter") || (compact == "esc" && $0.key == "Escape") }) {
+            return match.value
+        }
+        guard name.count == 1, let character = name.first, let ascii = character.uppercased().unicodeScalars.first?.value, ascii < 128 else { return nil }
+        let code = character.isLetter ? "Key\(character.uppercased())" : character.isNumber ? "Digit\(character)" : ""
+        return Info(key: name, code: code, keyCode: Int(ascii), text: name)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+
+/// A story's page: a tab in a browser context of its own (its own cookies,
+/// storage and cache), closed with its context when the story ends.
+public final class BrowserPage: Sendable {
+    let connection: CDPConnection
+    let contextID: String
+    let targetID: String
+    let session: String
+    /// The requests the story answers and the ones the page made.
+    let network: PageNetwork
+
+    /// The dialogs (alert, confirm, prompt) the page opened, and whether the next are accepted.
+    final class Dialogs: Sendable {
+        struct State {
+            var seen: [String] = []
+            var accepts = true
+        }
+
+        private let state = Mutex(State())
+
+        func withLock<T>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }
+    }
+
+    let dialogs = Dialogs()
+
+    /// Opens a blank page in a new browser context of the process's browser.
+    init() throws {
+        let connection = try Browser.connection()
+        self.connection = connection
+        contextID = try connection.call("Target.createBrowserContext", ["disposeOnDetach": true]).string("browserContextId") ?? ""
+        do {
+            targetID = try connection.call("Target.createTarget", ["url": "about:blank", "browserContextId": contextID])
+                .string("targetId") ?? ""
+            session = try connection.call("Target.attachToTarget", ["targetId": targetID, "flatten": true]).string("sessionId") ?? ""
+        } catch {
+            connection.post("Target.disposeBrowserContext", ["browserContextId": contextID])
+            throw error
+        }
+        network = PageNetwork(connection: connection, session: session)
+        connection.handleEvents(of: session) { [dialogs, network, connection, session] method, params in
+            switch method {
+            case "Page.javascriptDialogOpening":
+                let accepts = dialogs.withLock { state in
+                    state.seen.append(params.string("message") ?? "")
+                    return state.accepts
+                }
+                connection.post("Page.handleJavaScriptDialog", ["accept": accepts], session: session)
+            case "Fetch.requestPaused":
+                network.answer(params)
+            default:
+                break
+            }
+        }
+        try call("Page.enable")
+        try call("Runtime.enable")
+    }
+
+    /// Sends a command to this page's session.
+    @discardableResult
+    func call(_ method: String, _ params: [String: Any] = [:], timeLimit: Double? = nil) throws -> CDPObject {
+        try connection.call(method, params, session: session, timeLimit: timeLimit)
+    }
+
+    /// Closes the page and its context (and so its cookies and storage).
+    func close() {
+        connection.handleEvents(of: session, nil)
+        guard connection.failure == nil else { return }
+        _ = try? connection.call("Target.disposeBrowserContext", ["browserContextId": contextID], timeLimit: 5)
+    }
+
+    /// The page's current URL.
+    func currentURL() throws -> String {
+        try evaluate("location.href") as? String ?? ""
+    }
+
+    /// Goes to a URL and waits until the document has loaded.
+    func navigate(to url: String, timeLimit: Double) async throws {
+        let result = try call("Page.navigate", ["url": url], timeLimit: max(timeLimit, connection.timeLimit))
+        if let error = result.string("errorText"), !error.isEmpty {
+            throw BrowserError("the browser could not open \(url): \(error)")
+        }
+        let deadline = Date().addingTimeInterval(timeLimit)
+        while Date() < deadline {
+            if try evaluateIfAlive("document.readyState") as? String == "complete" { return }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        throw BrowserError("\(url) did not finish loading within \(CDPConnection.seconds(timeLimit))")
+    }
+
+    /// Runs JavaScript in the page and returns its value (JSON-like), a
+    /// promise's value once it settles.
+    /// - Throws: ``BrowserError`` with the script's exception.
+    func evaluate(_ expression: String) throws -> Any? {
+        let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true, "userGesture": true])
+        if let exception = result.object("exceptionDetails") {
+            let text = exception.object("exception")?.string("description") ?? exception.string("text") ?? "an exception"
+            throw BrowserError("the page's script failed: \(text)")
+        }
+        return result.object("result")?["value"]
+    }
+
+    /// Like ``evaluate(_:)``, but nil while the page is between documents
+    /// (its context destroyed by a navigation); other failures still throw.
+    func evaluateIfAlive(_ expression: String) throws -> Any? {
+        do {
+            return try evaluate(expression)
+        } catch let error as BrowserError where connection.failure == nil && Self.isNavigating(error) {
+            return nil
+        }
+    }
+
+    static func isNavigating(_ error: BrowserError) -> Bool {
+        let text = error.description
+        return text.contains("context was destroyed") || text.contains("Cannot find context") || text.contains("navigated or closed")
+            || text.contains("Cannot find default execution context") || text.contains("Execution context")
+    }
+
+    /// A PNG of what the page shows.
+    func screenshot() throws -> Data {
+        let result = try call("Page.captureScreenshot", ["format": "png"], timeLimit: 5)
+        guard let text = result.string("data"), let data = Data(base64Encoded: text) else {
+            throw BrowserError("the browser sent no screenshot")
+        }
+        return data
+    }
+
+    /// The page's accessibility tree as indented text.
+    func accessibilityTree() throws -> String {
+        let result = try call("Accessibility.getFullAXTree", timeLimit: 5)
+        return AccessibilityTree(nodes: result["nodes"] as? [[String: Any]] ?? []).rendered()
+    }
+
+    /// The messages of the dialogs (alert, confirm, prompt) the page opened.
+    var dialogMessages: [String] { dialogs.withLock { $0.seen } }
+}
