@@ -192,7 +192,7 @@ struct Options: Equatable {
             case "--order":
                 let value = try Self.value(for: argument, from: &remaining)
                 guard let order = StoryOrder(value) else {
-                    throw Diagnostic(at: nil, problem: "--order \(value) is not an order", help: "write --order defined, --order random or --order random:SEED")
+                    throw Diagnostic(at: nil, problem: "--order \(value) is not an order", help: "write --order defined, --order reverse, --order random or --order random:SEED")
                 }
                 self.order = order
             case "--retry":
@@ -354,7 +354,7 @@ struct Options: Equatable {
           -D KEY=VALUE    a user parameter steps and hooks read: StoryRun.parameters["KEY"]
           --config FILE   read options from FILE (default: storyrun.json, if there is one)
           --profile NAME  apply the config's profile NAME (repeatable); the command line wins
-          --order ORDER   defined (default), random or random:SEED
+          --order ORDER   defined (default), reverse, random or random:SEED
           -j, --jobs N    run stories in up to N worker processes (default 1); at most
                           64 (4 a core past 16 cores) and what `ulimit -n` allows
           --in-process    run step code in this process, for a debugger: a crash, exit()

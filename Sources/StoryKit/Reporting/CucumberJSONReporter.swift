@@ -482,9 +482,13 @@ public struct CucumberJSONReporter: Reporter {
 
     private static func result(status: StepStatus, duration: UInt64, error: StepError?, place: SourceLocation?) -> JSONValue {
         var outcome: [(String, JSONValue)] = [("status", .string(status == .ambiguous ? "failed" : status.rawValue))]
-        if let error {
+        if let error, !(status == .pending && error.message.isEmpty) {
             let swiftPlace = error.location.map { "\n\($0.displayFileAndLine)" } ?? ""
             outcome.append(("error_message", .string(error.message + swiftPlace + (place.map { "\n\($0.displayFileAndLine)" } ?? ""))))
+        } else if status == .pending {
+            // A pending step without a reason: cucumber-ruby's message.
+            let swiftPlace = error?.location.map { "\n\($0.displayFileAndLine)" } ?? ""
+            outcome.append(("error_message", .string("TODO (Cucumber::Pending)" + swiftPlace + (place.map { "\n\($0.displayFileAndLine)" } ?? ""))))
         }
         if status == .passed || status == .failed || status == .ambiguous {
             outcome.append(("duration", .int(Int64(clamping: duration))))
