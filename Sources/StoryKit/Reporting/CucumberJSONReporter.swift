@@ -336,8 +336,9 @@ public struct CucumberJSONReporter: Reporter {
                 winner.arguments, in: result.step.text, starts: captureOffsets.starts(of: winner, in: result.step.text), into: &out)
         }
         out.literal(#"},"result":"#)
-        if result.error == nil {
-            // ``result(status:duration:error:place:)`` without an error, as bytes.
+        if result.error == nil && result.status != .pending {
+            // ``result(status:duration:error:place:)`` without an error, as
+            // bytes (a pending step has cucumber-ruby's message even without one).
             out.literal(#"{"status":""#)
             out.text(result.status == .ambiguous ? "failed" : result.status.rawValue)
             out.append(UInt8(ascii: "\""))
