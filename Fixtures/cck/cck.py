@@ -31,7 +31,9 @@ each one found is listed by name under the sample:
 - `snippet`: a suggestion's snippets (storyrun suggests one Swift snippet,
   the kit one TypeScript snippet per way of reading the step);
 - `exception type`: `Error` in JavaScript, storyrun's error types in Swift;
-- `stack trace`: a JavaScript trace against a Swift one;
+- `stack trace`: a JavaScript trace against a Swift one (a failed step's or
+  hook's must be there; storyrun's gives where the error was thrown, the step
+  definition or hook, and the story step);
 - `hook prefix`: storyrun's message of a failed hook starts with which hook
   failed (`the before run hook failed: `);
 - `run error text (--error fixture)`: the kit's `--error` makes
@@ -97,8 +99,13 @@ def normalise(stream, allowed):
                     out[k] = 0
                 elif k == "sourceReference" and kind in ("stepDefinition", "hook", "parameterType"):
                     out[k] = "(present)"
-                elif k == "stackTrace" and key == "exception":
+                elif k == "stackTrace" and key == "exception" and kind == "testRunFinished":
+                    # storyrun's run error (a worker that cannot start) has no code to trace.
                     allowed.add("stack trace")
+                elif k == "stackTrace" and key == "exception":
+                    # A failed step's or hook's trace must be there; its text is the language's.
+                    allowed.add("stack trace")
+                    out[k] = "(present)"
                 elif k == "type" and key == "exception":
                     allowed.add("exception type")
                 elif k == "message" and kind == "testRunFinished":

@@ -644,11 +644,31 @@ public struct MessagesReporter: Reporter {
         if let error = step.error, step.status != .ambiguous {
             let place = error.location.map { "\nat \($0.displayFileAndLine)" } ?? ""
             members.append(("message", .string(error.message + place + "\n\(step.place.displayFileAndLine)")))
+            let type = step.hookResult != nil ? "HookError" : "StepError"
             members.append(("exception", .object([
-                ("type", .string(step.hookResult != nil ? "HookError" : "StepError")), ("message", .string(error.message)),
+                ("type", .string(type)), ("message", .string(error.message)),
+                ("stackTrace", .string(stackTrace(step, type: type, error: error))),
             ])))
         }
         return .object(members)
+    }
+
+    /// A failure's trace, innermost first: where it was thrown, the step
+    /// definition or hook that threw it, and the story step it ran for
+    /// (each place once).
+    static func stackTrace(_ step: TestStepResult, type: String, error: StepError) -> String {
+        var places: [SourceLocation] = []
+        if let thrown = error.location { places.append(thrown) }
+        if let hook = step.hookResult {
+            places.append(hook.location)
+        } else if case .step(let result) = step, let match = result.match {
+            places.append(match.location)
+        }
+        places.append(step.place)
+        var lines = ["\(type): \(error.message)"]
+        var seen = Set<SourceLocation>()
+        for place in places where seen.insert(place).inserted { lines.append("    at \(place.displayFileAndLine)") }
+        return lines.joined(separator: "\n")
     }
 
     /// The `meta` message: storyrun, Swift, and the host's system and processor.
