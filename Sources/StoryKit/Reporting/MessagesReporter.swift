@@ -642,8 +642,13 @@ public struct MessagesReporter: Reporter {
         // An ambiguous step's definitions are its test step's
         // stepDefinitionIds; Cucumber gives it no message.
         if let error = step.error, step.status != .ambiguous {
-            let place = error.location.map { "\nat \($0.displayFileAndLine)" } ?? ""
-            members.append(("message", .string(error.message + place + "\n\(step.place.displayFileAndLine)")))
+            // Where it was thrown, then the story step (or hook), each place
+            // once: a failed hook's message names the hook's already.
+            var message = error.message
+            if let thrown = error.location?.displayFileAndLine, !message.contains(thrown) { message += "\nat \(thrown)" }
+            let place = step.place.displayFileAndLine
+            if !message.contains(place) { message += "\n\(place)" }
+            members.append(("message", .string(message)))
             let type = step.hookResult != nil ? "HookError" : "StepError"
             members.append(("exception", .object([
                 ("type", .string(type)), ("message", .string(error.message)),
