@@ -34,8 +34,6 @@ each one found is listed by name under the sample:
 - `stack trace`: a JavaScript trace against a Swift one (a failed step's or
   hook's must be there; storyrun's gives where the error was thrown, the step
   definition or hook, and the story step);
-- `hook prefix`: storyrun's message of a failed hook starts with which hook
-  failed (`the before run hook failed: `);
 - `run error text (--error fixture)`: the kit's `--error` makes
   fake-cucumber throw "Whoops!" outside any step or hook; storyrun's
   fixture for it is a worker process that cannot start
@@ -50,7 +48,6 @@ unlisted sample fails, or a listed one passes.
 """
 import json, os, re, subprocess, sys, tempfile
 
-HOOK_PREFIX = re.compile(r"^the (before|after) (run|story|step) hook (at \S+ )?failed: ")
 
 ID_KEYS = {"id"}
 PLACE_LINE = re.compile(r"^(at )?\S+:\d+$")
@@ -70,14 +67,9 @@ def envelopes(path):
 
 
 def message_text(text, allowed):
-    """A failure's message without the lines that only give a place, and
-    without storyrun's hook prefix (an allowed difference, named)."""
+    """A failure's message without the lines that only give a place."""
     lines = [line for line in text.split("\n") if not PLACE_LINE.match(line.strip())]
-    text = "\n".join(lines)
-    stripped = HOOK_PREFIX.sub("", text)
-    if stripped != text:
-        allowed.add("hook prefix")
-    return stripped
+    return "\n".join(lines)
 
 
 def normalise(stream, allowed):

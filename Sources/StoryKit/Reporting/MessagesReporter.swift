@@ -644,18 +644,30 @@ public struct MessagesReporter: Reporter {
         if let error = step.error, step.status != .ambiguous {
             // Where it was thrown, then the story step (or hook), each place
             // once: a failed hook's message names the hook's already.
-            var message = error.message
+            var message = Self.withoutHookName(error.message, step.hookResult)
             if let thrown = error.location?.displayFileAndLine, !message.contains(thrown) { message += "\nat \(thrown)" }
             let place = step.place.displayFileAndLine
             if !message.contains(place) { message += "\n\(place)" }
             members.append(("message", .string(message)))
             let type = step.hookResult != nil ? "HookError" : "StepError"
             members.append(("exception", .object([
-                ("type", .string(type)), ("message", .string(error.message)),
+                ("type", .string(type)), ("message", .string(Self.withoutHookName(error.message, step.hookResult))),
                 ("stackTrace", .string(stackTrace(step, type: type, error: error))),
             ])))
         }
         return .object(members)
+    }
+
+    /// A failed hook's message without the words that name the hook
+    /// (`the before story hook at FILE:LINE failed: `): in Messages its
+    /// `hookId` names it, and the message is the error's, as Cucumber's.
+    static func withoutHookName(_ message: String, _ hook: HookResult?) -> String {
+        guard let hook else { return message }
+        for prefix in ["the \(hook.kind) hook at \(hook.location.displayFileAndLine) failed: ", "the \(hook.kind) hook failed: "]
+        where message.hasPrefix(prefix) {
+            return String(message.dropFirst(prefix.count))
+        }
+        return message
     }
 
     /// A failure's trace, innermost first: where it was thrown, the step
@@ -670,7 +682,7 @@ public struct MessagesReporter: Reporter {
             places.append(match.location)
         }
         places.append(step.place)
-        var lines = ["\(type): \(error.message)"]
+        var lines = ["\(type): \(withoutHookName(error.message, step.hookResult))"]
         var seen = Set<SourceLocation>()
         for place in places where seen.insert(place).inserted { lines.append("    at \(place.displayFileAndLine)") }
         return lines.joined(separator: "\n")
