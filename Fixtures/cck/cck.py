@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs the Cucumber Compatibility Kit samples through storyrun and compares
-each Messages stream with the kit's expected one.
+each Messages stream with the kit's expected one, envelope by envelope, in
+the kit's order.
 
 Usage: cck.py STORYRUN KIT_SAMPLES_FOLDER [SAMPLE...] [--allow Fixtures/cck/known-gaps.txt] [-v]
 
@@ -10,48 +11,46 @@ folder (so `uri`s are the kit's), with the Swift twins of the sample's step
 definitions (Sources/StoryrunSteps/CCK/). `--strict` because Cucumber's
 default is storyrun's strict mode: an undefined or ambiguous step fails the
 run (without it storyrun runs the first of several matching definitions,
-Simon's rule). The streams are compared after
-these normalisations, each for something that legitimately differs:
+Simon's rule).
+
+The streams must hold the same envelopes in the same order. Before they
+are compared, only what names the run or the language is normalised:
 
 1. `meta` is dropped: it names the implementation, its version, the machine.
-2. Envelopes are compared type by type, in order within each type. storyrun
-   streams each story's `testCase` (and `suggestion`) just before the story
-   runs; fake-cucumber writes every `testCase` first. The order of a type's
-   envelopes (and so of the stories, steps and attachments) must match.
-3. Ids are renumbered by first appearance, walking the envelopes type by
-   type in a fixed order with sorted keys: ids are opaque, only which
-   message points at which must agree.
-4. Timestamps and durations become 0: they are the run's times.
-5. `sourceReference` of step definitions, hooks and parameter types keeps
-   only that it exists: Swift files and lines, not the kit's TypeScript.
-6. A failure's `message` keeps its first line, and `exception` keeps its
-   `message`: storyrun adds the Swift line and the story line below the
-   message; the exception's `type` and `stackTrace` are the language's
-   (`Error`, a JavaScript trace). A failed hook's message starts with the
-   hook's name and place (`the before story hook at FILE:LINE failed: `,
-   `the after run hook failed: `); that prefix is removed.
-7. `suggestion` snippets are compared as present or not: storyrun suggests
-   one Swift snippet, the kit one TypeScript snippet per way of reading the
-   step (`{int}` and `{float}` for a number).
-8. `testRunFinished.exception` (test-run-exception) is compared on `message`.
+2. Ids are renumbered by first appearance, walking the stream in order with
+   sorted keys: ids are opaque, only which message points at which must agree.
+3. Timestamps and durations become 0: they are the run's times.
+4. Source paths: the `sourceReference` of step definitions, hooks and
+   parameter types keeps only that it exists (Swift files and lines, not
+   the kit's TypeScript), and a line of a failure's message that is only
+   a place (`at FILE:LINE`, `FILE:LINE`) is dropped.
 
-A sample whose stream differs is a failure unless it is listed, with its
-reason, in the allowlist (known-gaps.txt); a listed sample that passes is
-reported, so the list only shrinks. Prints each difference with -v, then
-`N passed, N failed` (and the known gaps); exits 1 when an unlisted sample
-fails, or a listed one passes.
+Then some differences are allowed because they are language-specific text;
+each one found is listed by name under the sample:
+
+- `snippet`: a suggestion's snippets (storyrun suggests one Swift snippet,
+  the kit one TypeScript snippet per way of reading the step);
+- `exception type`: `Error` in JavaScript, storyrun's error types in Swift;
+- `stack trace`: a JavaScript trace against a Swift one (a failed step's or
+  hook's must be there; storyrun's gives where the error was thrown, the step
+  definition or hook, and the story step);
+- `run error text (--error fixture)`: the kit's `--error` makes
+  fake-cucumber throw "Whoops!" outside any step or hook; storyrun's
+  fixture for it is a worker process that cannot start
+  (`STORYRUN_WORKER_EXECUTABLE=/bin/false`), so `testRunFinished` must
+  carry a message and an exception, with storyrun's text.
+
+A sample whose stream differs otherwise is a failure unless it is listed,
+with its reason, in the allowlist (known-gaps.txt); a listed sample that
+passes is reported, so the list only shrinks. Prints each difference with
+-v, then `N passed, N failed` (and the known gaps); exits 1 when an
+unlisted sample fails, or a listed one passes.
 """
 import json, os, re, subprocess, sys, tempfile
 
-HOOK_PREFIX = re.compile(r"^the (before|after) (run|story|step) hook (at \S+ )?failed: ")
 
-TYPE_ORDER = [
-    "source", "gherkinDocument", "pickle", "parseError", "parameterType", "undefinedParameterType",
-    "stepDefinition", "hook", "testRunStarted", "testRunHookStarted", "testRunHookFinished",
-    "testCase", "suggestion", "testCaseStarted", "testStepStarted", "attachment",
-    "testStepFinished", "testCaseFinished", "testRunFinished",
-]
 ID_KEYS = {"id"}
+PLACE_LINE = re.compile(r"^(at )?\S+:\d+$")
 
 
 def is_id_key(key):
@@ -67,17 +66,15 @@ def envelopes(path):
     return out
 
 
-def by_type(stream):
-    groups = {}
-    for envelope in stream:
-        (kind, message), = envelope.items()
-        if kind == "meta":
-            continue
-        groups.setdefault(kind, []).append(message)
-    return groups
+def message_text(text, allowed):
+    """A failure's message without the lines that only give a place."""
+    lines = [line for line in text.split("\n") if not PLACE_LINE.match(line.strip())]
+    return "\n".join(lines)
 
 
-def normalise(groups):
+def normalise(stream, allowed):
+    """The stream in order, `meta` left out, normalised; `allowed` collects
+    the names of the language-specific differences left out."""
     ids = {}
 
     def renumber(value):
@@ -94,11 +91,24 @@ def normalise(groups):
                     out[k] = 0
                 elif k == "sourceReference" and kind in ("stepDefinition", "hook", "parameterType"):
                     out[k] = "(present)"
-                elif k == "stackTrace" or (k == "type" and key == "exception"):
-                    continue
+                elif k == "stackTrace" and key == "exception" and kind == "testRunFinished":
+                    # storyrun's run error (a worker that cannot start) has no code to trace.
+                    allowed.add("stack trace")
+                elif k == "stackTrace" and key == "exception":
+                    # A failed step's or hook's trace must be there; its text is the language's.
+                    allowed.add("stack trace")
+                    out[k] = "(present)"
+                elif k == "type" and key == "exception":
+                    allowed.add("exception type")
+                elif k == "message" and kind == "testRunFinished":
+                    # The run's own failure: the kit's `--error` throws
+                    # "Whoops!", storyrun's fixture is a worker that cannot start.
+                    allowed.add("run error text (--error fixture)")
+                    out[k] = "(present)"
                 elif k == "message" and key in ("testStepResult", "result", "exception"):
-                    out[k] = HOOK_PREFIX.sub("", item.split("\n")[0] if key != "exception" else item)
+                    out[k] = message_text(item, allowed)
                 elif k == "snippets" and kind == "suggestion":
+                    allowed.add("snippet")
                     out[k] = "(present)" if item else "(none)"
                 elif is_id_key(k) and isinstance(item, str):
                     out[k] = renumber(item)
@@ -111,10 +121,11 @@ def normalise(groups):
             return [walk(item, kind, key) for item in value]
         return value
 
-    result = {}
-    for kind in TYPE_ORDER + sorted(set(groups) - set(TYPE_ORDER)):
-        if kind in groups:
-            result[kind] = [walk(message, kind) for message in groups[kind]]
+    result = []
+    for envelope in stream:
+        (kind, message), = envelope.items()
+        if kind != "meta":
+            result.append({kind: walk(message, kind, kind)})
     return result
 
 
@@ -140,15 +151,21 @@ def differences(ours, theirs, path, out, counter):
 
 def run_sample(storyrun, kit, name, folder):
     sample = os.path.join(kit, "samples", name)
-    features = sorted(f for f in os.listdir(sample) if f.endswith(".feature"))
+    features = sorted(f for f in os.listdir(sample) if f.endswith(".feature") or f.endswith(".feature.md"))
     if not features:
-        return None, "no .feature file (Markdown features are not read by storyrun)"
+        return None, "no .feature or .feature.md file"
     arguments = []
     extra = os.path.join(sample, name + ".arguments.txt")
     if os.path.exists(extra):
         arguments = open(extra, encoding="utf-8").read().split()
     out = os.path.join(folder, name + ".ndjson")
     env = dict(os.environ, STORYRUN_FIXTURE_STEPS="cck:" + name, NO_COLOR="1", SWIFT_BACKTRACE="enable=no")
+    if "--error" in arguments:
+        # The kit's fake-cucumber switch that makes the run itself fail,
+        # outside any step or hook. storyrun's own such failure: a worker
+        # process that cannot start (its executable exits at once).
+        arguments.remove("--error")
+        env["STORYRUN_WORKER_EXECUTABLE"] = "/bin/false"
     command = [storyrun, "--strict", "--messages", out] + arguments + [f"samples/{name}/{f}" for f in features]
     try:
         process = subprocess.run(command, cwd=kit, env=env, capture_output=True, text=True, timeout=60)
@@ -187,10 +204,20 @@ def main():
                 print(f"left out  {name}: {problem}")
                 continue
             found = []
+            allowed_here = set()
             if out:
-                theirs = normalise(by_type(envelopes(os.path.join(kit, "samples", name, name + ".ndjson"))))
-                ours = normalise(by_type(envelopes(out)))
+                theirs = normalise(envelopes(os.path.join(kit, "samples", name, name + ".ndjson")), allowed_here)
+                ours = normalise(envelopes(out), allowed_here)
                 counter = [0]
+                ours_kinds = [next(iter(e)) for e in ours]
+                theirs_kinds = [next(iter(e)) for e in theirs]
+                if ours_kinds != theirs_kinds:
+                    for index, (a, b) in enumerate(zip(ours_kinds, theirs_kinds)):
+                        if a != b:
+                            found.append(f"envelope {index}: {a}, expected {b}")
+                            break
+                    if len(ours_kinds) != len(theirs_kinds):
+                        found.append(f"{len(ours_kinds)} envelopes, expected {len(theirs_kinds)}")
                 differences(ours, theirs, "", found, counter)
                 fields += counter[0]
             else:
@@ -199,7 +226,7 @@ def main():
                 passed.append(name)
                 if name in allowed:
                     unexpected.append(f"{name}: passes but is listed as a known gap; remove it from the list")
-                print(f"passed  {name}")
+                print(f"passed  {name}" + (f" (language-specific: {', '.join(sorted(allowed_here))})" if allowed_here else ""))
             else:
                 (gaps if name in allowed else failed).append(name)
                 label = "gap   " if name in allowed else "FAILED"

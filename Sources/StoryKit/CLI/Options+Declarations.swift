@@ -93,10 +93,10 @@ extension Options {
             OptionDeclaration(["--profile"], value: "NAME", help: ["apply the config's profile NAME (repeatable); the command line wins"]) {
                 parsing, name in parsing.options.profiles.append(name)
             },
-            OptionDeclaration(["--order"], value: "ORDER", help: ["defined (default), random or random:SEED"], config: .value) {
+            OptionDeclaration(["--order"], value: "ORDER", help: ["defined (default), reverse, random or random:SEED"], config: .value) {
                 parsing, value throws(Diagnostic) in
                 guard let order = StoryOrder(value) else {
-                    throw Diagnostic(at: nil, problem: "--order \(value) is not an order", help: "write --order defined, --order random or --order random:SEED")
+                    throw Diagnostic(at: nil, problem: "--order \(value) is not an order", help: "write --order defined, --order reverse, --order random or --order random:SEED")
                 }
                 parsing.options.order = order
             },

@@ -8,6 +8,8 @@ enum PicklesCommand {
         let (files, problems) = StoryLoader.files(at: paths)
         var status: ExitStatus = problems.isEmpty ? .success : .inputError
         for problem in problems { output(problem.rendered()) }
+        // Ids go on from file to file: one stream, as the official parser's.
+        var ids = 0
         for file in files {
             let text: String
             switch StoryLoader.readText(at: file) {
@@ -19,7 +21,7 @@ enum PicklesCommand {
                 continue
             }
             let (lines, diagnostics): ([String], [Diagnostic]) =
-                file.hasSuffix(".feature") ? FeatureFile.pickleLines(text, uri: file) : storiesPickles(text, uri: file)
+                FeatureFile.isFeature(file) ? FeatureFile.pickleLines(text, uri: file, ids: &ids) : storiesPickles(text, uri: file, ids: &ids)
             lines.forEach(output)
             for diagnostic in diagnostics where diagnostic.isError {
                 status = .inputError
@@ -46,9 +48,11 @@ enum PicklesCommand {
     }
 
     /// The pickles of a `.stories` file, in the same shape.
-    static func storiesPickles(_ text: String, uri: String) -> ([String], [Diagnostic]) {
+    /// `ids`: the first id, moved on past the last.
+    static func storiesPickles(_ text: String, uri: String, ids: inout Int) -> ([String], [Diagnostic]) {
         let (stories, diagnostics) = StoriesParser.parse(text, path: uri)
-        var id = 0
+        var id = ids
+        defer { ids = id }
         func nextID() -> JSONValue { defer { id += 1 }; return .string(String(id)) }
         let lines = stories.map { story in
             let steps: [JSONValue] = story.steps.map { step in

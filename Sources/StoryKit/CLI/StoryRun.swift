@@ -281,7 +281,7 @@ public enum StoryRun {
                 let context = ReporterContext(
                     style: style, isVerbose: options.isVerbose, output: output,
                     partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
-                    definitions: registry.definitions, isWholeRun: selection.filter.choosesAll)
+                    definitions: registry.definitions, isWholeRun: selection.filter.choosesAll, isReversed: options.order == .reverse)
                 if let watch = options.watch {
                     return await WatchMode(
                         options: options, settings: watch, registry: registry, context: context, clock: clock
@@ -414,6 +414,7 @@ public enum StoryRun {
             output("Running stories in random order with seed \(seed) (repeat it with --order random:\(seed))")
         }
         emit(.runStarted(fileCount: files.count))
+        for undefined in registry.undefinedParameterTypes { emit(.diagnostic(undefined.diagnostic)) }
         // The feed reads, parses and matches files a few batches ahead, on
         // threads of its own; stories run a batch at a time, so memory stays
         // flat. A random order needs every story first (held).
@@ -468,7 +469,7 @@ public enum StoryRun {
             runner.noteNotRun(notRunStories, interrupted: wasInterrupted, rejectedFiles: rejectedFiles)
             // Before the totals, where a supervised run says it too.
             if notRun > 0 {
-                output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (wasInterrupted ? " (the run was interrupted)" : " (--fail-fast)"))
+                output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (wasInterrupted ? " (the run was interrupted)" : runner.hasFailedBeforeRun ? " (a before-run hook failed)" : " (--fail-fast)"))
             }
             summary = await runner.finish(emit: emit)
         } else {

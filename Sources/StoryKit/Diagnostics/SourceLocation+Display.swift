@@ -1,8 +1,11 @@
 import Foundation
+import Synchronization
 
 extension SourceLocation {
     /// The file's path relative to the working directory when it lies
-    /// under it (as Swift `#filePath`s do), else as given.
+    /// under it (as Swift `#filePath`s do); a Swift file elsewhere (a run
+    /// started in another folder) relative to its package's root (the
+    /// nearest folder above it with a `Package.swift`); else as given.
     public var displayPath: String { Self.relativePath(file) }
 
     /// The location as `path:line` with the path made relative.
@@ -25,7 +28,33 @@ extension SourceLocation {
         // step's place).
         var bytes = path
         if let cut = bytes.withUTF8(workingDirectoryCut) { return String(Substring(path.utf8.dropFirst(cut))) }
-        return path.hasPrefix(workingDirectory) ? String(path.dropFirst(workingDirectory.count)) : path
+        return path.hasPrefix(workingDirectory) ? String(path.dropFirst(workingDirectory.count)) : packageRelative(path) ?? path
+    }
+
+    /// The package root (with its final `/`) of each folder of Swift files
+    /// asked about, "" when none: looked up once per folder.
+    private static let packageRoots = Mutex<[String: String]>([:])
+
+    /// An absolute Swift file's path relative to its package's root, or
+    /// nil when it is not in a package.
+    static func packageRelative(_ path: String) -> String? {
+        guard path.hasPrefix("/"), path.hasSuffix(".swift") else { return nil }
+        let directory = (path as NSString).deletingLastPathComponent
+        let root = packageRoots.withLock { roots in
+            if let known = roots[directory] { return known }
+            var folder = directory
+            var found = ""
+            while folder.count > 1 {
+                if FileManager.default.fileExists(atPath: folder + "/Package.swift") {
+                    found = folder + "/"
+                    break
+                }
+                folder = (folder as NSString).deletingLastPathComponent
+            }
+            roots[directory] = found
+            return found
+        }
+        return root.isEmpty ? nil : String(path.dropFirst(root.count))
     }
 
     /// How many bytes of a path (in UTF-8) the working directory takes

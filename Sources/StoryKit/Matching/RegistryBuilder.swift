@@ -6,6 +6,10 @@ final class RegistryBuilder {
     private(set) var definitions: [StepDefinition] = []
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var hooks: [Hook] = []
+    /// Cucumber Expressions that name a parameter type nobody defined:
+    /// not rejected (the run goes on, as Cucumber's does; the steps they
+    /// would match are undefined), each with the warning that says so.
+    private(set) var undefinedParameterTypes: [UndefinedParameterType] = []
     /// The parameter types Cucumber Expressions may use: the built-ins and
     /// those the step classes define.
     var parameterTypes = ParameterTypeRegistry()
@@ -21,6 +25,8 @@ final class RegistryBuilder {
     }
 
     func addHook(_ hook: Hook) {
+        var hook = hook
+        hook.definitionsBefore = definitions.count
         hooks.append(hook)
     }
 
@@ -46,6 +52,11 @@ final class RegistryBuilder {
                 ownerName: owner, parameterTypes: parameterTypes, matcher: matcher, invoke: invoke))
     }
 
+    /// Notes an expression left out because it names an undefined parameter type.
+    func leaveOut(_ expression: String, undefinedType name: String, at location: SourceLocation) {
+        undefinedParameterTypes.append(UndefinedParameterType(name: name, expression: expression, location: location))
+    }
+
     func reject(_ problem: Problem, at location: SourceLocation) {
         diagnostics.append(Diagnostic(at: location, problem: problem.message, help: problem.help))
     }
@@ -55,7 +66,8 @@ final class RegistryBuilder {
         let registry = StepRegistry(
             definitions: definitions, hooks: hooks,
             parameterTypes: Array(parameterTypes.parameterTypes.dropFirst(ParameterTypeRegistry.builtIns.count)),
-            matchingRunsUserCode: parameterTypes.parameterTypes.count > ParameterTypeRegistry.builtIns.count)
+            matchingRunsUserCode: parameterTypes.parameterTypes.count > ParameterTypeRegistry.builtIns.count,
+            undefinedParameterTypes: undefinedParameterTypes)
         Self.lastFrozen.withLock { $0 = registry }
         return registry
     }
@@ -65,6 +77,25 @@ final class RegistryBuilder {
     /// (their closures, and what those capture) before that cost a
     /// one-story run 0.2 ms.
     private static let lastFrozen = Mutex<StepRegistry?>(nil)
+}
+
+/// A Cucumber Expression that names a parameter type nobody defined
+/// (Cucumber's `undefinedParameterType` message).
+struct UndefinedParameterType: Sendable, Equatable {
+    /// The name in braces.
+    var name: String
+    /// The whole expression.
+    var expression: String
+    /// Where the expression was registered.
+    var location: SourceLocation
+
+    /// The warning a run prints: the place, what is wrong and what to do.
+    var diagnostic: Diagnostic {
+        Diagnostic(
+            .warning, at: location,
+            problem: "Cucumber Expression \"\(expression)\" uses {\(name)}, which no parameter type defines: the steps it would match are undefined",
+            help: "define it before the expression with step.parameterType(\"\(name)\", regexps: [...]) { ... }, or use a built-in type such as {word} or {string}")
+    }
 }
 
 extension RegistryBuilder.Problem {

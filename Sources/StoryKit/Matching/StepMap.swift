@@ -65,6 +65,11 @@ public final class StepMap<Steps: StepDefinitions> {
             compiled = try CucumberExpression(expression, parameterTypes: builder.parameterTypes)
             fallback = try Pattern(regex: compiled.regexPattern, caseInsensitive: false)
         } catch let error as CucumberExpressionError {
+            if let name = error.undefinedParameterTypeName {
+                // Left out, not rejected: the run goes on with its steps undefined.
+                builder.leaveOut(expression, undefinedType: name, at: location)
+                return
+            }
             builder.reject(.invalidExpression(pattern: expression, reason: error.message), at: location)
             return
         } catch {

@@ -12,6 +12,9 @@ public final class StepRegistry: Sendable {
     /// The parameter types the step classes defined (not the built-ins),
     /// in definition order, for reports that list them.
     let parameterTypes: [ParameterType]
+    /// The expressions left out because they name a parameter type nobody
+    /// defined, in registration order.
+    let undefinedParameterTypes: [UndefinedParameterType]
     /// Whether matching a step may call the user's code: the conversions of
     /// parameter types the step classes defined. Such matching stays on the
     /// runner's thread, when the story runs.
@@ -20,9 +23,13 @@ public final class StepRegistry: Sendable {
     /// matches, so it never pays for the index.
     private let index: LazyIndex
 
-    init(definitions: [StepDefinition], hooks: [Hook] = [], parameterTypes: [ParameterType] = [], matchingRunsUserCode: Bool = false) {
+    init(
+        definitions: [StepDefinition], hooks: [Hook] = [], parameterTypes: [ParameterType] = [], matchingRunsUserCode: Bool = false,
+        undefinedParameterTypes: [UndefinedParameterType] = []
+    ) {
         self.definitions = definitions
         self.hooks = hooks
+        self.undefinedParameterTypes = undefinedParameterTypes
         self.parameterTypes = parameterTypes
         self.matchingRunsUserCode = matchingRunsUserCode
         index = LazyIndex(definitions: definitions)

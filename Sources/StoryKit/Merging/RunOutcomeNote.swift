@@ -43,12 +43,15 @@ struct RunOutcomeNote: Equatable {
         return (wasInterrupted ? "the run was interrupted" + (what.map { ": \($0)" } ?? "") : what ?? "the run did not complete")
     }
 
-    /// `testRunFinished.exception`.
-    var exception: JSONValue {
-        var lines = ["interrupted: \(wasInterrupted)", "failures: \(otherFailures)", "not run: \(notRun)"]
+    /// `testRunFinished.exception`: the run's own errors (a worker that
+    /// could not start) and the sentence, then the lines merge reads back.
+    func exception(runErrors: [String] = []) -> JSONValue {
+        var lines = ["interrupted: \(wasInterrupted)", "failures: \(otherFailures + runErrors.count)", "not run: \(notRun)"]
         lines += notRunStories.map { "\($0.file):\($0.line)" }
+        let said = runErrors + (isEmpty ? [] : [message])
         return .object([
-            ("type", .string(Self.type)), ("message", .string(message)), ("stackTrace", .string(lines.joined(separator: "\n"))),
+            ("type", .string(Self.type)), ("message", .string(said.joined(separator: "\n"))),
+            ("stackTrace", .string(lines.joined(separator: "\n"))),
         ])
     }
 

@@ -50,7 +50,7 @@ enum StoryLoader {
         case .success(let read): text = read
         case .failure(let diagnostic): return ([], [diagnostic])
         }
-        guard path.hasSuffix(".feature") else {
+        guard FeatureFile.isFeature(path) else {
             parses.keep(RecentParses.Parse(text: text, document: nil, nextID: 0), for: path)
             return StoriesParser.parse(text, path: path)
         }
@@ -61,7 +61,7 @@ enum StoryLoader {
 
     /// Parses the text of a story file, choosing the format by the path's extension.
     static func parse(_ text: String, path: String) -> (stories: [Story], diagnostics: [Diagnostic]) {
-        path.hasSuffix(".feature") ? FeatureFile.parse(text, path: path) : StoriesParser.parse(text, path: path)
+        FeatureFile.isFeature(path) ? FeatureFile.parse(text, path: path) : StoriesParser.parse(text, path: path)
     }
 
     /// The text of a file, or the diagnostic that says why it has none.

@@ -17,8 +17,8 @@ struct LineSelection {
     /// The selection map of a file's text (parsed again: only files named
     /// with a line pay for it).
     init(text: String, path: String, stories: [Story]) {
-        if path.hasSuffix(".feature") {
-            readFeature(text)
+        if FeatureFile.isFeature(path) {
+            readFeature(text, markdown: FeatureFile.isMarkdown(path))
         } else {
             readStories(text, stories: stories)
         }
@@ -88,8 +88,8 @@ struct LineSelection {
 
     // MARK: .feature
 
-    private mutating func readFeature(_ text: String) {
-        let (document, errors, _) = GherkinParser.parse(text)
+    private mutating func readFeature(_ text: String, markdown: Bool) {
+        let (document, errors, _) = GherkinParser.parse(text, markdown: markdown)
         guard let feature = document?.feature, errors.isEmpty else { return }
         lines = Self.lines(of: text)
         let featureLines = Self.tagged(feature.tags, feature.location.line...feature.location.line)

@@ -1,13 +1,17 @@
 /// The order stories run in: as written (files sorted, stories in file
-/// order), or shuffled with a seed that is printed so a run can be repeated.
+/// order), reversed (the last story first, as Cucumber's `--order reverse`),
+/// or shuffled with a seed that is printed so a run can be repeated.
 enum StoryOrder: Equatable, Sendable {
     case defined
+    case reverse
     case random(seed: UInt64)
 
-    /// Reads `defined`, `random` or `random:SEED`.
+    /// Reads `defined`, `reverse`, `random` or `random:SEED`.
     init?(_ text: String) {
         if text == "defined" {
             self = .defined
+        } else if text == "reverse" {
+            self = .reverse
         } else if text == "random" {
             self = .random(seed: UInt64.random(in: 1...99_999))
         } else if text.hasPrefix("random:"), let seed = UInt64(text.dropFirst(7)) {
@@ -19,6 +23,7 @@ enum StoryOrder: Equatable, Sendable {
 
     /// The stories in this order.
     func apply<Element>(to stories: [Element]) -> [Element] {
+        if self == .reverse { return stories.reversed() }
         guard case .random(let seed) = self else { return stories }
         var generator = SplitMix64(seed: seed)
         return stories.shuffled(using: &generator)

@@ -336,8 +336,9 @@ public struct CucumberJSONReporter: Reporter {
                 winner.arguments, in: result.step.text, starts: captureOffsets.starts(of: winner, in: result.step.text), into: &out)
         }
         out.literal(#"},"result":"#)
-        if result.error == nil {
-            // ``result(status:duration:error:place:)`` without an error, as bytes.
+        if result.error == nil && result.status != .pending {
+            // ``result(status:duration:error:place:)`` without an error, as
+            // bytes (a pending step has cucumber-ruby's message even without one).
             out.literal(#"{"status":""#)
             out.text(result.status == .ambiguous ? "failed" : result.status.rawValue)
             out.append(UInt8(ascii: "\""))
@@ -482,9 +483,13 @@ public struct CucumberJSONReporter: Reporter {
 
     private static func result(status: StepStatus, duration: UInt64, error: StepError?, place: SourceLocation?) -> JSONValue {
         var outcome: [(String, JSONValue)] = [("status", .string(status == .ambiguous ? "failed" : status.rawValue))]
-        if let error {
+        if let error, !(status == .pending && error.message.isEmpty) {
             let swiftPlace = error.location.map { "\n\($0.displayFileAndLine)" } ?? ""
             outcome.append(("error_message", .string(error.message + swiftPlace + (place.map { "\n\($0.displayFileAndLine)" } ?? ""))))
+        } else if status == .pending {
+            // A pending step without a reason: cucumber-ruby's message.
+            let swiftPlace = error?.location.map { "\n\($0.displayFileAndLine)" } ?? ""
+            outcome.append(("error_message", .string("TODO (Cucumber::Pending)" + swiftPlace + (place.map { "\n\($0.displayFileAndLine)" } ?? ""))))
         }
         if status == .passed || status == .failed || status == .ambiguous {
             outcome.append(("duration", .int(Int64(clamping: duration))))

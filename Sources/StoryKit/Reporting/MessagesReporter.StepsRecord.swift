@@ -19,12 +19,14 @@ extension MessagesReporter {
     /// series (``IDMarker/Series/run``), from 1.
     enum StepsRecord {
         /// Whether the attempts can be kept as a record: no step attached
-        /// anything or has an error (read in place, by index: a `for` loop
+        /// anything, has an error or is undefined (read in place, by index: a `for` loop
         /// would copy every step's result).
         static func fits(_ attempts: [StoryAttempt]) -> Bool {
             for attempt in attempts.indices {
                 for index in attempts[attempt].testSteps.indices {
                     if !attempts[attempt].testSteps[index].attachments.isEmpty || attempts[attempt].testSteps[index].error != nil { return false }
+                    // An undefined step's suggestion goes among the envelopes.
+                    if attempts[attempt].testSteps[index].stepStatus == .undefined { return false }
                 }
             }
             return true

@@ -11,7 +11,10 @@ extension MessagesReporter {
     /// now: their numbers go after the test case as a ``StepsRecord``,
     /// written out when the stream is assembled. Returns the length of
     /// that record (0 when there is none).
-    mutating func testCase(_ result: StoryResult, pickle: PickleIDs, into out: inout [UInt8]) -> Int {
+    /// The `testCase` envelope goes to `head`, apart: the stream gives
+    /// every test case before the first story's attempts. A suggestion
+    /// for an undefined step follows its `testStepStarted`, as Cucumber's.
+    mutating func testCase(_ result: StoryResult, pickle: PickleIDs, head out: inout [UInt8], into attempts: inout [UInt8]) -> Int {
         // The test case: the last attempt's test steps.
         let caseID = runIDs.nextNumber()
         var stepIDs: [Int] = []
@@ -73,18 +76,24 @@ extension MessagesReporter {
         out.literal(#"],"testRunStartedId":""#)
         marker.write(.run, 1, into: &out)
         out.literal("\"}}\n")
-        var storyStep = -1
-        for testStepIndex in result.testSteps.indices {
-            // The status read in place; the step only for an undefined one.
-            guard let status = result.testSteps[testStepIndex].stepStatus else { continue }
-            storyStep += 1
-            let index = storyStep
-            guard status == .undefined && index < pickle.stepCount, case .step(let step) = result.testSteps[testStepIndex] else { continue }
-            Self.line(Self.envelope("suggestion", .object([
-                ("id", .string(marker.text(.run, runIDs.nextNumber()))), ("pickleStepId", .string(pickle.stepID(index))),
-                ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
-            ])), into: &out)
-        }
+        return writeAttempts(result, pickle: pickle, caseID: caseID, stepIDs: stepIDs, into: &attempts)
+    }
+
+    /// A `suggestion` for the test step at `index` of an attempt when it is
+    /// an undefined story step (`storyStep`: its place among the story's steps).
+    private mutating func writeSuggestion(_ testStep: TestStepResult, storyStep: Int, pickle: PickleIDs, into out: inout [UInt8]) {
+        guard testStep.stepStatus == .undefined, storyStep < pickle.stepCount, case .step(let step) = testStep else { return }
+        Self.line(Self.envelope("suggestion", .object([
+            ("id", .string(marker.text(.run, runIDs.nextNumber()))), ("pickleStepId", .string(pickle.stepID(storyStep))),
+            ("snippets", .array([.object([("language", .string("swift")), ("code", .string(step.snippet ?? Snippet(for: step.step).code()))])])),
+        ])), into: &out)
+    }
+
+    /// Each attempt's envelopes, or their ``StepsRecord``; returns the
+    /// record's length (0 when there is none).
+    private mutating func writeAttempts(
+        _ result: StoryResult, pickle: PickleIDs, caseID: Int, stepIDs: [Int], into out: inout [UInt8]
+    ) -> Int {
         let attempts = result.allAttempts
         if StepsRecord.fits(attempts) {
             return StepsRecord.write(
@@ -104,7 +113,9 @@ extension MessagesReporter {
             out.literal(#"","timestamp":"#)
             clock.writeTimestamp(into: &out)
             out.literal("}}\n")
+            var storyStep = -1
             for index in attempt.testSteps.indices {
+                if attempt.testSteps[index].stepStatus != nil { storyStep += 1 }
                 // An earlier attempt's test steps are the test case's
                 // when they have the same shape; else they are matched in order.
                 let isSameShape = attempt.testSteps.count == result.testSteps.count && index < stepIDs.count
@@ -119,6 +130,9 @@ extension MessagesReporter {
                 marker.write(.run, stepID, into: &reference)
                 reference.append(UInt8(ascii: "\""))
                 Self.writeTestStepStarted(reference, clock: clock, into: &out)
+                if number == attempts.count - 1 {
+                    writeSuggestion(attempt.testSteps[index], storyStep: storyStep, pickle: pickle, into: &out)
+                }
                 if !attempt.testSteps[index].attachments.isEmpty {
                     let references: [(String, JSONValue)] = [
                         ("testCaseStartedId", .string(marker.text(.run, startedID))), ("testStepId", .string(marker.text(.run, stepID))),

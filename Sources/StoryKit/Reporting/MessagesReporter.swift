@@ -41,6 +41,11 @@ public struct MessagesReporter: Reporter {
     /// Whether `--strict` is on: then undefined and ambiguous steps make
     /// the run unsuccessful, as they do Cucumber's.
     private let isStrict: Bool
+    /// Whether the stories ran last first (`--order reverse`): the files,
+    /// and each file's pickles, are then written in reverse order of
+    /// their stories' end, which is the order they were read, as Cucumber
+    /// writes them.
+    var isReversed = false
 
     /// What is written as the run goes, with ids as markers.
     private var spill: ReportSpill?
@@ -58,6 +63,10 @@ public struct MessagesReporter: Reporter {
     var definitionNumbers: [MatchInfo.Key: Int] = [:]
     private var hooks: [(hook: HookResult, tags: String?, name: String?)] = []
     private var hookNumbers: [HookKey: Int] = [:]
+    /// For each of the registry's hooks (the first of ``hooks``), how many
+    /// definitions were registered before it: the stream interleaves them
+    /// in registration order.
+    private var hooksDefinitionsBefore: [Int] = []
     let registered: [MatchInfo.Key: StepDefinition]
     /// The registry's definitions by id, each with its number (and its
     /// regex's fast matcher): a step's match finds them without hashing
@@ -71,6 +80,14 @@ public struct MessagesReporter: Reporter {
     let trees = TreeRegexCache()
     /// Before-run hooks and test cases, in the order they ran.
     private var run: [RunPart] = []
+    /// Each story's `testCase` envelope, apart from its attempts: the
+    /// stream gives every test case after the before-run hooks and before
+    /// the first `testCaseStarted`, as Cucumber's does.
+    private var testCases: [ReportSpill.Place] = []
+    /// How many parts of ``run`` came before the first story's.
+    private var partsBeforeStories: Int?
+    /// The bytes of the test case being written, kept for the next.
+    private var caseBuffer: [UInt8] = []
 
     /// A before-run hook's or test case's part of the run in the spill:
     /// its envelopes, then (a test case's) the ``StepsRecord`` of its
@@ -138,6 +155,7 @@ public struct MessagesReporter: Reporter {
         }
         for hook in registry?.hooks ?? [] {
             defineHook(HookResult(kind: hook.kind.rawValue, location: hook.location, status: .passed, error: nil, duration: 0), tags: hook.tags, name: hook.name)
+            hooksDefinitionsBefore.append(hook.definitionsBefore)
         }
     }
 
@@ -250,7 +268,7 @@ public struct MessagesReporter: Reporter {
         } else {
             index = files.count
             fileIndex[file] = index
-            files.append(sourceFile(info, first: result, index: index, base: nextFileBase))
+            files.append(sourceFile(info, first: (result.story.location.line, result.story.groupName), index: index, base: nextFileBase))
             nextFileBase = files[index].base.map { $0 + info.idCount }
         }
         lastFile = (file, index)
@@ -288,7 +306,13 @@ public struct MessagesReporter: Reporter {
         guard let pickle else { return }
         files[index].pickles.append(picklePlace ?? spill.append(pickle.line))
         var record = 0
-        let place = spill.append { record = testCase(result, pickle: pickle, into: &$0) }
+        var head = caseBuffer
+        caseBuffer = []
+        head.removeAll(keepingCapacity: true)
+        let place = spill.append { record = testCase(result, pickle: pickle, head: &head, into: &$0) }
+        testCases.append(spill.append(head))
+        caseBuffer = head
+        if partsBeforeStories == nil { partsBeforeStories = run.count }
         run.append(RunPart(place: place, record: record))
     }
 
@@ -304,7 +328,7 @@ public struct MessagesReporter: Reporter {
             if let info, written.insert(uri).inserted {
                 Self.line(Self.envelope("source", .object([
                     ("uri", .string(uri)), ("data", .string(info.text)),
-                    ("mediaType", .string("text/x.cucumber.gherkin+plain")),
+                    ("mediaType", .string(Self.mediaType(uri))),
                 ])), into: &out)
             }
             for problem in rejected.problems {
@@ -327,16 +351,18 @@ public struct MessagesReporter: Reporter {
     /// A story file's `source` and, for a feature file, `gherkinDocument`
     /// envelopes, and how its pickles are made.
     /// `base`: the number of its first id, when known (``nextFileBase``).
-    private func sourceFile(_ info: StoryFileInfo, first: StoryResult, index: Int, base: Int?) -> SourceFile {
+    /// `first`: the line of its first story, and the story's group (a
+    /// `.stories` file's document is named after it).
+    private func sourceFile(_ info: StoryFileInfo, first: (line: Int, group: String), index: Int, base: Int?) -> SourceFile {
         let uri = SourceLocation.relativePath(info.path)
         var head: [UInt8] = []
         Self.line(Self.envelope("source", .object([
             ("uri", .string(uri)), ("data", .string(info.text)),
-            ("mediaType", .string("text/x.cucumber.gherkin+plain")),
+            ("mediaType", .string(Self.mediaType(uri))),
         ])), into: &head)
         var ids = IDs()
         ids.marker = (marker, .file, index)
-        if info.feature != nil, info.place(of: first.story) != nil {
+        if info.feature != nil, info.place(atLine: first.line) != nil {
             var gherkin = GherkinFile(info: info, uri: uri, base: base ?? 1)
             if base == nil { gherkin.marker = (marker, index) }
             _ = ids.reserve(info.idCount)
@@ -346,7 +372,7 @@ public struct MessagesReporter: Reporter {
             return SourceFile(uri: uri, head: spill!.append(head), ids: ids, isFeature: true, base: base)
         }
         var document: [UInt8] = []
-        Self.line(Self.envelope("gherkinDocument", Self.synthesizedDocument(uri: uri, group: first.story.groupName, children: [])), into: &document)
+        Self.line(Self.envelope("gherkinDocument", Self.synthesizedDocument(uri: uri, group: first.group, children: [])), into: &document)
         // Split around the empty children: the last `"children":[]` is the feature's.
         let children = Array(#""children":["#.utf8)
         var split = document.count - children.count
@@ -357,8 +383,30 @@ public struct MessagesReporter: Reporter {
             isFeature: false)
     }
 
-    public mutating func finish() throws {
-        for unused in summary.unusedDefinitions { define(unused.pattern, unused.location) }
+    /// Writes the pickle of a feature file's story that did not run (a
+    /// before-run hook failed, the run was stopped), as Cucumber writes
+    /// every pickle it read; it has no test case.
+    private mutating func addNotRun(_ location: SourceLocation) {
+        let info = fileInfos.info(location.file)
+        guard info.feature != nil, let place = info.place(atLine: location.line) else { return }
+        if spill == nil { spill = ReportSpill(near: path) }
+        let index: Int
+        if let known = fileIndex[location.file] {
+            index = known
+        } else {
+            index = files.count
+            fileIndex[location.file] = index
+            files.append(sourceFile(info, first: (location.line, ""), index: index, base: nextFileBase))
+            nextFileBase = files[index].base.map { $0 + info.idCount }
+        }
+        guard files[index].isFeature else { return }
+        var gherkin = GherkinFile(info: info, uri: files[index].uri, base: files[index].base ?? 1)
+        if files[index].base == nil { gherkin.marker = (marker, index) }
+        files[index].pickles.append(spill!.append { _ = Self.pickle(place.pickle, file: gherkin, into: &$0) })
+    }
+
+    /// The after-run hooks' envelopes and `testRunFinished`.
+    private mutating func runEnd() -> [UInt8] {
         var end: [UInt8] = []
         for hook in afterRunHooks { runHook(hook, into: &end) }
         clock.nanoseconds = max(clock.nanoseconds, summary.duration)
@@ -366,12 +414,23 @@ public struct MessagesReporter: Reporter {
             ("success", .bool(!summary.hasFailures(strict: isStrict) && rejectedFiles.isEmpty)), ("timestamp", clock.timestamp),
             ("testRunStartedId", .string(marker.text(.run, 1))),
         ]
-        // What else failed the run, and the stories it did not run, for
-        // readers and `storyrun merge`.
+        // What failed the run outside its steps and hooks, what else failed
+        // it and the stories it did not run, for readers and `storyrun merge`.
         let note = RunOutcomeNote(summary: summary, failedRunHooks: failedRunHooks)
-        if !note.isEmpty { finished.append(("exception", note.exception)) }
+        if !summary.runErrors.isEmpty {
+            finished.append(("message", .string(summary.runErrors.joined(separator: "\n"))))
+        }
+        if !note.isEmpty || !summary.runErrors.isEmpty {
+            finished.append(("exception", note.exception(runErrors: summary.runErrors)))
+        }
         Self.line(Self.envelope("testRunFinished", .object(finished)), into: &end)
+        return end
+    }
 
+    /// What comes before the run's parts once every part is counted: the
+    /// parse errors, parameter types, definitions and hooks, and
+    /// `testRunStarted`; and the number of each series' first id.
+    private func prelude() -> (bytes: [UInt8], bases: IDBases) {
         // Every part is counted now: number the ids.
         var next = 1
         var fileBases: [Int] = []
@@ -391,16 +450,30 @@ public struct MessagesReporter: Reporter {
             if let location = type.location { members.append(("sourceReference", Self.reference(location))) }
             Self.line(Self.envelope("parameterType", .object(members)), into: &prelude)
         }
-        let bases = IDBases(files: fileBases, definition: next, hook: next + definitions.count, run: next + definitions.count + hooks.count)
-        for (key, number) in definitions {
-            let type = registered[key]?.syntax == .expression ? "CUCUMBER_EXPRESSION" : "REGULAR_EXPRESSION"
-            Self.line(Self.envelope("stepDefinition", .object([
-                ("id", .string(String(bases.definition + number - 1))),
-                ("pattern", .object([("source", .string(key.pattern)), ("type", .string(type))])),
-                ("sourceReference", Self.reference(key.location)),
+        for undefined in registry?.undefinedParameterTypes ?? [] {
+            Self.line(Self.envelope("undefinedParameterType", .object([
+                ("expression", .string(undefined.expression)), ("name", .string(undefined.name)),
             ])), into: &prelude)
         }
-        for (number, (hook, tags, name)) in hooks.enumerated() {
+        let bases = IDBases(files: fileBases, definition: next, hook: next + definitions.count, run: next + definitions.count + hooks.count)
+        writeDefinitionsAndHooks(bases: bases, into: &prelude)
+        Self.line(Self.envelope("testRunStarted", .object([("timestamp", Clock(start: startTime).timestamp), ("id", .string(String(bases.run)))])), into: &prelude)
+        return (prelude, bases)
+    }
+
+    /// The `stepDefinition` and `hook` envelopes, in registration order.
+    private func writeDefinitionsAndHooks(bases: IDBases, into prelude: inout [UInt8]) {
+        // Definitions and hooks in registration order (hooks the registry
+        // does not know, in a merge, last).
+        var nextHook = 0
+        func writeHooks(upTo definitionCount: Int) {
+            while nextHook < hooks.count, nextHook >= hooksDefinitionsBefore.count ? definitionCount == Int.max : hooksDefinitionsBefore[nextHook] <= definitionCount {
+                writeHook(nextHook)
+                nextHook += 1
+            }
+        }
+        func writeHook(_ number: Int) {
+            let (hook, tags, name) = hooks[number]
             var members: [(String, JSONValue)] = [
                 ("id", .string(String(bases.hook + number))), ("type", .string(Self.hookType(hook.kind))), ("sourceReference", Self.reference(hook.location)),
             ]
@@ -408,7 +481,23 @@ public struct MessagesReporter: Reporter {
             if let name { members.append(("name", .string(name))) }
             Self.line(Self.envelope("hook", .object(members)), into: &prelude)
         }
-        Self.line(Self.envelope("testRunStarted", .object([("timestamp", Clock(start: startTime).timestamp), ("id", .string(String(bases.run)))])), into: &prelude)
+        for (index, (key, number)) in definitions.enumerated() {
+            writeHooks(upTo: index)
+            let type = registered[key]?.syntax == .expression ? "CUCUMBER_EXPRESSION" : "REGULAR_EXPRESSION"
+            Self.line(Self.envelope("stepDefinition", .object([
+                ("id", .string(String(bases.definition + number - 1))),
+                ("pattern", .object([("source", .string(key.pattern)), ("type", .string(type))])),
+                ("sourceReference", Self.reference(key.location)),
+            ])), into: &prelude)
+        }
+        writeHooks(upTo: Int.max)
+    }
+
+    public mutating func finish() throws {
+        for location in summary.notRunStories { addNotRun(location) }
+        for unused in summary.unusedDefinitions { define(unused.pattern, unused.location) }
+        let end = runEnd()
+        let (prelude, bases) = prelude()
 
         let spill = spill ?? ReportSpill(near: path)
         let marker = marker
@@ -434,7 +523,10 @@ public struct MessagesReporter: Reporter {
                 try flush(atLeast: Self.writeSize)
             }
             Self.line(Self.envelope("meta", Self.meta), into: &out)
-            for source in files {
+            // A reversed run's files and pickles back in reading order (a
+            // `.stories` file's synthesized scenarios stay as they ran).
+            for var source in isReversed ? Array(files.reversed()) : files {
+                if isReversed { source.pickles.reverse() }
                 if source.base != nil, source.synthesized == nil {
                     // Numbered already: copied as it is (by the kernel,
                     // when it can), not read back through the marker pass.
@@ -453,12 +545,14 @@ public struct MessagesReporter: Reporter {
             out += prelude
             // The run: each part's envelopes, then its attempts' record
             // written out. The spill hands over whole parts, in order.
-            var next = 0
             let clock = Clock(start: startTime)
-            try spill.read(run.map(\.place), for: path) { bytes throws(Diagnostic) in
+            let split = partsBeforeStories ?? run.count
+            func readRun(_ parts: ArraySlice<RunPart>) throws(Diagnostic) {
+                var next = parts.startIndex
+                try spill.read(parts.map(\.place), for: path) { bytes throws(Diagnostic) in
                 var offset = 0
-                while offset < bytes.count, next < run.count {
-                    let part = run[next]
+                while offset < bytes.count, next < parts.endIndex {
+                    let part = parts[next]
                     next += 1
                     let envelopes = offset + part.place.count - part.record
                     Self.resolving(UnsafeRawBufferPointer(rebasing: bytes[offset..<envelopes]), marker: marker, bases: bases, into: &out)
@@ -469,10 +563,20 @@ public struct MessagesReporter: Reporter {
                     offset += part.place.count
                     try flush(atLeast: Self.writeSize)
                 }
+                }
             }
+            // Before-run hooks, every test case, then the stories' attempts.
+            try readRun(run[..<split])
+            try copy(testCases)
+            try readRun(run[split...])
             try write(end)
             try flush(atLeast: 1)
         }
+    }
+
+    /// A story file's media type: Gherkin in Markdown for `.feature.md`.
+    static func mediaType(_ uri: String) -> String {
+        FeatureFile.isMarkdown(uri) ? "text/x.cucumber.gherkin+markdown" : "text/x.cucumber.gherkin+plain"
     }
 
     /// How many bytes the stream gathers before it writes them.
@@ -545,13 +649,50 @@ public struct MessagesReporter: Reporter {
         // An ambiguous step's definitions are its test step's
         // stepDefinitionIds; Cucumber gives it no message.
         if let error = step.error, step.status != .ambiguous {
-            let place = error.location.map { "\nat \($0.displayFileAndLine)" } ?? ""
-            members.append(("message", .string(error.message + place + "\n\(step.place.displayFileAndLine)")))
+            // Where it was thrown, then the story step (or hook), each place
+            // once: a failed hook's message names the hook's already.
+            var message = Self.withoutHookName(error.message, step.hookResult)
+            if let thrown = error.location?.displayFileAndLine, !message.contains(thrown) { message += "\nat \(thrown)" }
+            let place = step.place.displayFileAndLine
+            if !message.contains(place) { message += "\n\(place)" }
+            members.append(("message", .string(message)))
+            let type = step.hookResult != nil ? "HookError" : "StepError"
             members.append(("exception", .object([
-                ("type", .string(step.hookResult != nil ? "HookError" : "StepError")), ("message", .string(error.message)),
+                ("type", .string(type)), ("message", .string(Self.withoutHookName(error.message, step.hookResult))),
+                ("stackTrace", .string(stackTrace(step, type: type, error: error))),
             ])))
         }
         return .object(members)
+    }
+
+    /// A failed hook's message without the words that name the hook
+    /// (`the before story hook at FILE:LINE failed: `): in Messages its
+    /// `hookId` names it, and the message is the error's, as Cucumber's.
+    static func withoutHookName(_ message: String, _ hook: HookResult?) -> String {
+        guard let hook else { return message }
+        for prefix in ["the \(hook.kind) hook at \(hook.location.displayFileAndLine) failed: ", "the \(hook.kind) hook failed: "]
+        where message.hasPrefix(prefix) {
+            return String(message.dropFirst(prefix.count))
+        }
+        return message
+    }
+
+    /// A failure's trace, innermost first: where it was thrown, the step
+    /// definition or hook that threw it, and the story step it ran for
+    /// (each place once).
+    static func stackTrace(_ step: TestStepResult, type: String, error: StepError) -> String {
+        var places: [SourceLocation] = []
+        if let thrown = error.location { places.append(thrown) }
+        if let hook = step.hookResult {
+            places.append(hook.location)
+        } else if case .step(let result) = step, let match = result.match {
+            places.append(match.location)
+        }
+        places.append(step.place)
+        var lines = ["\(type): \(withoutHookName(error.message, step.hookResult))"]
+        var seen = Set<SourceLocation>()
+        for place in places where seen.insert(place).inserted { lines.append("    at \(place.displayFileAndLine)") }
+        return lines.joined(separator: "\n")
     }
 
     /// The `meta` message: storyrun, Swift, and the host's system and processor.

@@ -84,6 +84,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
             var reporter = MessagesReporter(
                 path: context.path ?? "report.ndjson", startTime: context.startTime, registry: context.registry, isStrict: context.isStrict)
             reporter.fileInfos = context.fileInfos.reader()
+            reporter.isReversed = context.isReversed
             return reporter
         case .rerun: return RerunReporter(path: context.path ?? "rerun.txt", isStrict: context.isStrict)
         }
@@ -119,6 +120,9 @@ struct ReporterContext {
     /// `--tags`, `--name` or `--shard`): only then is a list of unused
     /// step definitions news rather than noise.
     var isWholeRun = true
+    /// Whether the stories run last first (`--order reverse`): Messages
+    /// still lists the files and their pickles in the order they were read.
+    var isReversed = false
 }
 
 /// A report the command line asked for.

@@ -114,12 +114,12 @@ final class StoryFileInfo: @unchecked Sendable {
         // (see ``FileStamps``); reported from the stories, as a file that
         // can no longer be read.
         text = FileStamps.isChanged(path) ? "" : read
-        guard path.hasSuffix(".feature"), !text.isEmpty else {
+        guard FeatureFile.isFeature(path), !text.isEmpty else {
             document = nil
             idCount = 0
             return
         }
-        let (parsed, errors, nextID) = parse.map { ($0.document, [], $0.nextID) } ?? GherkinParser.parse(text)
+        let (parsed, errors, nextID) = parse.map { ($0.document, [], $0.nextID) } ?? GherkinParser.parse(text, markdown: FeatureFile.isMarkdown(path))
         guard let parsed, errors.isEmpty, let feature = parsed.feature else {
             document = nil
             idCount = 0
@@ -169,6 +169,11 @@ final class StoryFileInfo: @unchecked Sendable {
     /// Where a story of this file sits in the syntax tree.
     func place(of story: Story) -> Place? {
         places[story.location.line]
+    }
+
+    /// The place of the story that starts at a line, if one does.
+    func place(atLine line: Int) -> Place? {
+        places[line]
     }
 
     /// Whether the `index`th step of a story comes from a Background.
@@ -242,6 +247,7 @@ final class StoryFileInfo: @unchecked Sendable {
     func tableRowLines(from first: Int, count: Int) -> [Int] {
         // The lines taken once: each use of ``lines`` takes its lock.
         let lines = lines
+        let isMarkdown = isMarkdown
         var result: [Int] = []
         var line = first
         while result.count < count, line <= lines.count {
@@ -256,6 +262,11 @@ final class StoryFileInfo: @unchecked Sendable {
                 guard bytes[index] < 0x80, index + 1 == bytes.count || bytes[index + 1] < 0x80 else { return nil }
                 return .some(bytes[index])
             }
+            if isMarkdown, Self.isMarkdownSeparator(text) {
+                // `| --- |` in Gherkin in Markdown: not a row.
+                line += 1
+                continue
+            }
             if let lead {
                 if lead == UInt8(ascii: "|") { result.append(line) }
                 else if !(lead == nil || lead == UInt8(ascii: "#")) { break }
@@ -268,6 +279,22 @@ final class StoryFileInfo: @unchecked Sendable {
         }
         while result.count < count { result.append(first + result.count) }
         return result
+    }
+
+    /// Whether the file is Gherkin in Markdown.
+    private var isMarkdown: Bool { FeatureFile.isMarkdown(path) }
+
+    /// Whether a line is a Markdown table's header separator (a cell of
+    /// dashes, a colon at either end or none), which is no row.
+    static func isMarkdownSeparator(_ line: some StringProtocol) -> Bool {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        guard trimmed.hasPrefix("|") else { return false }
+        return trimmed.split(separator: "|").contains { cell in
+            var text = cell.trimmingCharacters(in: .whitespaces)[...]
+            if text.hasPrefix(":") { text = text.dropFirst() }
+            if text.hasSuffix(":") { text = text.dropLast() }
+            return !text.isEmpty && text.allSatisfy { $0 == "-" }
+        }
     }
 
     /// The files the reports of one run read last, shared by those

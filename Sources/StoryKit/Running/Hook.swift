@@ -17,6 +17,9 @@ struct Hook: Sendable {
     let location: SourceLocation
     /// The name it was given, for reports (Cucumber's named hooks).
     var name: String? = nil
+    /// How many step definitions were registered before it: reports list
+    /// definitions and hooks in the order they were registered.
+    var definitionsBefore = 0
     /// Runs the hook in a story's context (or, for run hooks, with none).
     let body: @Sendable (StoryContext?) async throws -> Void
 }

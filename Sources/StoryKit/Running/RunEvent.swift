@@ -46,6 +46,10 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var notRun: Int = 0
     /// Where those stories are, for the rerun report.
     public var notRunStories: [SourceLocation] = []
+    /// What failed the run outside every step and hook (a worker that
+    /// could not start), as said to the user: Cucumber Messages gives it
+    /// in `testRunFinished`.
+    public var runErrors: [String] = []
     /// The story files with a problem that kept stories in them from
     /// running (a bad line, a file that cannot be read), as they were
     /// named; a rerun reads them whole again.

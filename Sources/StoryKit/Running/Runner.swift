@@ -19,8 +19,12 @@ struct Runner {
     var usedDefinitionIDs: [Int] { isUsed.indices.filter { isUsed[$0] } }
     /// The totals so far.
     private(set) var summary = RunSummary()
-    /// Whether `--fail-fast` has stopped the run.
+    /// Whether `--fail-fast`, or a failed before-run hook, has stopped the run.
     private(set) var isStopped = false
+    /// Whether a before-run hook failed: the run's setup did not happen,
+    /// so no story runs (as Cucumber's BeforeAll); the other before-run
+    /// hooks and every after-run hook still run.
+    private(set) var hasFailedBeforeRun = false
     /// Cancels a step that overruns its time limit.
     let watchdog = StepWatchdog()
     /// In a worker process, what its parent watches.
@@ -189,6 +193,10 @@ struct Runner {
                 let message = error is HookTimeoutError ? cause.message : "the \(kind.rawValue) hook failed: \(cause.message)"
                 result.status = .failed
                 result.error = StepError(message: message, location: cause.location ?? hook.location)
+                if kind == .beforeRun {
+                    hasFailedBeforeRun = true
+                    isStopped = true
+                }
                 emit(.diagnostic(Diagnostic(at: hook.location, problem: message)))
             }
             result.attachments = recorder.take() + (probe?.end() ?? [])

@@ -115,6 +115,8 @@ struct Supervisor {
         var nextSequence: UInt64 = 0
         var workers: [SupervisedWorker] = []
         var isStopping = false
+        /// Whether a before-run hook failed (and so stopped the run).
+        var hasFailedBeforeRun = false
         var startFailure: String?
         var everReady = false
         // Whether a worker ran its after-run hooks to its end; a run whose
@@ -265,6 +267,11 @@ struct Supervisor {
                     summary.failedHooks += 1
                     let diagnostic = Diagnostic(at: hook.location, problem: hook.error?.message ?? "the \(hook.kind) hook failed")
                     if seenDiagnostics.insert(diagnostic).inserted { emit(.diagnostic(diagnostic)) }
+                    // The run's setup failed: no story runs (the worker runs none either).
+                    if hook.kind == Hook.Kind.beforeRun.rawValue {
+                        hasFailedBeforeRun = true
+                        isStopping = true
+                    }
                 }
                 emit(.runHookFinished(hook))
             case .diagnostic(let diagnostic):
@@ -658,9 +665,10 @@ struct Supervisor {
         summary.notRunStories = notRunStories
         if let startFailure, notRun > 0 || !everReady {
             warn("storyrun: \(startFailure)")
+            summary.runErrors.append(startFailure)
         }
         if notRun > 0 {
-            warn("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (summary.wasInterrupted ? " (the run was interrupted)" : isStopping ? " (--fail-fast)" : ""))
+            warn("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (summary.wasInterrupted ? " (the run was interrupted)" : hasFailedBeforeRun ? " (a before-run hook failed)" : isStopping ? " (--fail-fast)" : ""))
         }
         summary.unusedDefinitions = registry.definitions
             .filter { !isUsed[$0.id] }

@@ -112,7 +112,10 @@ enum WorkerMain {
         }
         // Whether this worker has started a story.
         var hasRun = false
-        while let next = nextStory() {
+        // A before-run hook failed: no story runs. Those sent stay
+        // unanswered; the parent, told of the hook, sends no more and
+        // counts them not run.
+        while !runner.hasFailedBeforeRun, let next = nextStory() {
             defer {
                 spentHere.append(next)
                 if spentHere.count == 64 {

@@ -51,6 +51,7 @@ public enum CCKSteps {
         case "hooks-skipped": [HooksSkippedSteps.self]
         case "all-statuses": [AllStatusesSteps.self]
         case "failedish-combinations": [FailedishSteps.self]
+        case "markdown": [MarkdownSteps.self]
         default: []
         }
     }
@@ -110,6 +111,19 @@ final class DataTableSteps: StepDefinitions {
         step.expression("it should be:") { (steps: DataTableSteps, expected: DataTable) in
             try expectEqual(steps.transposed, expected.rows)
         }
+    }
+}
+
+final class MarkdownSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<MarkdownSteps>) {
+        step.expression("some TypeScript code:") { (_: MarkdownSteps, _: DocString) in }
+        step.expression("some classic Gherkin:") { (_: MarkdownSteps, _: DocString) in }
+        step.expression("we use a data table and attach something and then {word}") { (_: MarkdownSteps, word: String, _: DataTable) in
+            log("We are logging some plain text (\(word))")
+            if word == "fail" { throw KitError("You asked me to fail") }
+        }
+        step.expression("this might or might not run") { _ in }
     }
 }
 

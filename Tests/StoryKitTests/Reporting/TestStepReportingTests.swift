@@ -110,6 +110,12 @@ import Testing
         #expect(messages.contains(#""type":"BEFORE_TEST_CASE""#))
         #expect(messages.contains(#""testRunHookFinished""#))
         #expect(messages.contains(#""hookId""#))
+        // A failed hook's message is the error's (its hookId names the hook),
+        // then where it threw and the hook's place, each once.
+        #expect(messages.contains(#""message":"the database is down\nat Sources/Shop/ShopSteps.swift:23\nSources/Shop/ShopSteps.swift:21""#))
+        #expect(!messages.contains(#"hook at Sources/Shop/ShopSteps.swift:21 failed"#))
+        // A failed step's or hook's exception has a trace: the throw's place, then the hook's.
+        #expect(messages.contains(#""stackTrace":"HookError: the database is down\n    at Sources/Shop/ShopSteps.swift:23\n    at Sources/Shop/ShopSteps.swift:21""#))
     }
 
     @Test("A story that passed on its second attempt is flaky in every format")

@@ -67,7 +67,9 @@ extension GherkinParser {
         case .empty:
             break
         case .comment:
-            builder.addComment(token)
+            // Markdown's table separators are comments to the grammar only,
+            // as the official parser has them.
+            if !matcher.isMarkdown { builder.addComment(token) }
             if case .header(let block, false) = state {
                 builder.open(.description)
                 enter(.header(block, isInDescription: true))

@@ -129,10 +129,12 @@ struct GherkinParser {
     ///
     /// - Returns: The document (`nil` when there are errors), every error
     ///   in the order found, and the next free id for the pickle compiler.
-    static func parse(_ text: String) -> (document: GherkinDocument?, errors: [GherkinError], nextID: Int) {
+    /// - Parameter markdown: Whether the file is Gherkin in Markdown (`.feature.md`).
+    static func parse(_ text: String, markdown: Bool = false) -> (document: GherkinDocument?, errors: [GherkinError], nextID: Int) {
         var text = text
         return text.withUTF8 { bytes in
             var parser = GherkinParser(bytes)
+            parser.matcher.isMarkdown = markdown
             var start = 0
             while !parser.builder.isStopped {
                 let next = parser.line(at: start, number: parser.lineNumber)

@@ -6,9 +6,14 @@ struct GherkinTokenMatcher {
     /// The dialect that keywords are matched in.
     private(set) var dialect: GherkinDialect = .english
     /// The fence of the open doc string, if one is open.
-    private var openFence: [UInt8]?
+    var openFence: [UInt8]?
     /// The indentation of the open doc string's fence.
-    private var indentToRemove = 0
+    var indentToRemove = 0
+    /// Whether the file is Gherkin in Markdown (`.feature.md`; see
+    /// ``matchMarkdown(_:_:)``).
+    var isMarkdown = false
+    /// Whether a Markdown file's feature line was found (any first line is it).
+    var matchedFeatureLine = false
 
     private static let quotesFence: [UInt8] = Array(#"""""#.utf8)
     private static let backticksFence: [UInt8] = Array("```".utf8)
@@ -28,6 +33,7 @@ struct GherkinTokenMatcher {
         guard let line else {
             return kind == .eof ? GherkinToken(kind: .eof, line: lineNumber, column: 0) : nil
         }
+        if isMarkdown { return matchMarkdown(kind, line) }
         let column = line.indent + 1
         switch kind {
         case .eof:
@@ -92,6 +98,7 @@ struct GherkinTokenMatcher {
     @inline(__always)
     func mayMatch(_ kind: GherkinToken.Kind, _ line: GherkinLine?) -> Bool {
         guard let line else { return kind == .eof }
+        if isMarkdown { return true }
         guard line.textStart < line.end else { return kind == .empty || kind == .other }
         let first = line.bytes[line.textStart]
         switch kind {
@@ -110,6 +117,7 @@ struct GherkinTokenMatcher {
     /// Whether `line` is a title line of `kind` (`.scenarioLine`,
     /// `.examplesLine`, …), without making its token: for looking ahead.
     func isTitle(_ kind: GherkinToken.Kind, _ line: GherkinLine) -> Bool {
+        if isMarkdown { return isMarkdownTitle(kind, line) }
         let keywords: [GherkinDialect.TitleKeyword]
         switch kind {
         case .featureLine: keywords = dialect.featureKeywords

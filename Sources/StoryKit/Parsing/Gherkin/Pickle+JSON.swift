@@ -1,10 +1,15 @@
 extension Pickle {
     /// The pickle as one NDJSON line in the official message shape,
     /// `{"pickle":{…}}`, with keys sorted as in Cucumber's test data.
-    var jsonLine: String {
+    var jsonLine: String { jsonLine(idOffset: 0) }
+
+    /// ``jsonLine`` with every id moved on by `idOffset`: the ids of a
+    /// stream of many files go on from file to file, as the official
+    /// parser numbers them.
+    func jsonLine(idOffset: Int) -> String {
         var out = #"{"pickle":{"astNodeIds":"#
-        out += Self.json(astNodeIDs)
-        out += #","id":"\#(id)""#
+        out += Self.json(astNodeIDs.map { $0 + idOffset })
+        out += #","id":"\#(id + idOffset)""#
         out += #","language":"# + Self.json(language)
         out += #","location":{"column":\#(location.column),"line":\#(location.line)}"#
         out += #","name":"# + Self.json(name)
@@ -15,13 +20,13 @@ extension Pickle {
             if step.docString != nil || step.dataTable != nil {
                 out += #""argument":{"# + argumentJSON(step) + "},"
             }
-            out += #""astNodeIds":"# + Self.json(step.astNodeIDs)
-            out += #","id":"\#(step.id)""#
+            out += #""astNodeIds":"# + Self.json(step.astNodeIDs.map { $0 + idOffset })
+            out += #","id":"\#(step.id + idOffset)""#
             out += #","text":"# + Self.json(step.text)
             out += #","type":"# + Self.json(step.type.rawValue) + "}"
         }
         out += #"],"tags":["#
-        out += tags.map { #"{"astNodeId":"\#($0.astNodeID)","name":"# + Self.json($0.name) + "}" }
+        out += tags.map { #"{"astNodeId":"\#($0.astNodeID + idOffset)","name":"# + Self.json($0.name) + "}" }
             .joined(separator: ",")
         out += #"],"uri":"# + Self.json(uri) + "}}"
         return out
