@@ -91,6 +91,10 @@ struct MergedRun {
             note.wasInterrupted = note.wasInterrupted || shard.note.wasInterrupted
             note.notRunStories += shard.note.notRunStories
         }
+        // The stories not run in the run's order: file by file as first
+        // named, each file's stories by line.
+        let files = note.notRunStories.reduce(into: [String]()) { if !$0.contains($1.file) { $0.append($1.file) } }
+        note.notRunStories.sort { (files.firstIndex(of: $0.file)!, $0.line) < (files.firstIndex(of: $1.file)!, $1.line) }
         isStrict = shards.contains(where: \.isStrict)
     }
 
@@ -140,7 +144,12 @@ struct MergedRun {
         summary.wasInterrupted = note.wasInterrupted
         summary.notRunStories = note.notRunStories
         summary.unusedDefinitions = unusedDefinitions
-        if let what = CucumberJSONReporter.RunFailures.describe(failures: note.otherFailures, notRun: note.notRun) {
+        // Stories not run after a before-run hook failed are the hook's
+        // failure, which is said below, as the run said it.
+        let hookStoppedRun = self.runHooks.contains { $0.kind == Hook.Kind.beforeRun.rawValue && $0.status == .failed }
+        if let what = CucumberJSONReporter.RunFailures.describe(
+            failures: note.otherFailures, notRun: hookStoppedRun && !note.wasInterrupted ? 0 : note.notRun)
+        {
             emit(.diagnostic(Diagnostic(at: nil, problem: "the merged runs failed: \(what) (see each run's output)")))
         }
         /// A run hook, as the run said it.

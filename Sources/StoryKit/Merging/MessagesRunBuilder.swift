@@ -142,7 +142,13 @@ struct MessagesRunBuilder {
             guard let started = index.runHooksStarted[finished.testRunHookStartedId], let hook = index.hooks[started.hookId] else {
                 throw index.problem(line, "testRunHookFinished names a testRunHookStarted (or hook) the stream does not have")
             }
-            let outcome = try Outcome(finished.result, line: line, index: index)
+            var outcome = try Outcome(finished.result, line: line, index: index)
+            // Messages gives a failed hook's own message; the run's other
+            // reports say which hook failed first, as the runner words it.
+            if var error = outcome.error, !error.message.hasPrefix("the \(hook.kind) hook") {
+                error.message = "the \(hook.kind) hook failed: \(error.message)"
+                outcome.error = error
+            }
             hooks.append(HookResult(
                 kind: hook.kind, location: hook.location, status: outcome.status, error: outcome.error, duration: outcome.duration,
                 attachments: index.attachments["run hook " + finished.testRunHookStartedId] ?? []))

@@ -102,7 +102,7 @@ extension CucumberJSONReporter {
             }
             guard let first = hooks.first else { return features }
             features.append(.object([
-                ("uri", .string(first.location.file)),
+                ("uri", .string(first.location.displayPath)),
                 ("id", .string("run-hooks")),
                 ("keyword", .string("Run hooks")),
                 ("name", .string("run hooks")),
