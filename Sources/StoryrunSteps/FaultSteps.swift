@@ -152,6 +152,9 @@ final class FaultSteps: StepDefinitions {
         step("^the step sets the umask to (\\d+)$") { (_: FaultSteps, mask: Int) in
             umask(mode_t(mask))
         }
+        step("^the step sets signal (\\d+) to ignored$") { (_: FaultSteps, signal: Int32) in
+            _ = Glibc.signal(signal, SIG_IGN)
+        }
         step("^the step ignores SIGTERM and SIGINT$") { _ in
             signal(SIGTERM, SIG_IGN)
             signal(SIGINT, SIG_IGN)
