@@ -484,7 +484,7 @@ public struct CucumberJSONReporter: Reporter {
         var outcome: [(String, JSONValue)] = [("status", .string(status == .ambiguous ? "failed" : status.rawValue))]
         if let error {
             let swiftPlace = error.location.map { "\n\($0.displayFileAndLine)" } ?? ""
-            outcome.append(("error_message", .string(error.message + swiftPlace + (place.map { "\n\($0.displayFileAndLine)" } ?? ""))))
+            outcome.append(("error_message", .string(ReportText.cut(error.message) + swiftPlace + (place.map { "\n\($0.displayFileAndLine)" } ?? ""))))
         }
         if status == .passed || status == .failed || status == .ambiguous {
             outcome.append(("duration", .int(Int64(clamping: duration))))

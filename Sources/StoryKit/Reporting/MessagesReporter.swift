@@ -537,9 +537,10 @@ public struct MessagesReporter: Reporter {
         // stepDefinitionIds; Cucumber gives it no message.
         if let error = step.error, step.status != .ambiguous {
             let place = error.location.map { "\nat \($0.displayFileAndLine)" } ?? ""
-            members.append(("message", .string(error.message + place + "\n\(step.place.displayFileAndLine)")))
+            let message = ReportText.cut(error.message)
+            members.append(("message", .string(message + place + "\n\(step.place.displayFileAndLine)")))
             members.append(("exception", .object([
-                ("type", .string(step.hookResult != nil ? "HookError" : "StepError")), ("message", .string(error.message)),
+                ("type", .string(step.hookResult != nil ? "HookError" : "StepError")), ("message", .string(message)),
             ])))
         }
         return .object(members)
