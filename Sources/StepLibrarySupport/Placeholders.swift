@@ -13,8 +13,8 @@ package enum Placeholders {
             result += rest[..<open]
             guard let close = rest[open...].firstIndex(of: "}") else { break }
             let name = String(rest[rest.index(after: open)..<close])
-            if !name.isEmpty, !name.contains("\""), !name.contains("{"), let value = store[name] {
-                result += "\(value)"
+            if !name.isEmpty, !name.contains("\""), !name.contains("{"), let value = value(name, in: store) {
+                result += value
                 rest = rest[rest.index(after: close)...]
             } else {
                 result += "{"
@@ -22,6 +22,12 @@ package enum Placeholders {
             }
         }
         return result + rest
+    }
+
+    /// The text of the value stored under a placeholder's name; nil when
+    /// nothing is.
+    package static func value(_ name: String, in store: StoryStore) -> String? {
+        store[name].map { "\($0)" }
     }
 }
 

@@ -7,8 +7,20 @@ enum CommandWords {
     /// (outside single quotes) by the command's environment variables.
     /// - Throws: ``CommandError`` for an unclosed quote.
     static func split(_ line: String, environment: [String: String] = [:]) throws -> [String] {
-        var words: [String] = []
-        var word = ""
+        try pieces(line, environment: environment).map(CommandWord.joined)
+    }
+
+    /// Splits a command line into words as ``split(_:environment:)`` does,
+    /// and fills each `{name}` (quoted or not) with what `value(name)`
+    /// gives, after the split: a value is part of one word, whatever
+    /// spaces, quotes or `$` it holds, and is never expanded again. A
+    /// `{name}` whose value is nil stays as written.
+    /// - Throws: ``CommandError`` for an unclosed quote.
+    static func pieces(
+        _ line: String, environment: [String: String], value: (String) -> String? = { _ in nil }
+    ) throws -> [CommandWord] {
+        var words: [CommandWord] = []
+        var word = CommandWord()
         var inWord = false
         var quote: Character?
         var escaped = false
@@ -20,20 +32,13 @@ enum CommandWords {
             if character == "$", !escaped, quote != "'", index < characters.count,
                 characters[index] == "{" || characters[index] == "_" || characters[index].isLetter
             {
-                var name = ""
-                if characters[index] == "{" {
-                    guard let close = characters[index...].firstIndex(of: "}") else {
-                        throw CommandError("the command line `\(line)` has an unclosed ${")
-                    }
-                    name = String(characters[(index + 1)..<close])
-                    index = close + 1
-                } else {
-                    while index < characters.count, characters[index] == "_" || characters[index].isLetter || characters[index].isNumber {
-                        name.append(characters[index])
-                        index += 1
-                    }
-                }
-                word += environment[name] ?? ""
+                word.append(environment[try variableName(characters, at: &index, line: line)] ?? "")
+                inWord = true
+                continue
+            }
+            if character == "{", !escaped, let (name, close) = placeholder(characters, at: index), let filled = value(name) {
+                word.pieces.append(.value(name: name, filled))
+                index = close + 1
                 inWord = true
                 continue
             }
@@ -50,7 +55,7 @@ enum CommandWords {
                 inWord = true
             } else if character == " " || character == "\t" {
                 if inWord { words.append(word) }
-                word = ""
+                word = CommandWord()
                 inWord = false
             } else {
                 word.append(character)
@@ -61,6 +66,33 @@ enum CommandWords {
         if inWord || escaped { words.append(word) }
         guard !words.isEmpty else { throw CommandError("the command line is empty") }
         return words
+    }
+
+    /// Reads the name of a variable after a `$` (`NAME` or `{NAME}`).
+    private static func variableName(_ characters: [Character], at index: inout Int, line: String) throws -> String {
+        if characters[index] == "{" {
+            guard let close = characters[index...].firstIndex(of: "}") else {
+                throw CommandError("the command line `\(line)` has an unclosed ${")
+            }
+            defer { index = close + 1 }
+            return String(characters[(index + 1)..<close])
+        }
+        var name = ""
+        while index < characters.count, characters[index] == "_" || characters[index].isLetter || characters[index].isNumber {
+            name.append(characters[index])
+            index += 1
+        }
+        return name
+    }
+
+    /// The name of a `{name}` placeholder whose `{` is just before `index`,
+    /// and where its `}` is; nil when there is none (as
+    /// ``Placeholders/expand(_:in:)`` reads them).
+    private static func placeholder(_ characters: [Character], at index: Int) -> (String, Int)? {
+        guard let close = characters[index...].firstIndex(of: "}") else { return nil }
+        let name = characters[index..<close]
+        guard !name.isEmpty, !name.contains("\""), !name.contains("{") else { return nil }
+        return (String(name), close)
     }
 
     /// Finds the program a command names: a path with a `/` (relative to the

@@ -49,16 +49,21 @@ public final class ProcessSteps: StepDefinitions {
 
     /// Starts a command in the story's directory.
     func start(_ commandLine: String, input: String?, keepsInputOpen: Bool) throws -> RunningCommand {
+        // Shown with its values, for the log and messages only: the
+        // command gets them after its line is split (CommandArguments).
         let expanded = Placeholders.expand(commandLine, in: store)
         var variables = ProcessInfo.processInfo.environment
         variables.merge(SharedEnvironment.variables(in: store)) { $1 }
         variables.merge(environment) { $1 }
         variables["PWD"] = workingDirectory
-        let words = try CommandWords.split(expanded, environment: variables)
-        let executable = try CommandWords.resolve(words[0], searchPath: variables["PATH"], packageDirectory: packageDirectory)
+        let words = try CommandWords.pieces(commandLine, environment: variables) { Placeholders.value($0, in: store) }
+        let arguments = CommandArguments(words: words)
+        variables.merge(arguments.environment) { $1 }
+        let executable = try CommandWords.resolve(
+            arguments.arguments[0], searchPath: variables["PATH"], packageDirectory: packageDirectory)
         log("$ \(expanded)")
         let command = try RunningCommand(
-            commandLine: expanded, executable: executable, arguments: words, directory: workingDirectory,
+            commandLine: expanded, executable: executable, arguments: arguments.arguments, directory: workingDirectory,
             environment: variables, input: input, keepsInputOpen: keepsInputOpen)
         started.append(command)
         return command

@@ -42,6 +42,7 @@ final class RunningCommand: Sendable {
         self.commandLine = commandLine
         // Writing to a command that closed its input must fail, not end the worker.
         signal(SIGPIPE, SIG_IGN)
+        Self.allowWaiting()
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], inPipe: [Int32] = [-1, -1]
         guard Self.makePipe(&outPipe), Self.makePipe(&errPipe) else {
             throw CommandError("cannot make pipes for `\(commandLine)`: \(String(cString: strerror(errno)))")
@@ -113,6 +114,23 @@ final class RunningCommand: Sendable {
         } else if keepsInputOpen {
             state.withLock { $0.input = inPipe[1] }
         }
+    }
+
+    /// Makes sure the commands this process starts can be waited for: a
+    /// step that set SIGCHLD to ignored (or `SA_NOCLDWAIT`) has the kernel
+    /// reap every child at once, and `waitpid` never saw one end (every
+    /// later command "did not finish within 10 s"). SIGCHLD's action goes
+    /// back to the default then; a handler the step set stays.
+    static func allowWaiting() {
+        var current = sigaction()
+        guard sigaction(SIGCHLD, nil, &current) == 0 else { return }
+        let ignore = unsafeBitCast(SIG_IGN, to: Int.self)
+        let isIgnored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == ignore
+        guard isIgnored || current.sa_flags & SA_NOCLDWAIT != 0 else { return }
+        var fixed = current
+        if isIgnored { fixed.__sigaction_handler.sa_handler = SIG_DFL }
+        fixed.sa_flags &= ~SA_NOCLDWAIT
+        _ = sigaction(SIGCHLD, &fixed, nil)
     }
 
     /// Makes a pipe whose ends are closed in the programs started (`pipe2`

@@ -152,6 +152,9 @@ final class FaultSteps: StepDefinitions {
         step("^the step sets the umask to (\\d+)$") { (_: FaultSteps, mask: Int) in
             umask(mode_t(mask))
         }
+        step("^the step sets signal (\\d+) to ignored$") { (_: FaultSteps, signal: Int32) in
+            _ = Glibc.signal(signal, SIG_IGN)
+        }
         step("^the step ignores SIGTERM and SIGINT$") { _ in
             signal(SIGTERM, SIG_IGN)
             signal(SIGINT, SIG_IGN)
@@ -260,6 +263,10 @@ final class FaultSteps: StepDefinitions {
         }
         step("^the step fails with a (\\d+) MB message on one line$") { (_: FaultSteps, megabytes: Int) in
             throw HugeFailure(message: String(repeating: "x", count: megabytes << 20))
+        }
+        step("^the step fails with a (\\d+) MB message repeating \"(.*)\"$") { (_: FaultSteps, megabytes: Int, text: String) in
+            let piece = text.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\e", with: "\u{1B}")
+            throw HugeFailure(message: String(repeating: piece, count: max(1, (megabytes << 20) / max(1, piece.utf8.count))))
         }
         // Adversary: step code that opens files and never closes them, until
         // its process can open no more.

@@ -26,6 +26,10 @@ public enum StoryrunSteps {
     /// (`Fixtures/stories/faults`).
     public static let faults: [any StepDefinitions.Type] = fixtures + [FaultSteps.self, RegistrationLogSteps.self]
 
+    /// The step libraries and the steps that misbehave on purpose: step
+    /// code that changes the process the libraries' steps run in.
+    public static let stepLibraryFaults: [any StepDefinitions.Type] = stepLibraries + [FaultSteps.self]
+
     /// The fixture steps and a definition registration rejects (watch mode
     /// goes on watching).
     public static let rejected: [any StepDefinitions.Type] = fixtures + [RejectedSteps.self]

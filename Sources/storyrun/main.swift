@@ -17,5 +17,6 @@ case "shop": await StoryRun.main(steps: StoryrunSteps.shop)
 case "consistency": await StoryRun.main(steps: StoryrunSteps.consistency)
 case let setting? where setting.hasPrefix("cck:"): await StoryRun.main(steps: CCKSteps.steps(for: String(setting.dropFirst(4))))
 case "steplibs": await StoryRun.main(steps: StoryrunSteps.stepLibraries)
+case "steplib-faults": await StoryRun.main(steps: StoryrunSteps.stepLibraryFaults)
 default: await StoryRun.main(steps: StoryrunSteps.driver)
 }

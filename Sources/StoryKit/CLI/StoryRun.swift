@@ -70,14 +70,15 @@ public enum StoryRun {
         startsWorkers = true
         // Two variables: `getenv`, not a dictionary of every one.
         let isTerminal = isatty(STDOUT_FILENO) == 1
+        let isColoured = getenv("NO_COLOR") == nil && isTerminal
         let status = await run(
             arguments: arguments, steps: steps, registered: registry, reporters: reporters,
-            style: getenv("NO_COLOR") == nil && isTerminal ? .ansi : .plain,
+            style: isColoured ? .ansi : .plain,
             isGitHubActions: getenv("GITHUB_ACTIONS").map { String(cString: $0) } == "true",
             clock: { DispatchTime.now().uptimeNanoseconds },
             startTime: Date(),
-            output: { StandardOutput.writeLine(TerminalText.visible($0)) },
-            partialOutput: isTerminal ? { print(TerminalText.visible($0), terminator: ""); fflush(nil) } : nil)
+            output: { StandardOutput.writeLine(TerminalText.visible($0, allowsColour: isColoured)) },
+            partialOutput: isTerminal ? { print(TerminalText.visible($0, allowsColour: isColoured), terminator: ""); fflush(nil) } : nil)
         // Workers started for a run that did not happen (a rejected story
         // file or step definition, say).
         Supervisor.discardPrestarted()
@@ -209,6 +210,9 @@ public enum StoryRun {
             return LanguagesCommand.keywords(language, style: style, output: output)
         case .run, .check, .explain, .worker, .lsp, .definitions:
             let style = options.isColorDisabled ? .plain : style
+            // --no-color: no escape sequence reaches the terminal, not even
+            // a story's own colours (the caller's output lets storyrun's pass).
+            let output = options.isColorDisabled ? { output(TerminalText.visible($0, allowsColour: false)) } : output
             // A run reads and parses its story files while the step classes register.
             var started: (selection: StorySelection, feed: StoryFeed)?
             if options.command == .run {

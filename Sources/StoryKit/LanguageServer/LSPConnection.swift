@@ -16,39 +16,100 @@ struct LSPConnection {
         self.output = output
     }
 
-    /// Reads the next message; nil at the end of the input.
+    /// Reads the next message; nil at the end of the input, or when the
+    /// input cannot be read on (see ``failure``).
     ///
-    /// A frame whose body is not a JSON object is skipped.
+    /// A frame whose body is not a JSON object, or whose header has no
+    /// length a body can have, is answered with a JSON-RPC parse error
+    /// (`-32700`, id null) and skipped.
     mutating func read() -> JSONObject? {
         while true {
             guard let body = readFrame() else { return nil }
+            guard let body else { continue }
             if let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? JSONObject { return object }
+            answerParseError("a message is not a JSON object")
         }
     }
 
-    /// Reads one frame's body; nil at the end of the input.
-    private mutating func readFrame() -> [UInt8]? {
+    /// Why the input was given up before its end (a header or body larger
+    /// than a client sends), or nil.
+    private(set) var failure: String?
+
+    /// The most bytes of a header, and of a body: far more than any editor
+    /// sends, and each taken whole into memory.
+    static let headerLimit = 64 << 10
+    static let bodyLimit = 256 << 20
+
+    /// How far the buffer was searched for the end of a header.
+    private var searched = 0
+
+    /// Reads one frame's body: nil at the end of the input (or when it is
+    /// given up), `.some(nil)` for a frame whose header was answered with an
+    /// error and skipped.
+    private mutating func readFrame() -> [UInt8]?? {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         while true {
-            if let end = Self.find(separator, in: buffer) {
-                let header = String(decoding: buffer[..<end], as: UTF8.self)
-                var length = 0
-                for line in header.split(separator: "\r\n") {
-                    let parts = line.split(separator: ":", maxSplits: 1)
-                    if parts.count == 2, parts[0].lowercased() == "content-length" {
-                        length = Int(parts[1].trimmingCharacters(in: .whitespaces)) ?? 0
-                    }
-                }
+            if let end = Self.find(separator, in: buffer, from: max(0, searched - separator.count + 1)) {
+                searched = 0
+                guard end <= Self.headerLimit else { return giveUp("a message header longer than \(Self.headerLimit) bytes") }
                 let bodyStart = end + separator.count
+                let length: Int
+                switch Self.contentLength(String(decoding: buffer[..<end], as: UTF8.self)) {
+                case .success(let value): length = value
+                case .failure(let problem):
+                    buffer.removeFirst(bodyStart)
+                    answerParseError(problem.message)
+                    return .some(nil)
+                }
+                guard length <= Self.bodyLimit else {
+                    return giveUp("a message of \(length) bytes is more than the \(Self.bodyLimit) storyrun lsp takes")
+                }
                 while buffer.count < bodyStart + length {
                     guard fill() else { return nil }
                 }
                 let body = Array(buffer[bodyStart..<(bodyStart + length)])
                 buffer.removeFirst(bodyStart + length)
-                return body
+                return .some(body)
+            }
+            searched = buffer.count
+            guard buffer.count <= Self.headerLimit else {
+                return giveUp("a message header longer than \(Self.headerLimit) bytes")
             }
             guard fill() else { return nil }
         }
+    }
+
+    /// A problem with a frame's header.
+    struct HeaderProblem: Error {
+        let message: String
+    }
+
+    /// The `Content-Length` of a header: digits only, none negative.
+    static func contentLength(_ header: String) -> Result<Int, HeaderProblem> {
+        for line in header.split(separator: "\r\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { continue }
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            guard !value.isEmpty, value.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                return .failure(HeaderProblem(message: "Content-Length \(value.prefix(40)) is not a number of bytes"))
+            }
+            return .success(Int(value) ?? Int.max)
+        }
+        return .failure(HeaderProblem(message: "a message header has no Content-Length"))
+    }
+
+    /// Answers a message that cannot be read with a JSON-RPC parse error.
+    private func answerParseError(_ problem: String) {
+        write(["id": NSNull(), "error": ["code": -32700, "message": "storyrun lsp: " + problem] as JSONObject])
+    }
+
+    /// Gives the input up: answers with the problem, keeps it in
+    /// ``failure``, and ends the messages.
+    private mutating func giveUp(_ problem: String) -> [UInt8]?? {
+        answerParseError(problem + "; the server stops")
+        failure = problem
+        buffer = []
+        return nil
     }
 
     /// Reads more bytes into the buffer; false at the end of the input.
@@ -65,9 +126,11 @@ struct LSPConnection {
         }
     }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+    /// Where `needle` first is in `haystack`, looking from `from` on (the
+    /// bytes before were searched already).
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int) -> Int? {
+        guard haystack.count >= needle.count, from <= haystack.count - needle.count else { return nil }
+        for start in from...(haystack.count - needle.count) where haystack[start] == needle[0] {
             if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
         }
         return nil

@@ -39,6 +39,10 @@ struct LanguageServer {
         while let message = connection.read() {
             if let status = server.handle(message) { return status }
         }
+        if let failure = connection.failure {
+            FileHandle.standardError.write(Data("storyrun lsp: \(failure); the server stopped\n".utf8))
+            return .inputError
+        }
         return .success
     }
 
@@ -130,9 +134,11 @@ struct LanguageServer {
     /// The document and the line (from 1) and UTF-16 column a request points at.
     func position(_ params: JSONObject) -> (document: StoryDocument, line: Int, character: Int)? {
         guard let uri = (params["textDocument"] as? JSONObject)?["uri"] as? String, let document = documents[uri],
-            let position = params["position"] as? JSONObject, let line = position["line"] as? Int
+            let position = params["position"] as? JSONObject, let line = position["line"] as? Int,
+            line >= 0, line <= document.lines.count
         else { return nil }
-        return (document, line + 1, position["character"] as? Int ?? 0)
+        // A line past the text, or a negative column, is nowhere: never a trap.
+        return (document, line + 1, max(0, position["character"] as? Int ?? 0))
     }
 
     /// An LSP location: a file and line (from 1).

@@ -105,6 +105,7 @@ extension StoryDocument {
 
     /// The UTF-16 offset where a step line's text starts, after its keyword.
     func textStart(ofLine line: Int, keyword: String) -> Int {
+        guard line >= 1, line <= lines.count else { return 0 }
         let text = lines[line - 1]
         guard let range = text.range(of: keyword) else { return 0 }
         var index = range.upperBound

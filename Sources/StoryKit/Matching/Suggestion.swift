@@ -10,15 +10,18 @@ enum Suggestion {
     /// merge` knows them from a Messages stream).
     static func closest<Definition>(to step: Step, in definitions: [Definition], pattern: (Definition) -> String) -> Definition? {
         // A pattern may include the keyword (Simon) or not (Cucumber).
-        let texts = [step.text.lowercased(), step.line.lowercased()]
+        // Counted once: counting the characters of a 20 MB step for each
+        // definition took seconds.
+        let texts = [step.text.lowercased(), step.line.lowercased()].map { (text: $0, count: $0.count) }
         var best: (definition: Definition, distance: Int, length: Int)?
         for definition in definitions.prefix(5_000) {
             let skeleton = Self.skeleton(of: pattern(definition))
-            for text in texts {
+            let skeletonCount = skeleton.count
+            for (text, count) in texts {
                 // Lengths alone rule most definitions out cheaply.
-                guard abs(skeleton.count - text.count) <= max(text.count / 3, 2) else { continue }
+                guard abs(skeletonCount - count) <= max(count / 3, 2) else { continue }
                 let distance = text.editDistance(to: skeleton)
-                if distance < (best?.distance ?? Int.max) { best = (definition, distance, text.count) }
+                if distance < (best?.distance ?? Int.max) { best = (definition, distance, count) }
             }
         }
         guard let best, best.distance <= max(best.length / 4, 2) else { return nil }

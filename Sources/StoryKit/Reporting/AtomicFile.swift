@@ -19,7 +19,8 @@ enum AtomicFile {
     /// Writes what `body` writes to the report file at the path, as
     /// ``write(_:to:)`` does: for reports assembled from pieces.
     static func write(to path: String, _ body: (ReportFile) throws(Diagnostic) -> Void) throws(Diagnostic) {
-        let file = try ReportFile(path: path, earlierMode: ReportBatch.current?.earlierModes[path])
+        let batch = ReportBatch.current
+        let file = try ReportFile(path: path, earlierMode: batch?.earlierModes[path], target: batch?.targets[path])
         try body(file)
         if let batch = ReportBatch.current {
             try file.prepare()
@@ -45,6 +46,11 @@ final class ReportBatch: @unchecked Sendable {
     /// existed keeps its mode, as when it was renamed over.
     var earlierModes: [String: mode_t] = [:]
 
+    /// The report paths as the run resolved them when it started, by the
+    /// path as the user gave it (see ``ReportTarget``): a report is written
+    /// where its path led then.
+    var targets: [String: Result<ReportTarget, Diagnostic>] = [:]
+
     @TaskLocal static var current: ReportBatch?
 
     fileprivate func add(_ file: ReportFile) {
@@ -69,15 +75,15 @@ final class ReportBatch: @unchecked Sendable {
     /// returns what could not be renamed.
     func publish() -> [Diagnostic] {
         var problems: [Diagnostic] = []
-        var folders: [String] = []
+        var folders: [String: Int32] = [:]
         for file in files {
             do {
-                if let folder = try file.rename(), !folders.contains(folder) { folders.append(folder) }
+                if let folder = try file.rename(), folders[folder.path] == nil { folders[folder.path] = folder.descriptor }
             } catch {
                 problems.append(error)
             }
         }
-        for folder in folders { ReportFile.syncFolder(folder) }
+        for descriptor in folders.values { _ = fsync(descriptor) }
         files = []
         return problems
     }

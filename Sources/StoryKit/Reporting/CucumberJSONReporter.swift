@@ -485,7 +485,7 @@ public struct CucumberJSONReporter: Reporter {
         var outcome: [(String, JSONValue)] = [("status", .string(status == .ambiguous ? "failed" : status.rawValue))]
         if let error, !(status == .pending && error.message.isEmpty) {
             let swiftPlace = error.location.map { "\n\($0.displayFileAndLine)" } ?? ""
-            outcome.append(("error_message", .string(error.message + swiftPlace + (place.map { "\n\($0.displayFileAndLine)" } ?? ""))))
+            outcome.append(("error_message", .string(ReportText.cut(error.message) + swiftPlace + (place.map { "\n\($0.displayFileAndLine)" } ?? ""))))
         } else if status == .pending {
             // A pending step without a reason: cucumber-ruby's message.
             let swiftPlace = error?.location.map { "\n\($0.displayFileAndLine)" } ?? ""

@@ -23,7 +23,7 @@ public struct GitHubReporter: Reporter {
             break  // a failed run hook comes as a diagnostic, annotated below
         case .storyFinished(let result):
             for hook in result.hooks where hook.status == .failed {
-                write(Self.command("error", at: result.story.location, title: "\(result.story.name): \(hook.kind) hook failed", message: TestStepResult.hook(hook).failureText))
+                write(Self.command("error", at: result.story.location, title: "\(result.story.name): \(hook.kind) hook failed", message: ReportText.cut(TestStepResult.hook(hook).failureText)))
             }
             if result.status == .failed, result.firstFailure == nil {
                 write(Self.command("error", at: result.story.location, title: "\(result.story.name): failed", message: result.wasInterrupted ? "the run was interrupted" : "failed"))
@@ -33,18 +33,18 @@ public struct GitHubReporter: Reporter {
                 case .failed, .ambiguous:
                     var message = step.step.line
                     if let error = step.error {
-                        message += "\n" + error.message
+                        message += "\n" + ReportText.cut(error.message)
                         if let place = error.location { message += "\nat \(place.displayFileAndLine)" }
                     }
                     write(Self.command("error", at: step.step.location, title: "\(result.story.name): step \(step.status.rawValue)", message: message))
                 case .undefined:
                     write(Self.command("warning", at: step.step.location, title: "\(result.story.name): step undefined", message: "no step definition matches \"\(step.step.line)\""))
                 case .pending:
-                    let reason = step.error.map { ": " + $0.message } ?? ""
+                    let reason = step.error.map { ": " + ReportText.cut($0.message) } ?? ""
                     write(Self.command("warning", at: step.step.location, title: "\(result.story.name): step pending", message: "\(step.step.line) is pending\(reason)"))
                 case .skipped:
                     if let error = step.error {
-                        write(Self.command("notice", at: step.step.location, title: "\(result.story.name): skipped", message: error.message))
+                        write(Self.command("notice", at: step.step.location, title: "\(result.story.name): skipped", message: ReportText.cut(error.message)))
                     }
                 case .passed:
                     break

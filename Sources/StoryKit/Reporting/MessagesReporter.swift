@@ -650,15 +650,17 @@ public struct MessagesReporter: Reporter {
         // stepDefinitionIds; Cucumber gives it no message.
         if let error = step.error, step.status != .ambiguous {
             // Where it was thrown, then the story step (or hook), each place
-            // once: a failed hook's message names the hook's already.
-            var message = Self.withoutHookName(error.message, step.hookResult)
+            // once: a failed hook's message names the hook's already. Long
+            // texts are cut as JUnit's are.
+            let own = ReportText.cut(Self.withoutHookName(error.message, step.hookResult))
+            var message = own
             if let thrown = error.location?.displayFileAndLine, !message.contains(thrown) { message += "\nat \(thrown)" }
             let place = step.place.displayFileAndLine
             if !message.contains(place) { message += "\n\(place)" }
             members.append(("message", .string(message)))
             let type = step.hookResult != nil ? "HookError" : "StepError"
             members.append(("exception", .object([
-                ("type", .string(type)), ("message", .string(Self.withoutHookName(error.message, step.hookResult))),
+                ("type", .string(type)), ("message", .string(own)),
                 ("stackTrace", .string(stackTrace(step, type: type, error: error))),
             ])))
         }

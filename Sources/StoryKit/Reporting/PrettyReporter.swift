@@ -38,7 +38,7 @@ public struct PrettyReporter: Reporter {
             for hook in result.hooks where hook.status == .failed || (hook.status != .passed && hook.error != nil) {
                 let color = TextStyle.color(for: hook.status)
                 write("  " + style.paint("\(hook.kind) hook (\(hook.status.rawValue))", color) + "  " + style.paint("# " + hook.location.displayFileAndLine, .gray))
-                for text in (hook.error?.message ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
+                for text in ReportText.cut(hook.error?.message ?? "").split(separator: "\n", omittingEmptySubsequences: false) {
                     write("      " + style.paint(String(text), color))
                 }
                 if let place = hook.error?.location { write("      " + style.paint("at \(place.displayFileAndLine)", .gray)) }
@@ -66,7 +66,7 @@ public struct PrettyReporter: Reporter {
         }
         write(line)
         if let error = result.error {
-            for text in error.message.split(separator: "\n", omittingEmptySubsequences: false) {
+            for text in ReportText.cut(error.message).split(separator: "\n", omittingEmptySubsequences: false) {
                 write("      " + style.paint(String(text), result.status == .failed || result.status == .ambiguous ? .red : color))
             }
             if let place = error.location { write("      " + style.paint("at \(place.displayFileAndLine)", .gray)) }

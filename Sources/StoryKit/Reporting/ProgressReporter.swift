@@ -80,7 +80,7 @@ public struct ProgressReporter: Reporter {
             write("\(number + 1)) \(result.story.name)  \(style.paint(result.story.location.displayFileAndLine, .gray))")
             for step in result.testSteps where step.isFailure {
                 write("   \(style.paint(step.title, .red))  \(style.paint(step.place.displayFileAndLine, .gray))")
-                for text in (step.error?.message ?? "").split(separator: "\n") { write("      \(style.paint(String(text), .red))") }
+                for text in ReportText.cut(step.error?.message ?? "").split(separator: "\n") { write("      \(style.paint(String(text), .red))") }
                 if let place = step.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
             }
             if result.firstFailure == nil, result.wasInterrupted { write("   \(style.paint("the run was interrupted", .red))") }

@@ -15,7 +15,12 @@ import Foundation
 ///   where the temporary goes is never followed (a run removed the earlier
 ///   report there when it started: ``EarlierReport``);
 /// - a symlink: it is followed to its final target and that target is
-///   written as above, so the link stays a link;
+///   written as above, so the link stays a link.
+///
+/// The path is resolved once, when the run starts (``ReportTarget``):
+/// the temporary file is created in the folder opened then and renamed
+/// within it, so neither a symlink planted at the path nor a folder
+/// swapped for a symlink during the run redirects the report; and:
 /// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`: the text goes to that file
 ///   descriptor of this process, where it already points;
 /// - anything else that exists (a device such as `/dev/null`, a FIFO): it
@@ -36,7 +41,7 @@ final class ReportFile {
     let path: String
     private var descriptor: Int32
     /// Where the text goes, and what commit does with it.
-    private let destination: ReportDestination
+    private let target: ReportTarget
     private var isOpen = true
     /// Written and closed under its temporary name, waiting for ``publish()``.
     private var isPrepared = false
@@ -45,24 +50,33 @@ final class ReportFile {
     /// - Parameter earlierMode: The permission bits of the report the run
     ///   removed from the path when it started (``EarlierReport``), which a
     ///   new report there keeps; a file still at the path gives its own.
+    /// - Parameter target: The path as the run resolved it when it started
+    ///   (``ReportTarget/resolve(_:)``), or the failure it met then; nil
+    ///   to resolve it now.
     /// - Throws: A ``Diagnostic`` naming the path, the reason and what to do.
-    init(path: String, earlierMode: mode_t? = nil) throws(Diagnostic) {
+    init(path: String, earlierMode: mode_t? = nil, target: Result<ReportTarget, Diagnostic>? = nil) throws(Diagnostic) {
         self.path = path
-        destination = try ReportDestination(path: path)
-        switch destination {
+        if let target {
+            self.target = try target.get()
+        } else {
+            self.target = try ReportTarget(path: path)
+        }
+        switch self.target.kind {
         case .descriptor(let number):
             descriptor = dup(number)
             guard descriptor >= 0 else { throw Self.failure(path, errno, doing: "cannot use the output \(path)") }
         case .direct:
             descriptor = try Self.openDirect(path)
-        case .replacing(let target):
-            let (descriptor, temporary) = try Self.createTemporary(beside: target, reportPath: path, earlierMode: earlierMode)
+        case .replacing(let folder, let name):
+            let (descriptor, temporary) = try Self.createTemporary(
+                in: folder, for: name, reportPath: path, folderPath: self.target.folderPath, earlierMode: earlierMode)
             self.descriptor = descriptor
             self.temporary = temporary
         }
     }
 
-    /// The temporary file that ``commit()`` renames over the target; nil
+    /// The temporary file's name in the target's folder, which
+    /// ``commit()`` renames over the target; nil
     /// while a file with no name yet is written (`O_TMPFILE`).
     private var temporary: String?
 
@@ -144,7 +158,7 @@ final class ReportFile {
     /// rest is made. Only for a temporary file that is renamed into place.
     private func startWriteback(after count: Int) {
         written += count
-        guard written - writebackStart >= Self.writebackSize, case .replacing = destination, let syncFileRange = Self.syncFileRange else { return }
+        guard written - writebackStart >= Self.writebackSize, case .replacing = target.kind, let syncFileRange = Self.syncFileRange else { return }
         // SYNC_FILE_RANGE_WRITE: start writing the dirty pages, do not wait.
         _ = syncFileRange(descriptor, off_t(writebackStart), off_t(written - writebackStart), 2)
         writebackStart = written
@@ -204,7 +218,7 @@ final class ReportFile {
     func prepare() throws(Diagnostic) {
         guard isOpen else { throw Self.failure(path, EBADF) }
         isOpen = false
-        guard case .replacing(let target) = destination else {
+        guard case .replacing(let folder, let name) = target.kind else {
             // A device or FIFO: no rename; a close error still means lost text.
             if close(descriptor) != 0 && errno != EINTR && errno != EINVAL { throw Self.failure(path, errno) }
             return
@@ -214,15 +228,15 @@ final class ReportFile {
         if fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
             let code = errno
             close(descriptor)
-            if let temporary { unlink(temporary) }
-            throw Self.failure(path, code, folder: ReportDestination.folder(of: target))
+            if let temporary { unlinkat(folder, temporary, 0) }
+            throw Self.failure(path, code, folder: target.folderPath)
         }
         let temporary: String
         if let named = self.temporary {
             temporary = named
         } else {
             do {
-                temporary = try Self.link(descriptor, beside: target, reportPath: path)
+                temporary = try Self.link(descriptor, in: folder, for: name, reportPath: path, folderPath: target.folderPath)
             } catch {
                 close(descriptor)
                 throw error
@@ -231,8 +245,8 @@ final class ReportFile {
         }
         if close(descriptor) != 0 && errno != EINTR {
             let code = errno
-            unlink(temporary)
-            throw Self.failure(path, code, folder: ReportDestination.folder(of: target))
+            unlinkat(folder, temporary, 0)
+            throw Self.failure(path, code, folder: target.folderPath)
         }
         isPrepared = true
     }
@@ -240,23 +254,24 @@ final class ReportFile {
     /// The second half of ``commit()``: renames the prepared temporary file
     /// over the target.
     func publish() throws(Diagnostic) {
-        if let folder = try rename() { Self.syncFolder(folder) }
+        if let folder = try rename() { _ = fsync(folder.descriptor) }
     }
 
     /// ``publish()`` without the folder's sync: renames the prepared
     /// temporary file over the target and returns the target's folder,
     /// for the caller to sync (nil when nothing was renamed). A batch
     /// renames all its reports, then syncs each folder once: a sync of a
-    /// folder costs milliseconds, and the reports of a run share one.
-    func rename() throws(Diagnostic) -> String? {
-        guard isPrepared, let temporary, case .replacing(let target) = destination else { return nil }
+    /// folder costs milliseconds, and the reports of a run share one. The
+    /// folder's descriptor stays open as long as this report.
+    func rename() throws(Diagnostic) -> (path: String, descriptor: Int32)? {
+        guard isPrepared, let temporary, case .replacing(let folder, let name) = target.kind else { return nil }
         isPrepared = false
-        guard Glibc.rename(temporary, target) == 0 else {
+        guard renameat(folder, temporary, folder, name) == 0 else {
             let code = errno
-            unlink(temporary)
-            throw Self.failure(path, code, folder: ReportDestination.folder(of: target))
+            unlinkat(folder, temporary, 0)
+            throw Self.failure(path, code, folder: target.folderPath)
         }
-        return ReportDestination.folder(of: target)
+        return (target.folderPath, folder)
     }
 
     /// Makes the renames in a folder reach the disk with it (best effort).
@@ -271,14 +286,14 @@ final class ReportFile {
     /// Gives the report up: removes the temporary file (the target keeps
     /// what it had), or closes a file written directly.
     func abort() {
-        if isPrepared, let temporary {
+        if isPrepared, let temporary, case .replacing(let folder, _) = target.kind {
             isPrepared = false
-            unlink(temporary)
+            unlinkat(folder, temporary, 0)
         }
         guard isOpen else { return }
         isOpen = false
         close(descriptor)
-        if let temporary { unlink(temporary) }
+        if let temporary, case .replacing(let folder, _) = target.kind { unlinkat(folder, temporary, 0) }
     }
 
     deinit {
@@ -312,34 +327,33 @@ extension ReportFile {
         return descriptor
     }
 
-    /// Creates a temporary file beside the target: one with no name
-    /// (`O_TMPFILE`, the name nil) where the disk has them, else
-    /// `mkstemp`-style, an unpredictable name, `O_CREAT|O_EXCL|O_NOFOLLOW`;
-    /// mode 0644 less the umask for a new report, the target's own mode when
-    /// it exists, else `earlierMode` (the mode of the report removed when
-    /// the run started).
-    fileprivate static func createTemporary(beside target: String, reportPath: String, earlierMode: mode_t?)
-        throws(Diagnostic) -> (Int32, String?)
-    {
-        let folder = ReportDestination.folder(of: target)
+    /// Creates a temporary file beside the target, in its open folder:
+    /// one with no name (`O_TMPFILE`, the name nil) where the disk has
+    /// them, else `mkstemp`-style, an unpredictable name,
+    /// `O_CREAT|O_EXCL|O_NOFOLLOW`; mode 0644 less the umask for a new
+    /// report, the target's own mode when it is a regular file, else
+    /// `earlierMode` (the mode of the report removed when the run started).
+    fileprivate static func createTemporary(
+        in folder: Int32, for name: String, reportPath: String, folderPath: String, earlierMode: mode_t?
+    ) throws(Diagnostic) -> (Int32, String?) {
         var existing = stat()
-        let keptMode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : earlierMode
+        let isRegular = fstatat(folder, name, &existing, AT_SYMLINK_NOFOLLOW) == 0 && existing.st_mode & S_IFMT == S_IFREG
+        let keptMode = isRegular ? existing.st_mode & 0o7777 : earlierMode
         #if os(Linux)
         // Linked by its /proc/self/fd name when whole: only where /proc is.
         if access("/proc/self/fd", X_OK) == 0 {
-            let descriptor = open(folder, anonymousFile | O_WRONLY | O_CLOEXEC, mode_t(0o644))
+            let descriptor = openat(folder, ".", anonymousFile | O_WRONLY | O_CLOEXEC, mode_t(0o644))
             if descriptor >= 0 {
                 if let keptMode { _ = fchmod(descriptor, keptMode) }
                 return (descriptor, nil)
             }
         }
         #endif
-        let name = (target as NSString).lastPathComponent
         var lastError = EEXIST
         for _ in 0..<100 {
-            let temporary = temporaryName(in: folder, for: name)
-            let descriptor = open(
-                temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o644))
+            let temporary = temporaryName(for: name)
+            let descriptor = openat(
+                folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o644))
             if descriptor >= 0 {
                 if let keptMode { _ = fchmod(descriptor, keptMode) }
                 return (descriptor, temporary)
@@ -347,7 +361,7 @@ extension ReportFile {
             lastError = errno
             guard lastError == EEXIST || lastError == EINTR else { break }
         }
-        throw failure(reportPath, lastError, folder: folder)
+        throw failure(reportPath, lastError, folder: folderPath)
     }
 
     /// `O_TMPFILE` (with the `O_DIRECTORY` bit it includes), which Glibc's
@@ -356,24 +370,24 @@ extension ReportFile {
 
     /// A temporary name beside the target: `.NAME.tmp-` and twelve random
     /// letters and digits.
-    private static func temporaryName(in folder: String, for name: String) -> String {
-        folder + "/." + name + ".tmp-" + randomSuffix()
+    private static func temporaryName(for name: String) -> String {
+        "." + name + ".tmp-" + randomSuffix()
     }
 
     /// Gives a file made with no name (`O_TMPFILE`) a temporary name beside
     /// the target, for the rename; linked only when it is whole, so a run
     /// killed while it wrote leaves nothing behind.
-    fileprivate static func link(_ descriptor: Int32, beside target: String, reportPath: String) throws(Diagnostic) -> String {
-        let folder = ReportDestination.folder(of: target)
-        let name = (target as NSString).lastPathComponent
+    fileprivate static func link(
+        _ descriptor: Int32, in folder: Int32, for name: String, reportPath: String, folderPath: String
+    ) throws(Diagnostic) -> String {
         var lastError = EEXIST
         for _ in 0..<100 {
-            let temporary = temporaryName(in: folder, for: name)
-            if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) == 0 { return temporary }
+            let temporary = temporaryName(for: name)
+            if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", folder, temporary, AT_SYMLINK_FOLLOW) == 0 { return temporary }
             lastError = errno
             guard lastError == EEXIST || lastError == EINTR else { break }
         }
-        throw failure(reportPath, lastError, folder: folder)
+        throw failure(reportPath, lastError, folder: folderPath)
     }
 
     /// Twelve random letters and digits (about 62 bits).

@@ -82,8 +82,9 @@ final class ReportThread {
     /// another, by the caller, after the terminal reports).
     /// `replacing`: the paths of the reports, whose earlier files the
     /// thread removes first, before it takes any event and so before any
-    /// report of this run is renamed into place (see ``EarlierReport``);
-    /// start the thread only once the run goes ahead.
+    /// report of this run is renamed into place (see ``EarlierReport``),
+    /// and which are resolved now, where the report files then go (see
+    /// ``ReportTarget``); start the thread only once the run goes ahead.
     init(reporters: [any Reporter], writesOnThread: Bool = true, replacing: [String] = []) {
         self.writesOnThread = writesOnThread
         owned = Owned(reporters)
@@ -95,6 +96,9 @@ final class ReportThread {
         batch.reserveCapacity(Self.batchSize)
         // Anchored here, before any story can change the folder.
         let replacing = EarlierReport.anchored(replacing)
+        // Resolved here too, once: a step cannot redirect a report later
+        // (see ``ReportTarget``).
+        owned.batch.targets = ReportTarget.resolve(replacing)
         let queue = queue
         let done = done
         let owned = owned

@@ -65,13 +65,13 @@ public struct TextReporter: Reporter {
             switch testStep {
             case .hook(let hook) where hook.status == .pending || hook.status == .skipped:
                 guard let error = hook.error else { continue }
-                write("    \(style.paint(hook.status.rawValue + ":", TextStyle.color(for: hook.status))) \(hook.kind) hook: \(error.message)")
+                write("    \(style.paint(hook.status.rawValue + ":", TextStyle.color(for: hook.status))) \(hook.kind) hook: \(ReportText.cut(error.message))")
                 if let place = error.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
                 continue
             case .hook(let hook):
                 guard hook.status == .failed else { continue }
                 // The message names the hook and where it was registered.
-                write("    \(style.paint("failed:", .red)) \(hook.error?.message ?? "the \(hook.kind) hook at \(hook.location.displayFileAndLine) failed")")
+                write("    \(style.paint("failed:", .red)) \(hook.error.map { ReportText.cut($0.message) } ?? "the \(hook.kind) hook at \(hook.location.displayFileAndLine) failed")")
                 if let place = hook.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
                 for line in Self.printed(hook.attachments, style: style) { write(line) }
                 continue
@@ -81,7 +81,7 @@ public struct TextReporter: Reporter {
             case .failed, .ambiguous:
                 write("    \(style.paint(step.status.rawValue + ":", .red)) \(step.step.line)  \(step.step.location.displayFileAndLine)")
                 if let error = step.error {
-                    for line in error.message.split(separator: "\n", omittingEmptySubsequences: false) {
+                    for line in ReportText.cut(error.message).split(separator: "\n", omittingEmptySubsequences: false) {
                         write("      \(line)")
                     }
                     if let place = error.location {
@@ -99,7 +99,7 @@ public struct TextReporter: Reporter {
                 if seenSnippets.insert(snippet).inserted { snippets.append(snippet) }
             case .skipped where step.error != nil, .pending:
                 // The reason given to pending(_:) or skip(_:).
-                let reason = step.error.map { ": " + $0.message } ?? ""
+                let reason = step.error.map { ": " + ReportText.cut($0.message) } ?? ""
                 write("    \(style.paint(step.status.rawValue + ":", TextStyle.color(for: step.status))) \(step.step.line)  \(step.step.location.displayFileAndLine)\(reason)")
                 if let place = step.error?.location { write("      \(style.paint("at \(place.displayFileAndLine)", .gray))") }
             case .passed, .skipped:
@@ -163,11 +163,13 @@ public struct TextReporter: Reporter {
     }
 
     /// What a test step printed or logged, indented under it: each text
-    /// attachment's lines after a gray label (`stdout`, `stderr`, `log`).
+    /// attachment's lines after a gray label (`stdout`, `stderr`, `log`),
+    /// cut as every report cuts attachments (``Attachment/reportBody``).
     static func printed(_ attachments: [Attachment], style: TextStyle) -> [String] {
         attachments.filter(\.isText).flatMap { attachment in
             let label = attachment.name ?? (attachment.mediaType == Attachment.logMediaType ? "log" : attachment.mediaType)
-            return attachment.body.split(separator: "\n", omittingEmptySubsequences: false)
+            let text = (attachment.reportBody ?? "") + (attachment.limitNote.map { "\n" + $0 } ?? "")
+            return text.split(separator: "\n", omittingEmptySubsequences: false)
                 .reversed().drop { $0.isEmpty }.reversed()
                 .map { "      " + style.paint("\(label) │ ", .gray) + String($0) }
         }

@@ -8,7 +8,7 @@ public enum TextStyle: Sendable {
     case tags
 
     /// A colour a piece of text can have.
-    public enum Color: String, Sendable {
+    public enum Color: String, Sendable, CaseIterable {
         case red, green, yellow, cyan, gray, bold
     }
 
