@@ -139,8 +139,8 @@ conformance: build test-tools
 	$(OFFICIAL) $(CCK) "Compatibility Kit" python3 Fixtures/cck/cck.py $(STORYRUN) $(CCK) --allow Fixtures/cck/known-gaps.txt
 	$(MAKE) messages-schema
 
-# Renders the HTML report of the fixture runs in headless Chromium to docs/report.png.
+# Renders the HTML report of the fixture runs in headless Chromium to Sources/StoryKit/StoryKit.docc/Resources/report.png.
 report-screenshot:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	STORYRUN_SCREENSHOT_HTML=/tmp/storyrun-report.html $(SWIFT) test --filter HTMLReporterTests
-	chromium --headless --no-sandbox --disable-gpu --screenshot=docs/report.png --window-size=1280,1600 file:///tmp/storyrun-report.html
+	chromium --headless --no-sandbox --disable-gpu --screenshot=Sources/StoryKit/StoryKit.docc/Resources/report.png --window-size=1280,1600 file:///tmp/storyrun-report.html

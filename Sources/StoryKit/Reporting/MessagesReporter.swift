@@ -15,8 +15,8 @@ import Foundation
 /// the clock is injected. IDs count up from 1.
 ///
 /// The stream is written as the run goes: each story's pickle and test case
-/// go to a spill file (``ReportSpill``) when it finishes, with their ids as
-/// markers (``IDMarker``), and the file is assembled in the order above
+/// go to a spill file (`ReportSpill`) when it finishes, with their ids as
+/// markers (`IDMarker`), and the file is assembled in the order above
 /// when the run is over, the markers numbered. Memory holds the places of
 /// those fragments, the definitions and hooks, and nothing per step. (A
 /// story that runs twice, its file given twice, has a pickle per run and
