@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// The official tag-expressions test data (Fixtures/tag-expressions).
-@Suite struct TagExpressionTests {
+@Suite(.timeLimit(.minutes(3))) struct TagExpressionTests {
     struct ParsingCase: Decodable, Sendable, CustomTestStringConvertible {
         var expression: String
         var formatted: String

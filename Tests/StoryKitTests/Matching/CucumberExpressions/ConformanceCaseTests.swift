@@ -1,7 +1,7 @@
 import Testing
 
 extension CucumberExpressionsTests {
-    @Suite struct ConformanceCaseTests {
+    @Suite(.timeLimit(.minutes(3))) struct ConformanceCaseTests {
         @Test(
             "Every stage of the official conformance data is present",
             arguments: [
