@@ -3,11 +3,7 @@ import StepLibrarySupport
 import StoryKit
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Steps that send HTTP requests with URLSession and check the responses.
+/// Steps that send HTTP requests (with ``HTTPClient``) and check the responses.
 ///
 /// The base URL comes from the step `the base URL is …`, else the
 /// environment variable `STORYKIT_BASE_URL`, else ``defaultBaseURL``.
@@ -55,38 +51,39 @@ public final class HTTPSteps: StepDefinitions {
         return url
     }
 
-    /// Sends a request and keeps its response.
+    /// Sends a request and keeps its response: through ``HTTPClient``, on a
+    /// thread of its own, within the story's request time limit.
     func send(_ method: String, _ path: String, body: DocString?, query: [(String, String)] = []) async throws {
-        var request = URLRequest(url: try url(for: path, query: query))
-        request.httpMethod = method
-        request.timeoutInterval = timeLimit
-        for (name, value) in headers { request.setValue(Placeholders.expand(value, in: store), forHTTPHeaderField: name) }
-        var summary = "\(method) \(request.url!.absoluteString)"
+        let request = try request(method, path, body: body, query: query)
+        var summary = "\(method) \(request.url.absoluteString)"
+        if let body = request.body { summary += "\n\n" + String(decoding: body, as: UTF8.self) }
+        attach(summary, mediaType: "text/plain", name: "request")
+        let answer: HTTPClient.Response
+        do {
+            answer = try await HTTPClient.send(request, timeLimit: timeLimit)
+        } catch {
+            try fail("\(method) \(request.url.absoluteString) got no response: \(error)")
+        }
+        response = HTTPResponse(request: "\(method) \(request.url.absoluteString)", status: answer.status, headers: answer.headers, body: answer.body)
+        let text = String(decoding: answer.body, as: UTF8.self)
+        attach("\(answer.status)\n" + answer.headers.map { "\($0.0): \($0.1)" }.sorted().joined(separator: "\n") + "\n\n" + text,
+            mediaType: "text/plain", name: "response")
+    }
+
+    /// The request a step asks for: its URL, the story's headers, its body
+    /// (`application/json` when it is JSON, unless a header says otherwise).
+    func request(_ method: String, _ path: String, body: DocString?, query: [(String, String)]) throws -> HTTPClient.Request {
+        var request = HTTPClient.Request(method: method, url: try url(for: path, query: query))
+        request.headers = headers.map { ($0.0, Placeholders.expand($0.1, in: store)) }
         if let body {
             let text = Placeholders.expand(body.content, in: store)
-            request.httpBody = Data(text.utf8)
-            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+            request.body = Data(text.utf8)
+            if request.header("Content-Type") == nil {
                 let isJSON = body.mediaType?.lowercased().contains("json") == true || (try? JSON(parsing: text)) != nil
-                request.setValue(isJSON ? "application/json" : "text/plain; charset=utf-8", forHTTPHeaderField: "Content-Type")
+                request.headers.append(("Content-Type", isJSON ? "application/json" : "text/plain; charset=utf-8"))
             }
-            summary += "\n\n" + text
         }
-        attach(summary, mediaType: "text/plain", name: "request")
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let data: Data
-        let urlResponse: URLResponse
-        do {
-            (data, urlResponse) = try await session.data(for: request)
-        } catch {
-            try fail("\(method) \(request.url!.absoluteString) got no response: \(error.localizedDescription)")
-        }
-        guard let http = urlResponse as? HTTPURLResponse else { try fail("\(method) \(request.url!.absoluteString): not an HTTP response") }
-        let headers = http.allHeaderFields.map { ("\($0.key)", "\($0.value)") }
-        response = HTTPResponse(request: "\(method) \(request.url!.absoluteString)", status: http.statusCode, headers: headers, body: data)
-        let text = String(decoding: data, as: UTF8.self)
-        attach("\(http.statusCode)\n" + headers.map { "\($0.0): \($0.1)" }.sorted().joined(separator: "\n") + "\n\n" + text,
-            mediaType: "text/plain", name: "response")
+        return request
     }
 }
 

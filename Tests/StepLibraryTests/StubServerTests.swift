@@ -3,9 +3,6 @@ import Testing
 
 @testable import StoryKitHTTP
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 @Suite(.timeLimit(.minutes(1)))
 struct StubServerTests {
@@ -18,23 +15,22 @@ struct StubServerTests {
         return server
     }
 
-    @Test("1,000 URLSession requests over 50 concurrent connections are all answered")
-    func urlSessionLoad() async throws {
+    @Test("1,000 HTTPSteps requests over 50 concurrent connections are all answered")
+    func httpStepsLoad() async throws {
         let server = try makeServer()
         defer { server.stop() }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = 50
-        let session = URLSession(configuration: configuration)
-        defer { session.invalidateAndCancel() }
         let started = Date()
         let answered = try await withThrowingTaskGroup(of: Int.self) { group in
             for worker in 0..<50 {
                 group.addTask {
+                    // The steps as a story uses them: one object per story.
+                    let steps = HTTPSteps()
+                    steps.baseURL = server.url
                     var ok = 0
                     for index in 0..<20 {
-                        let url = URL(string: "\(server.url)/items/\(worker)-\(index)")!
-                        let (data, response) = try await session.data(from: url)
-                        if (response as? HTTPURLResponse)?.statusCode == 200, data == Data(#"{"ok":true}"#.utf8) { ok += 1 }
+                        try await steps.send("GET", "/items/\(worker)-\(index)", body: nil)
+                        let response = try steps.lastResponse()
+                        if response.status == 200, response.body == Data(#"{"ok":true}"#.utf8) { ok += 1 }
                     }
                     return ok
                 }
@@ -42,7 +38,7 @@ struct StubServerTests {
             return try await group.reduce(0, +)
         }
         let seconds = Date().timeIntervalSince(started)
-        print("URLSession: 1000 requests, 50 concurrent, \(String(format: "%.2f", seconds)) s")
+        print("HTTPSteps: 1000 requests, 50 concurrent, \(String(format: "%.2f", seconds)) s")
         #expect(answered == 1000)
         #expect(server.received.count == 1000)
         #expect(server.received.allSatisfy { $0.wasExpected })
@@ -125,13 +121,11 @@ struct StubServerTests {
             default: client.send("GET /items/1 HTT"); stalled.append(client)
             }
         }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
         let answered = try await withThrowingTaskGroup(of: Bool.self) { group in
             for index in 0..<100 {
                 group.addTask {
-                    let (_, response) = try await session.data(from: URL(string: "\(server.url)/items/\(index)")!)
-                    return (response as? HTTPURLResponse)?.statusCode == 200
+                    let request = HTTPClient.Request(method: "GET", url: URL(string: "\(server.url)/items/\(index)")!)
+                    return try await HTTPClient.send(request, timeLimit: 10).status == 200
                 }
             }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }

@@ -6,7 +6,7 @@ import Testing
 /// never leaves one to be taken for its own), never before, never through
 /// a symlink, and only once the run has read what it reads from them
 /// (`@rerun.txt`, `--timings`, the inputs of `merge`).
-@Suite struct EarlierReportsEndToEndTests {
+@Suite(.timeLimit(.minutes(3))) struct EarlierReportsEndToEndTests {
     /// The five file reports, each at a name of its own.
     static let reportFlags = [
         "--junit", "r.xml", "--html", "r.html", "--json", "r.json", "--messages", "r.ndjson", "--rerun", "rerun.txt",

@@ -12,7 +12,7 @@ final class TierSteps: StepDefinitions {
     }
 }
 
-@Suite struct EnumArgumentTests {
+@Suite(.timeLimit(.minutes(3))) struct EnumArgumentTests {
     static func error(_ text: String) async -> String? {
         let builder = RegistryBuilder()
         builder.register([TierSteps.self])

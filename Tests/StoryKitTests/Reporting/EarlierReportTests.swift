@@ -4,7 +4,7 @@ import Testing
 
 /// ``EarlierReport``: what it removes when a run starts (a regular file at
 /// the path itself, nothing else), and how a report thread uses it.
-@Suite struct EarlierReportTests {
+@Suite(.timeLimit(.minutes(3))) struct EarlierReportTests {
     typealias Folder = ReportFileTests.Folder
 
     @Test("A regular file at the path is removed, and its mode returned")

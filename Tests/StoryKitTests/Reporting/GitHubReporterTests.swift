@@ -2,7 +2,7 @@ import Testing
 @testable import StoryKit
 
 /// GitHub reads workflow commands only when their values are escaped.
-@Suite struct GitHubReporterTests {
+@Suite(.timeLimit(.minutes(3))) struct GitHubReporterTests {
     @Test("Messages escape %, CR and LF; properties also escape : and ,", arguments: [
         ("100% done", "100%25 done", "100%25 done"),
         ("a\nb\r\nc", "a%0Ab%0D%0Ac", "a%0Ab%0D%0Ac"),

@@ -3,7 +3,7 @@ import StoryrunSteps
 import Testing
 @testable import StoryKit
 
-@Suite struct TerminalTextTests {
+@Suite(.timeLimit(.minutes(3))) struct TerminalTextTests {
     @Test("Control characters in story text are made visible; storyrun's colours and erase stay")
     func visible() {
         #expect(TerminalText.visible("plain text\twith a tab\nand a line") == "plain text\twith a tab\nand a line")

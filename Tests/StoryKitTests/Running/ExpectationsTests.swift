@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-@Suite struct ExpectationsTests {
+@Suite(.timeLimit(.minutes(3))) struct ExpectationsTests {
     static func message(_ body: () throws -> Void) -> String? {
         do {
             try body()

@@ -38,7 +38,7 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
     }
 }
 
-@Suite(.serialized) struct MainActorStepsTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct MainActorStepsTests {
     @Test("A @MainActor step class compiles, keeps its state through a story, and its onMainActor closures run on the main actor", .timeLimit(.minutes(1)))
     func mainActorSteps() async throws {
         _ = mainQueueKey

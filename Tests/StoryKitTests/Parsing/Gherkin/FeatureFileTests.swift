@@ -2,7 +2,7 @@ import Testing
 
 @testable import StoryKit
 
-@Suite struct FeatureFileTests {
+@Suite(.timeLimit(.minutes(3))) struct FeatureFileTests {
     static let outline = """
         @billing
         Feature: Refunds
