@@ -268,6 +268,20 @@ final class FaultSteps: StepDefinitions {
             let piece = text.replacingOccurrences(of: "\\n", with: "\n").replacingOccurrences(of: "\\e", with: "\u{1B}")
             throw HugeFailure(message: String(repeating: piece, count: max(1, (megabytes << 20) / max(1, piece.utf8.count))))
         }
+        // Stray writes into the page a worker shares with its parent (slot
+        // numbers as ``SharedPosition`` lays them out: 0 the phase, 5 the
+        // deadline): the parent must not take them for the truth.
+        step("^the step writes (\\d+) into slot (\\d+) of its shared page$") { (_: FaultSteps, value: Int, slot: Int) in
+            writeSharedSlot(slot, UInt64(value))
+        }
+        step("^the step keeps writing (\\d+) into slot (\\d+) of its shared page for (\\d+) s$") {
+            (_: FaultSteps, value: Int, slot: Int, seconds: Int) in
+            let end = Date().addingTimeInterval(Double(seconds))
+            while Date() < end {
+                writeSharedSlot(slot, UInt64(value))
+                usleep(1_000)
+            }
+        }
         // Adversary: step code that opens files and never closes them, until
         // its process can open no more.
         step("^the step leaks descriptors until none is left$") { _ in
@@ -292,7 +306,26 @@ final class FaultSteps: StepDefinitions {
         case "stray-end": _ = "E\n".withCString { write(4, $0, 2) }
         case "blockraise15": blockAndRaise(SIGTERM)
         case "leak": while open("/dev/null", O_RDONLY) >= 0 {}
+        // Marks its worker's phase as done on the shared page (slot 0),
+        // then exits (0) or hangs.
+        case "mark-done-exit":
+            writeSharedSlot(0, 4)
+            exit(0)
+        case "mark-done-hang":
+            writeSharedSlot(0, 4)
+            while true { writeSharedSlot(5, 0); usleep(1_000) }
         default: break
+        }
+    }
+
+    /// Stores `value` into slot `slot` (8 bytes each) of this worker's
+    /// shared page, found by its name in the process's memory map.
+    static func writeSharedSlot(_ slot: Int, _ value: UInt64) {
+        let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+        for line in maps.split(separator: "\n") where line.contains("storyrun-position") {
+            let range = line.split(separator: " ")[0].split(separator: "-")
+            guard let start = UInt(range[0], radix: 16), let address = UnsafeMutablePointer<UInt64>(bitPattern: start) else { continue }
+            address[slot] = value
         }
     }
 

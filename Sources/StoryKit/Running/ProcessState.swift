@@ -56,7 +56,7 @@ enum PendingSignals {
             // it does not block has been handled already.
             var info = siginfo_t()
             guard sigtimedwait(&only, &info, &none) == signal else { continue }
-            if signal == SIGINT || signal == SIGTERM || signal == SIGHUP, !isFromThisProcess(info) {
+            if Interrupts.stopsRun(signal), !isFromThisProcess(info) {
                 Interrupts.note(signal)
                 continue
             }

@@ -5,7 +5,8 @@ import Darwin
 #endif
 import Synchronization
 
-/// SIGINT, SIGTERM and SIGHUP (a terminal or ssh session that went away),
+/// SIGINT, SIGTERM, SIGHUP (a terminal or ssh session that went away) and
+/// every other signal whose default is to end the process (``stopping``),
 /// noted rather than obeyed at once, so a run that is stopped still writes
 /// every report for what ran; and SIGPIPE ignored, so
 /// a closed standard output (`storyrun … | head -1`) never stops the run.
@@ -17,7 +18,12 @@ enum Interrupts {
     /// Installs the handlers; only the process's own entry point calls this.
     static func install() {
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
-        for number in [SIGINT, SIGTERM, SIGHUP] {
+        // With no terminal to share, a stop signal would stop the run for
+        // ever (nothing would send SIGCONT): ignored.
+        if !hasTerminal {
+            for number in [SIGTTIN, SIGTTOU, SIGTSTP] { _ = Glibc.signal(number, SIG_IGN) }
+        }
+        for number in stopping {
             if isIgnored(number) { continue }
             var action = sigaction()
             // No SA_RESTART: a wait in poll(2) ends at once.
@@ -31,6 +37,28 @@ enum Interrupts {
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
         }
+    }
+
+    /// Every signal whose default action ends the process, and that no
+    /// fault of this process raises (SIGSEGV, SIGBUS, SIGILL, SIGFPE,
+    /// SIGTRAP and SIGABRT are its own crash; SIGPIPE is ignored): each
+    /// stops the run as SIGTERM does (every report written, exit 128 + its
+    /// number), never ends it at once with nothing written.
+    static let stopping: [Int32] =
+        [SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGTERM, SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS]
+        + Array(Int32(34)...Int32(64))
+
+    /// Whether `signal` stops the run (see ``stopping``).
+    static func stopsRun(_ signal: Int32) -> Bool {
+        stopping.contains(signal)
+    }
+
+    /// Whether this process has a controlling terminal.
+    private static var hasTerminal: Bool {
+        let descriptor = open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        return true
     }
 
     /// Whether `signal`'s action is now SIG_IGN (a handler pointer of 1).

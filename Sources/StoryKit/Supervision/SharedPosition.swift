@@ -210,11 +210,18 @@ final class SharedPosition: @unchecked Sendable {
         let story = load(.story)
         return Snapshot(
             phase: Phase(rawValue: load(.phase)) ?? .starting, story: story == 0 ? nil : story - 1,
-            attempt: Int(truncatingIfNeeded: load(.attempt)),
-            stepKind: StepKind(rawValue: load(.stepKind)) ?? .none, stepIndex: Int(truncatingIfNeeded: load(.stepIndex)),
-            hookIndex: Int(truncatingIfNeeded: load(.hookIndex)), deadline: load(.deadline),
+            attempt: Self.index(load(.attempt)),
+            stepKind: StepKind(rawValue: load(.stepKind)) ?? .none, stepIndex: Self.index(load(.stepIndex)),
+            hookIndex: Self.index(load(.hookIndex)), deadline: load(.deadline),
             outputOffset: load(.outputOffset), lastStarted: lastStarted == 0 ? nil : lastStarted - 1,
             unsent: Int(truncatingIfNeeded: load(.unsent)), isChannelLost: load(.channelLost) != 0, storyStart: load(.storyStart))
+    }
+
+    /// A count or index read from the page: never negative (a step may
+    /// have written anything there), so that it can only be out of range
+    /// upwards, which every reader checks.
+    private static func index(_ value: UInt64) -> Int {
+        Int(min(value, UInt64(Int32.max)))
     }
 
     /// The lines a worker that is gone left in its outbox (it writes whole

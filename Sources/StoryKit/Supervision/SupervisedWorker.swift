@@ -36,7 +36,12 @@ final class SupervisedWorker {
     /// The latest story it answered: a worker answers its stories in the
     /// order they were sent, each once.
     var lastAnswered: UInt64?
+    /// The parent's own clock on the test step it is in (see ``StepClock``).
+    var stepClock: StepClock?
     private var pending: [UInt8] = []
+    /// The longest line a worker may send (a story's whole result, with
+    /// what its steps attached): a longer one is not the worker's.
+    static let lineLimit = 1 << 30
     /// Where reads land, kept from one read to the next.
     private var chunk = [UInt8](repeating: 0, count: 65_536)
     /// Requests not yet written.
@@ -150,6 +155,10 @@ final class SupervisedWorker {
         }
     }
 
+    /// Whether the parent has told the worker no more stories are coming
+    /// (after which it runs its after-run hooks and ends).
+    var requestsAreClosed: Bool { requests < 0 }
+
     /// Whether requests are waiting to be written.
     var hasUnsent: Bool { !outbox.isEmpty }
 
@@ -164,6 +173,10 @@ final class SupervisedWorker {
     /// whether the channel has ended.
     func readMessages() -> (messages: [WorkerWire.Message], ended: Bool) {
         var ended = false
+        // What was pending holds no line end: only what arrives now is
+        // searched for one (searched whole each time, a long line read
+        // 64 KiB at a time took time growing with its square).
+        let searchedUpTo = pending.count
         while true {
             let count = chunk.withUnsafeMutableBytes { read(messages, $0.baseAddress, $0.count) }
             if count > 0 {
@@ -174,7 +187,11 @@ final class SupervisedWorker {
             ended = count == 0
             break
         }
-        guard let last = pending.lastIndex(of: 0x0A) else { return ([], ended) }
+        guard let last = pending[searchedUpTo...].lastIndex(of: 0x0A) else {
+            guard pending.count > Self.lineLimit else { return ([], ended) }
+            pending = []
+            return ([.invalid("a line longer than \(Self.lineLimit >> 20) MiB")], ended)
+        }
         let lines = Array(pending[...last])
         pending.removeSubrange(...last)
         return (Self.messages(in: lines), ended)
@@ -196,9 +213,8 @@ final class SupervisedWorker {
             var messages: [WorkerWire.Message] = []
             var start = 0
             while let newline = buffer[start...].firstIndex(of: 0x0A) {
-                if let message = WorkerWire.parse(bytes: UnsafeBufferPointer(rebasing: buffer[start..<newline])) {
-                    messages.append(message)
-                }
+                let line = UnsafeBufferPointer(rebasing: buffer[start..<newline])
+                messages.append(WorkerWire.parse(bytes: line) ?? .invalid(WorkerWire.describe(line)))
                 start = newline + 1
             }
             return messages

@@ -256,7 +256,9 @@ struct Supervisor {
                 // its sweep): the same line written by a step or hook is not
                 // its end (in a before-run hook it made the run start and
                 // retire workers for ever).
-                guard worker.position.snapshot.phase == .done else { return }
+                // And only once the parent has told it no more stories
+                // come: before that, it is not the worker's own.
+                guard worker.requestsAreClosed, worker.position.snapshot.phase == .done else { return }
                 worker.hasEnded = true
                 afterRunHooksRan = true
                 // It has said everything and ended what its steps started:
@@ -277,7 +279,13 @@ struct Supervisor {
             case .diagnostic(let diagnostic):
                 if seenDiagnostics.insert(diagnostic).inserted { emit(.diagnostic(diagnostic)) }
             case .used(let ids):
-                for id in ids where id < isUsed.count { isUsed[id] = true }
+                if let bad = ids.first(where: { $0 < 0 || $0 >= isUsed.count }) {
+                    reject(worker, "a line of definitions used naming definition \(bad), of \(isUsed.count)", fromOutbox: fromOutbox)
+                    return
+                }
+                for id in ids { isUsed[id] = true }
+            case .invalid(let what):
+                reject(worker, what, fromOutbox: fromOutbox)
             case .passed(let sequence, let duration, let testSteps):
                 guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
                     let flight = take(sequence, from: worker)
@@ -286,12 +294,20 @@ struct Supervisor {
                     finish(result, matches: flight.planned.matches)
                 } else {
                     finish(lost(flight.planned.story, "its worker's answer did not fit the story"), matches: nil)
+                    reject(worker, "an answer that did not fit the story \"\(flight.planned.story.name)\"", fromOutbox: fromOutbox)
                 }
             case .result(let sequence, let wire):
                 guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
                     let flight = take(sequence, from: worker)
                 else { return }
-                finish(wire.result(for: flight.planned.story), matches: flight.planned.matches)
+                if let result = wire.result(for: flight.planned.story) {
+                    finish(result, matches: flight.planned.matches)
+                } else {
+                    // "Passed" with no steps, say: a passed story accounts
+                    // for every step the parent planned.
+                    finish(lost(flight.planned.story, "its worker's answer did not account for the story's steps"), matches: nil)
+                    reject(worker, "an answer that did not fit the story \"\(flight.planned.story.name)\"", fromOutbox: fromOutbox)
+                }
             case .missing(let sequence, let text):
                 guard isOwnAnswer(sequence, from: worker, isResult: false, fromOutbox: fromOutbox),
                     let flight = take(sequence, from: worker)
@@ -324,6 +340,23 @@ struct Supervisor {
                 else { return }
                 givenBack.append(flight.planned)
             }
+        }
+
+        /// A line from `worker` that is not the worker's own (no message, or
+        /// a claim the parent can check and found wrong): the worker is
+        /// ended (the story it is in fails, saying why, and the stories it
+        /// had not started go to another) and the run fails with a note. A
+        /// line from the outbox of a worker that is gone is only dropped.
+        func reject(_ worker: SupervisedWorker, _ what: String, fromOutbox: Bool) {
+            guard !fromOutbox, worker.killReason == nil else { return }
+            let running = worker.position.snapshot.story.flatMap { inFlight[$0]?.planned.story }
+            summary.failedHooks += 1
+            emit(.diagnostic(Diagnostic(
+                at: running?.location,
+                problem: "a worker process's channel to storyrun (descriptor \(WorkerMain.messages)) carried \(what), which the worker never sends: "
+                    + "a step wrote to it\(running.map { ", in the story now running, \"\($0.name)\" (\($0.location.fileAndLine)), or in one before it in that worker" } ?? ""); "
+                    + "storyrun stopped that worker, and the run fails")))
+            worker.kill(.badAnswer(what))
         }
 
         /// Puts the stories given back at the front of the queue.
@@ -401,8 +434,16 @@ struct Supervisor {
             // An interrupted run says so once, as "not run (the run was
             // interrupted)", not as a worker that failed to start.
             let isInterrupted = if case .interrupted = reason { true } else { false }
+            // In its run hooks by the parent's own knowledge, not by the
+            // phase on the shared page, which a hook may have overwritten
+            // (a before-run hook that marked it done was replaced for ever;
+            // an after-run hook that marked it done and exited 0 passed):
+            // before it said it was ready, or in a hook once it was told no
+            // more stories come and answered every one.
+            let inRunHooks = !worker.isReady
+                || worker.requestsAreClosed && worker.dispatched.isEmpty && snapshot.stepKind == .hook
             if !worker.hasEnded {
-                switch snapshot.phase {
+                switch inRunHooks ? SharedPosition.Phase.beforeRun : .stories {
                 case .starting, .beforeRun, .afterRun:
                     if snapshot.stepKind == .hook, snapshot.hookIndex < registry.hooks.count {
                         let crash = crashReport(of: worker, since: snapshot, reason: reason)
@@ -626,8 +667,9 @@ struct Supervisor {
                 while workers.count < workerCount && startFailure == nil { startWorker() }
             }
             for worker in workers {
-                let snapshot = worker.position.snapshot
-                if snapshot.deadline != 0 && time > snapshot.deadline {
+                // The time limit by this process's clock (see ``StepClock``).
+                if worker.stepClock == nil { worker.stepClock = StepClock(seconds: configuration.stepTimeout) }
+                if worker.stepClock!.isOverrun(worker.position.snapshot, at: time) {
                     worker.kill(.timedOut(configuration.stepTimeout))
                 }
                 if let ending = worker.process.poll() {
@@ -694,7 +736,7 @@ struct Supervisor {
         var index = 0
         for testStep in testSteps {
             if let hook = testStep.hook {
-                guard hook < registry.hooks.count else { return nil }
+                guard hook >= 0, hook < registry.hooks.count else { return nil }
                 let registered = registry.hooks[hook]
                 results.append(.hook(HookResult(
                     kind: registered.kind.rawValue, location: registered.location, status: .passed, error: nil, duration: testStep.duration)))

@@ -11,6 +11,9 @@ enum WorkerFailure {
         /// channel to the parent (descriptor 4), so nothing more it said
         /// could arrive.
         case channelLost
+        /// The parent stopped the worker: its channel carried a line the
+        /// worker never sends (said here), so nothing it says can be trusted.
+        case badAnswer(String)
     }
 
     /// Why the test step failed, in words, with the runtime's own last
@@ -35,10 +38,13 @@ enum WorkerFailure {
         case .timedOut(let limit):
             message = "the test step ran past its \(seconds(limit)) s limit (--step-timeout) and did not stop, so its worker process was stopped"
         case .interrupted(let signal):
-            message = "the run was interrupted (\(signal == 15 ? "SIGTERM" : signal == 1 ? "SIGHUP" : "SIGINT")) while this test step ran"
+            message = "the run was interrupted (\(name(of: signal))) while this test step ran"
         case .channelLost:
             message = "storyrun stopped the worker process: a step closed or replaced descriptor \(WorkerMain.messages), "
                 + "its channel to storyrun, so nothing more it said could arrive"
+        case .badAnswer(let what):
+            message = "storyrun stopped the worker process: its channel to storyrun (descriptor \(WorkerMain.messages)) carried \(what), "
+                + "which the worker never sends (a step in this story, or in one before it in that worker, may have written to it)\(after)"
         }
         let runtimeWord = printed.flatMap { $0.body.split(separator: "\n") }
             .last { $0.contains("Fatal error") || $0.contains("Precondition failed") || $0.contains("Assertion failed") }
@@ -126,6 +132,14 @@ enum WorkerFailure {
         case 13: "SIGPIPE"
         case 14: "SIGALRM"
         case 15: "SIGTERM"
+        case 16: "SIGSTKFLT"
+        case 24: "SIGXCPU"
+        case 25: "SIGXFSZ"
+        case 26: "SIGVTALRM"
+        case 27: "SIGPROF"
+        case 29: "SIGIO"
+        case 30: "SIGPWR"
+        case 31: "SIGSYS"
         default: "signal \(signal)"
         }
     }

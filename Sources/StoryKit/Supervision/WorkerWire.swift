@@ -43,6 +43,17 @@ enum WorkerWire {
         case used([Int])
         /// The after-run hooks have run; the worker exits.
         case end
+        /// A line that is no message (said how, for the note): the worker
+        /// never writes one, so a step wrote to its channel.
+        case invalid(String)
+    }
+
+    /// A line that is no message, as a note names it: its first bytes,
+    /// control characters escaped.
+    static func describe(_ line: UnsafeBufferPointer<UInt8>) -> String {
+        let start = String(decoding: line.prefix(60), as: UTF8.self).unicodeScalars
+            .map { $0.value < 0x20 || $0.value == 0x7F ? $0.escaped(asASCII: true) : String($0) }.joined()
+        return "a line that is no message of a worker's (\"\(start)\"\(line.count > 60 ? "…" : ""))"
     }
 
     /// A test step of a plainly passing story: a hook (by registry index),
@@ -71,7 +82,23 @@ enum WorkerWire {
             wasInterrupted = result.wasInterrupted
         }
 
-        func result(for story: Story) -> StoryResult {
+        /// The result for the story the parent planned; nil when it does
+        /// not fit it: a story step answered for each of its steps, in
+        /// order (by their lines), and none failed in a story said to pass.
+        func result(for story: Story) -> StoryResult? {
+            var stepCount = 0
+            for testStep in testSteps {
+                switch testStep {
+                case .step(let step):
+                    guard stepCount < story.steps.count, step.step.location == story.steps[stepCount].location,
+                        status != .passed || step.status != .failed
+                    else { return nil }
+                    stepCount += 1
+                case .hook(let hook):
+                    guard status != .passed || hook.status != .failed else { return nil }
+                }
+            }
+            guard stepCount == story.steps.count else { return nil }
             var result = StoryResult(story: story, status: status, testSteps: testSteps, duration: duration, earlierAttempts: earlierAttempts)
             result.wasInterrupted = wasInterrupted
             return result
@@ -474,6 +501,7 @@ enum WorkerWire {
         case .stopped(let sequence, let text): "X \(sequence) \(json(text))\n"
         case .givenBack(let sequence): "G \(sequence)\n"
         case .passed, .result: preconditionFailure("story results go through line(sequence:result:hookIndex:compact:)")
+        case .invalid: preconditionFailure("a worker never writes a line that is no message")
         }
     }
 

@@ -55,8 +55,7 @@ final class WatchMode {
     /// watching ends), the usual status for SIGTERM and SIGHUP.
     private static var stoppedStatus: ExitStatus {
         switch Interrupts.received {
-        case SIGTERM: .terminated
-        case SIGHUP: .hungUp
+        case let signal? where signal != SIGINT: .stopped(by: signal)
         default: .success
         }
     }

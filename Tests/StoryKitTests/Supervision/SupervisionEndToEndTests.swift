@@ -123,9 +123,9 @@ import Testing
             #expect(outcome.output.contains("output │ Current stack trace:"), "\(how)")
             // The step's frame names its function and line; the message names them too.
             let trap = try Self.faultStepsLine(containing: "fatalError(\"a step crashed once on purpose\")")
-            let frame = outcome.output.split(separator: "\n").first { $0.hasSuffix("/Sources/StoryrunSteps/FaultSteps.swift:\(trap)") }
+            let frame = outcome.output.split(separator: "\n").first { $0.hasSuffix(" Sources/StoryrunSteps/FaultSteps.swift:\(trap)") }
             #expect(frame?.contains(" in static FaultSteps.define(_:)") == true, "\(how)")
-            #expect(outcome.output.contains("in this test step, at \(Golden.root)/Sources/StoryrunSteps/FaultSteps.swift:\(trap) (in closure #"), "\(how)")
+            #expect(outcome.output.contains("in this test step, at Sources/StoryrunSteps/FaultSteps.swift:\(trap) (in closure #"), "\(how)")
         }
     }
 
@@ -147,7 +147,7 @@ import Testing
             #expect(
                 outcome.output.contains(
                     "crashed with signal 4 (SIGILL, a trap such as fatalError or a failed precondition) in this test step, "
-                        + "at \(Golden.root)/Sources/StoryrunSteps/FaultSteps.swift:\(trap) (in closure #"),
+                        + "at Sources/StoryrunSteps/FaultSteps.swift:\(trap) (in closure #"),
                 "\(how)")
         }
     }
