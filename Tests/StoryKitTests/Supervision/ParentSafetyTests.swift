@@ -51,19 +51,20 @@ import Testing
     func stepClock() {
         let second: UInt64 = 1_000_000_000
         var clock = StepClock(seconds: 1)
+        func overrun(_ snapshot: SharedPosition.Snapshot, _ time: UInt64) -> Bool { clock.isOverrun(snapshot, at: time) }
         #expect(clock.limit == 3 * second)  // 1 s and the grace of 2 s
         var seen = Self.snapshot()
-        do { let overrun = clock.isOverrun(seen, at: 10 * second); #expect(!overrun) }
+        #expect(!overrun(seen, 10 * second))
         seen.deadline = 0  // as a step wrote it
-        do { let overrun = clock.isOverrun(seen, at: 12 * second); #expect(!overrun) }
-        do { let overrun = clock.isOverrun(seen, at: 13 * second + 1); #expect(overrun) }
+        #expect(!overrun(seen, 12 * second))
+        #expect(overrun(seen, 13 * second + 1))
         // The next test step starts its own count.
-        do { let overrun = clock.isOverrun(Self.snapshot(index: 1), at: 14 * second); #expect(!overrun) }
-        do { let overrun = clock.isOverrun(Self.snapshot(index: 1), at: 16 * second); #expect(!overrun) }
-        do { let overrun = clock.isOverrun(Self.snapshot(index: 1), at: 17 * second + 1); #expect(overrun) }
+        #expect(!overrun(Self.snapshot(index: 1), 14 * second))
+        #expect(!overrun(Self.snapshot(index: 1), 16 * second))
+        #expect(overrun(Self.snapshot(index: 1), 17 * second + 1))
         // Between test steps, nothing runs against the limit.
-        do { let overrun = clock.isOverrun(Self.snapshot(kind: .none), at: 100 * second); #expect(!overrun) }
-        do { let overrun = clock.isOverrun(Self.snapshot(kind: .none), at: 200 * second); #expect(!overrun) }
+        #expect(!overrun(Self.snapshot(kind: .none), 100 * second))
+        #expect(!overrun(Self.snapshot(kind: .none), 200 * second))
     }
 
     @Test("Indexes read from the shared page are never negative, whatever was written there")
@@ -74,10 +75,11 @@ import Testing
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         defer { close(descriptor) }
         let position = try #require(SharedPosition.map(fileDescriptor: descriptor))
-        position.startTestStep(.hook, index: -1, hookIndex: -5, deadline: 0, output: 0)
-        position.startAttempt(-1, at: 0)
+        // All bits set, as -1 written by a step reads.
+        position.startTestStep(.hook, index: Int.max, hookIndex: Int.max, deadline: 0, output: 0)
+        position.startAttempt(Int.max, at: 0)
         let snapshot = position.snapshot
-        #expect(snapshot.stepIndex >= 0 && snapshot.hookIndex >= 0 && snapshot.attempt >= 0)
+        #expect(snapshot.stepIndex == Int(Int32.max) && snapshot.hookIndex == Int(Int32.max) && snapshot.attempt == Int(Int32.max))
     }
 
     @Test("Exit status of a run a signal stopped: 128 + its number, for every signal that stops a run")
