@@ -24,7 +24,7 @@ public enum StoryrunSteps {
 
     /// The fixture steps and the steps that misbehave on purpose
     /// (`Fixtures/stories/faults`).
-    public static let faults: [any StepDefinitions.Type] = fixtures + [FaultSteps.self, RegistrationLogSteps.self]
+    public static let faults: [any StepDefinitions.Type] = fixtures + [FaultSteps.self, RegistrationLogSteps.self, ChildProcessSteps.self]
 
     /// The fixture steps and a definition registration rejects (watch mode
     /// goes on watching).

@@ -30,7 +30,7 @@ enum MergeCommand {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "-h" || argument == "--help" {
-                output(usage)
+                output(usage.replacingOccurrences(of: "storyrun merge", with: Options.executableName + " merge"))
                 return .success
             } else if argument == "--strict" {
                 isStrict = true
@@ -40,7 +40,7 @@ enum MergeCommand {
                 }
                 reports.append(ReportRequest(format: format, path: path))
             } else if argument.hasPrefix("-") {
-                return fail(Diagnostic(at: nil, problem: "unknown option \(argument) for merge", help: "see `storyrun merge --help`"), output)
+                return fail(Diagnostic(at: nil, problem: "unknown option \(argument) for merge", help: "see `\(Options.executableName) merge --help`"), output)
             } else {
                 inputs.append(argument)
             }
@@ -51,7 +51,7 @@ enum MergeCommand {
             return fail(error, output)
         }
         guard !inputs.isEmpty else {
-            return fail(Diagnostic(at: nil, problem: "no Cucumber JSON files to merge", help: "run `storyrun merge shard1.json shard2.json --html report.html`"), output)
+            return fail(Diagnostic(at: nil, problem: "no Cucumber JSON files to merge", help: "run `\(Options.executableName) merge shard1.json shard2.json --html report.html`"), output)
         }
         // The same file twice (however spelled) would count its stories twice.
         var seenInputs: [String: String] = [:]

@@ -39,6 +39,8 @@ struct Options: Equatable {
     var isDryRun = false
     var isStrict = false
     var isVerbose = false
+    /// Whether unused step-library definitions are listed too.
+    var listsLibraryUnused = false
     var isColorDisabled = false
     var isFailFast = false
     /// `--name REGEX`, each given: a story runs when any of them matches
@@ -55,7 +57,7 @@ struct Options: Equatable {
     /// Whether stories run in this process, for debuggers (`--in-process`).
     var isInProcess = false
     /// The most seconds a step may run.
-    var stepTimeout: Double = 300
+    var stepTimeout: Double = 60
     /// How snippets for undefined steps write their pattern (`--snippets`).
     var snippetStyle: Snippet.Style = .regex
     /// A rerun file (`@FILE`) that named no story: with no other path,
@@ -64,6 +66,8 @@ struct Options: Equatable {
     /// The rerun files (`@FILE`) that named stories: their stories run
     /// whatever `--shard` says (see ``StorySelection/make(_:)``).
     var rerunFiles: [String] = []
+    /// What those files name (`path:line`), as given.
+    var rerunEntries: [String] = []
     /// User parameters (`-D key=value`, and the config's `parameters`).
     var parameters: [String: String] = [:]
     /// A previous run's Cucumber JSON, to balance `--shard` by (`--timings`).
@@ -107,7 +111,7 @@ struct Options: Equatable {
                 return nil
             }
             if let other = remaining.dropFirst().first(where: { $0 != "--json" }) {
-                throw Diagnostic(at: nil, problem: "definitions takes no \(other)", help: "write `storyrun definitions` or `storyrun definitions --json`")
+                throw Diagnostic(at: nil, problem: "definitions takes no \(other)", help: "write `\(Self.executableName) definitions` or `\(Self.executableName) definitions --json`")
             }
             command = .definitions(json: remaining.contains("--json"))
             return nil
@@ -175,6 +179,7 @@ struct Options: Equatable {
             case "--dry-run": isDryRun = true
             case "--strict": isStrict = true
             case "-v", "--verbose": isVerbose = true
+            case "--show-library-unused": listsLibraryUnused = true
             case "--no-color": isColorDisabled = true
             case "--fail-fast": isFailFast = true
             case "--name":
@@ -230,6 +235,7 @@ struct Options: Equatable {
                     let entries = try Self.rerunList(String(argument.dropFirst()))
                     addPaths(entries)
                     if entries.isEmpty { emptyRerunFile = String(argument.dropFirst()) } else { rerunFiles.append(String(argument.dropFirst())) }
+                    rerunEntries += entries
                 } else {
                     addPaths([argument])
                 }
@@ -245,11 +251,11 @@ struct Options: Equatable {
             reports.insert(ReportRequest(format: .summary), at: 0)
         }
         if command == .explain && paths.isEmpty {
-            throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write storyrun explain \"When I add 3 apples to the basket\"")
+            throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write \(Self.executableName) explain \"When I add 3 apples to the basket\"")
         }
         if command == .run, watch != nil, paths.isEmpty { paths = WatchSettings.defaultPaths }
         if (command == .run || command == .check || command == .pickles) && paths.isEmpty && emptyRerunFile == nil {
-            throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `storyrun Stories/`, or see `storyrun --help`")
+            throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `\(Self.executableName) Stories/`, or see `\(Self.executableName) --help`")
         }
     }
 
@@ -259,7 +265,7 @@ struct Options: Equatable {
         "--help", "--version", "--format", "--dry-run", "--strict", "--verbose", "--no-color", "--check",
         "--fail-fast", "--name", "--tags", "--shard", "--order", "--retry", "--step-timeout", "--jobs", "--isolate",
         "--in-process", "--define", "--config", "--profile", "--timings", "--i18n-languages", "--i18n-keywords",
-        "--watch", "--watch-poll", "--watch-sources", "--snippets",
+        "--watch", "--watch-poll", "--watch-sources", "--snippets", "--show-library-unused",
     ]
         + ReportFormat.allCases.filter(\.isFile).map { "--\($0.rawValue)" }
 
@@ -301,7 +307,7 @@ struct Options: Equatable {
         let guess = known.min { option.editDistance(to: $0) < option.editDistance(to: $1) }
         let limit = max(1, option.count / 4)
         let suggestion = guess.flatMap { option.editDistance(to: $0) <= limit ? "did you mean \($0)? " : nil } ?? ""
-        return Diagnostic(at: nil, problem: "unknown option \(option)", help: "\(suggestion)see `storyrun --help`")
+        return Diagnostic(at: nil, problem: "unknown option \(option)", help: "\(suggestion)see `\(Self.executableName) --help`")
     }
 
     /// The usage text.
@@ -365,10 +371,11 @@ struct Options: Equatable {
           --watch-sources DIR  the Swift sources --watch rebuilds on (default ./Sources)
           --watch-poll    look for changes every 0.5 s instead of with inotify
           --retry N       run a failing story up to N (at most 100) more times; passing late is "flaky"
-          --step-timeout S  fail a step that runs longer than S seconds (default 300, at most 86400)
+          --step-timeout S  fail a step that runs longer than S seconds (default 60, at most 86400)
           --strict        fail ambiguous steps, and exit 1 when a story is undefined or pending
           --snippets STYLE  snippets for undefined steps: regex (default) or expression ({int})
           -v, --verbose   list every step with the definition it matched
+          --show-library-unused  list step libraries' unused definitions too (after a run, in check)
           --no-color      no colour (also when NO_COLOR is set or output is not a terminal)
           --i18n-languages        list the Gherkin languages .feature files may use
           --i18n-keywords LANG    list the Gherkin keywords of LANG (e.g. fr)

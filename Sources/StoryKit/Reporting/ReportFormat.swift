@@ -61,10 +61,14 @@ enum ReportFormat: String, CaseIterable, Sendable {
     func makeReporter(_ context: ReporterContext) -> any Reporter {
         switch self {
         case .summary:
-            return TextReporter(style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun, write: context.output)
+            return TextReporter(
+                style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun,
+                listsLibraryUnused: context.listsLibraryUnused, write: context.output)
         case .progress: return ProgressReporter(style: context.style, write: context.output, writePartial: context.partialOutput)
         case .pretty:
-            return PrettyReporter(style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun, write: context.output)
+            return PrettyReporter(
+                style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun,
+                listsLibraryUnused: context.listsLibraryUnused, write: context.output)
         case .github: return GitHubReporter(write: context.output)
         case .usage:
             return UsageReporter(
@@ -119,6 +123,9 @@ struct ReporterContext {
     /// `--tags`, `--name` or `--shard`): only then is a list of unused
     /// step definitions news rather than noise.
     var isWholeRun = true
+    /// Whether that list includes step libraries' definitions
+    /// (`--show-library-unused`).
+    var listsLibraryUnused = false
 }
 
 /// A report the command line asked for.
