@@ -10,7 +10,7 @@ import Synchronization
 /// `{name}` in paths, headers and bodies is replaced by the value stored
 /// under `name` (`the response's "id" is stored as "order"`, then
 /// `GET /orders/{order}`).
-public final class HTTPSteps: StepDefinitions {
+public final class HTTPSteps: StepLibrary {
     private static let configuredBaseURL = Mutex<String?>(nil)
 
     /// The base URL used when no step and no environment variable gives one;

@@ -9,7 +9,7 @@ import StoryKit
 /// A service named `payment` is reachable as `{payment service}` in later
 /// steps (the store holds its URL under `payment service`) and as
 /// `$PAYMENT_SERVICE_URL` in the commands ``StoryKitProcess`` steps start.
-public final class StubServiceSteps: StepDefinitions {
+public final class StubServiceSteps: StepLibrary {
     var servers: [String: StubServer] = [:]
 
     public required init() {}
@@ -52,7 +52,7 @@ public final class StubServiceSteps: StepDefinitions {
             (steps: StubServiceSteps, name: String, once: String?, method: String, path: String, bodyContains: String?, status: Int, delay: Int?, body: DocString) in
             try steps.addRule(name, once, method, path, bodyContains, status, delay, body: body)
         }
-        step(#"^\#(service) is running$"#) { (steps: StubServiceSteps, name: String) in
+        step(#"^the stub (\w[\w-]*) service is running$"#) { (steps: StubServiceSteps, name: String) in
             _ = try steps.server(name)
         }
         defineChecks(step)

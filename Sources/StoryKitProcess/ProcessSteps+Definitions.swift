@@ -78,6 +78,16 @@ extension ProcessSteps {
             let regex = try OutputCheck.regex(pattern)
             try await steps.waitForOutput(of: command, seconds: seconds, "/\(pattern)/") { OutputCheck.matches(regex, $0) }
         }
+        // A server started on a port of its own choosing hands its address
+        // on: `the base URL is {server}` (HTTPSteps), `{server}` anywhere.
+        step(#"^I store the address the program prints as "([^"]+)" within (\d+(?:\.\d+)?) seconds?$"#) {
+            (steps: ProcessSteps, name: String, seconds: Double) in
+            let command = try steps.backgroundCommand()
+            try await steps.waitForOutput(of: command, seconds: seconds, "an address (http://HOST:PORT)") { ProgramAddress.first(in: $0) != nil }
+            let address = ProgramAddress.first(in: command.stdout.text + command.stderr.text)!
+            log("\(name) = \(address)")
+            steps.store.set(address, forKey: name)
+        }
         step("^I stop the program$") { steps in
             let command = try steps.backgroundCommand()
             let termination = await command.stop(grace: 3)

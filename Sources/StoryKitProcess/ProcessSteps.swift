@@ -13,7 +13,7 @@ import StoryKit
 /// ```swift
 /// await StoryRun.main(steps: [ProcessSteps.self, MySteps.self])
 /// ```
-public final class ProcessSteps: StepDefinitions {
+public final class ProcessSteps: StepLibrary {
     /// The story's directory, made when a step first needs it.
     private(set) lazy var directory: String = {
         var template = Array((NSTemporaryDirectory() + "storykit-process-XXXXXX").utf8CString)

@@ -24,7 +24,7 @@ public enum StoryrunSteps {
 
     /// The fixture steps and the steps that misbehave on purpose
     /// (`Fixtures/stories/faults`).
-    public static let faults: [any StepDefinitions.Type] = fixtures + [FaultSteps.self, RegistrationLogSteps.self]
+    public static let faults: [any StepDefinitions.Type] = fixtures + [FaultSteps.self, RegistrationLogSteps.self, ChildProcessSteps.self]
 
     /// The step libraries and the steps that misbehave on purpose: step
     /// code that changes the process the libraries' steps run in.

@@ -55,6 +55,15 @@ Feature: Running command-line programs from a story
     When I stop the program
     Then the command succeeds
 
+  Scenario: A server on a port of its own hands its address to the HTTP steps
+    When I start `python3 -u -m http.server 0 --bind 127.0.0.1` in the background
+    And I store the address the program prints as "server" within 10 seconds
+    And the base URL is {server}
+    And I send GET /
+    Then the response status is 200
+    When I stop the program
+    Then the command is stopped by SIGTERM
+
   Scenario: A program that does not end is stopped
     When I start `sleep 300` in the background
     And I stop the program

@@ -70,7 +70,7 @@ Feature: Calling HTTP services and stubbing them in the story
     And the stock service received nothing unexpected
 
   Scenario: A request no answer matches gets a 404 that names it
-    Given the billing service is running
+    Given the stub billing service is running
     And the base URL is {billing service}
     When I send DELETE /invoices/9
     Then the response status is 404

@@ -236,7 +236,8 @@ def test_neovim_smoke():
         feature.write_text("Feature: Smoke\n  Scenario: S\n    Given an empty basket\n    When nothing is defined here\n")
         out = folder / "out.txt"
         env = {**os.environ, "STORYRUN_FIXTURE_STEPS": "1", "STORYRUN": str(STORYRUN),
-               "SMOKE_FEATURE": str(feature), "SMOKE_OUT": str(out), "HOME": str(folder)}
+               "SMOKE_FEATURE": str(feature), "SMOKE_OUT": str(out), "HOME": str(folder),
+               "README": str(pathlib.Path(__file__).resolve().parents[2] / "Sources/StoryKit/StoryKit.docc/TheEditor.md")}
         subprocess.run([nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c",
                         f"luafile {pathlib.Path(__file__).with_name('neovim_smoke.lua')}"],
                        env=env, timeout=60, check=False, capture_output=True)

@@ -5,7 +5,8 @@ enum CheckCommand {
     /// - Parameter jsonPath: Where `--json FILE` writes what the check
     ///   prints, as JSON; nil for none.
     static func run(
-        paths: [String], registry: StepRegistry, style: TextStyle, jsonPath: String? = nil, output: (String) -> Void
+        paths: [String], registry: StepRegistry, style: TextStyle, jsonPath: String? = nil, listsLibraryUnused: Bool = false,
+        output: (String) -> Void
     ) -> ExitStatus {
         var matcher = CachingMatcher(registry: registry)
         var isUsed = Array(repeating: false, count: registry.definitions.count)
@@ -51,7 +52,9 @@ enum CheckCommand {
         }
         // A path that named no story file: which definitions its stories
         // would use is unknown, so none is said to be unused.
-        let unused = pathDiagnostics.isEmpty ? registry.definitions.filter { !isUsed[$0.id] } : []
+        // A step library's are noise to a user who did not write them.
+        let unused = pathDiagnostics.isEmpty
+            ? registry.definitions.filter { !isUsed[$0.id] && (listsLibraryUnused || !$0.isFromLibrary) } : []
         if !pathDiagnostics.isEmpty { output("Unused step definitions are not listed: a path above names no story file.") }
         for definition in unused {
             output("\(definition.location.displayFileAndLine): \(style.paint("unused:", .gray)) no step runs \"\(definition.pattern)\"")

@@ -14,7 +14,7 @@ enum MatchCommand {
     static func parse(_ arguments: ArraySlice<String>) throws(Diagnostic) -> (Syntax, String, String) {
         guard arguments.count == 3, let syntax = Syntax(rawValue: arguments[arguments.startIndex]) else {
             throw Diagnostic(at: nil, problem: "match needs --regex PATTERN TEXT or --expression EXPRESSION TEXT",
-                             help: "write storyrun match --expression \"I have {int} {word}\" \"I have 3 red\"")
+                             help: "write \(Options.executableName) match --expression \"I have {int} {word}\" \"I have 3 red\"")
         }
         return (syntax, arguments[arguments.startIndex + 1], arguments[arguments.startIndex + 2])
     }

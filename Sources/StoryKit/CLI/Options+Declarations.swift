@@ -116,6 +116,9 @@ extension Options {
                 config: true
             ) { $0.isInProcess = true },
             .flag(["--fail-fast"], help: ["stop after the first failing story"], config: true) { $0.isFailFast = true },
+            .flag(["--show-library-unused"], help: ["list step libraries' unused definitions too (after a run, in check)"], config: true) {
+                $0.listsLibraryUnused = true
+            },
             .flag(["--watch"], help: ["run, then again on every save: a story file's stories at once,", "a Swift source rebuilds and restarts (README, Watch mode)"]) {
                 $0.watch = $0.watch ?? WatchSettings()
             },
@@ -130,7 +133,7 @@ extension Options {
                 forward: { ["--retry", String($0.retries)] }
             ) { parsing, value throws(Diagnostic) in parsing.options.retries = try Options.retries(value) },
             OptionDeclaration(
-                ["--step-timeout"], value: "S", help: ["fail a step that runs longer than S seconds (default 300, at most 86400)"], config: .value,
+                ["--step-timeout"], value: "S", help: ["fail a step that runs longer than S seconds (default 60, at most 86400)"], config: .value,
                 forward: { ["--step-timeout", String($0.stepTimeout)] }
             ) { parsing, value throws(Diagnostic) in parsing.options.stepTimeout = try Options.stepTimeout(value) },
             .flag(

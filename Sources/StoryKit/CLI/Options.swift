@@ -39,6 +39,8 @@ struct Options: Equatable {
     var isDryRun = false
     var isStrict = false
     var isVerbose = false
+    /// Whether unused step-library definitions are listed too.
+    var listsLibraryUnused = false
     var isColorDisabled = false
     var isFailFast = false
     /// `--name REGEX`, each given: a story runs when any of them matches
@@ -55,7 +57,7 @@ struct Options: Equatable {
     /// Whether stories run in this process, for debuggers (`--in-process`).
     var isInProcess = false
     /// The most seconds a step may run.
-    var stepTimeout: Double = 300
+    var stepTimeout: Double = 60
     /// How snippets for undefined steps write their pattern (`--snippets`).
     var snippetStyle: Snippet.Style = .regex
     /// A rerun file (`@FILE`) that named no story: with no other path,
@@ -64,6 +66,8 @@ struct Options: Equatable {
     /// The rerun files (`@FILE`) that named stories: their stories run
     /// whatever `--shard` says (see ``StorySelection/make(_:)``).
     var rerunFiles: [String] = []
+    /// What those files name (`path:line`), as given.
+    var rerunEntries: [String] = []
     /// User parameters (`-D key=value`, and the config's `parameters`).
     var parameters: [String: String] = [:]
     /// A previous run's Cucumber JSON, to balance `--shard` by (`--timings`).
@@ -107,7 +111,7 @@ struct Options: Equatable {
                 return nil
             }
             if let other = remaining.dropFirst().first(where: { $0 != "--json" }) {
-                throw Diagnostic(at: nil, problem: "definitions takes no \(other)", help: "write `storyrun definitions` or `storyrun definitions --json`")
+                throw Diagnostic(at: nil, problem: "definitions takes no \(other)", help: "write `\(Self.executableName) definitions` or `\(Self.executableName) definitions --json`")
             }
             command = .definitions(json: remaining.contains("--json"))
             return nil
@@ -144,6 +148,7 @@ struct Options: Equatable {
                 let entries = try Self.rerunList(file)
                 parsing.addPaths(entries)
                 if entries.isEmpty { parsing.options.emptyRerunFile = file } else { parsing.options.rerunFiles.append(file) }
+                parsing.options.rerunEntries += entries
             } else {
                 parsing.addPaths([argument])
             }
@@ -169,11 +174,11 @@ struct Options: Equatable {
             reports.insert(ReportRequest(format: .summary), at: 0)
         }
         if command == .explain && paths.isEmpty {
-            throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write storyrun explain \"When I add 3 apples to the basket\"")
+            throw Diagnostic(at: nil, problem: "explain needs a step line", help: "write \(Self.executableName) explain \"When I add 3 apples to the basket\"")
         }
         if command == .run, watch != nil, paths.isEmpty { paths = WatchSettings.defaultPaths }
         if (command == .run || command == .check || command == .pickles) && paths.isEmpty && emptyRerunFile == nil {
-            throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `storyrun Stories/`, or see `storyrun --help`")
+            throw Diagnostic(at: nil, problem: "no story files or folders given", help: "run `\(Self.executableName) Stories/`, or see `\(Self.executableName) --help`")
         }
     }
 
@@ -203,7 +208,7 @@ struct Options: Equatable {
         let guess = known.min { option.editDistance(to: $0) < option.editDistance(to: $1) }
         let limit = max(1, option.count / 4)
         let suggestion = guess.flatMap { option.editDistance(to: $0) <= limit ? "did you mean \($0)? " : nil } ?? ""
-        return Diagnostic(at: nil, problem: "unknown option \(option)", help: "\(suggestion)see `storyrun --help`")
+        return Diagnostic(at: nil, problem: "unknown option \(option)", help: "\(suggestion)see `\(Self.executableName) --help`")
     }
 
     /// The usage text: its head, each option's lines, its tail.

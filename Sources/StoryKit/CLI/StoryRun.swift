@@ -249,7 +249,7 @@ public enum StoryRun {
                         let context = ReporterContext(
                             style: style, isVerbose: options.isVerbose, output: output,
                             partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
-                            definitions: [], isWholeRun: selection.filter.choosesAll)
+                            definitions: [], isWholeRun: selection.filter.choosesAll, listsLibraryUnused: options.listsLibraryUnused)
                         return await WatchMode(
                             options: options, settings: watch, registry: registry, context: context, clock: clock,
                             rejectedDefinitions: builder.diagnostics
@@ -267,7 +267,9 @@ public enum StoryRun {
             switch options.command {
             case .check:
                 let json = options.reports.first { $0.format == .json }?.path
-                return CheckCommand.run(paths: options.paths, registry: registry, style: style, jsonPath: json, output: output)
+                return CheckCommand.run(
+                    paths: options.paths, registry: registry, style: style, jsonPath: json,
+                    listsLibraryUnused: options.listsLibraryUnused, output: output)
             case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
             case .lsp: return LanguageServer.run(registry: registry)
             case .definitions(let json):
@@ -285,7 +287,8 @@ public enum StoryRun {
                 let context = ReporterContext(
                     style: style, isVerbose: options.isVerbose, output: output,
                     partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
-                    definitions: registry.definitions, isWholeRun: selection.filter.choosesAll, isReversed: options.order == .reverse)
+                    definitions: registry.definitions, isWholeRun: selection.filter.choosesAll, isReversed: options.order == .reverse,
+                    listsLibraryUnused: options.listsLibraryUnused)
                 if let watch = options.watch {
                     return await WatchMode(
                         options: options, settings: watch, registry: registry, context: context, clock: clock
@@ -502,7 +505,13 @@ public enum StoryRun {
             // saved as .story): said, not a silent "0 passed".
             output("storyrun: no .stories or .feature file in \(options.paths.joined(separator: " "))\(options.isStrict ? " (an error under --strict)" : "")")
             if options.isStrict { status = .storyFailed }
+        } else if summary.stories.values.reduce(0, +) == 0, summary.notRun == 0, rejected == 0, summary.rejectedFiles.isEmpty {
+            // Files with no story in them (empty, blank, comments, a
+            // `Feature:` alone): said, as an empty folder is.
+            output(StorySelection.noStoryIn(selection.files, isStrict: options.isStrict))
+            if options.isStrict { status = .storyFailed }
         }
+        if let note = StorySelection.rerunLeftOut(options, leftOut: feed.byLine.total, status: &status) { output(note) }
         if let signal = Interrupts.received { status = .stopped(by: signal) }
         // Every report is written whole first, then all are renamed at
         // once. The file reports write theirs on their own threads, at the

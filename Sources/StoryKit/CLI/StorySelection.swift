@@ -135,7 +135,24 @@ struct StorySelection {
         return Diagnostic(
             at: nil,
             problem: "\(rerunFileNames(options)) names stories to run again, and this run ran none of them\(filters.isEmpty ? "" : " (\(filters) left them all out)")",
-            help: "run storyrun \(options.rerunFiles.map { "@" + $0 }.joined(separator: " ")) without the options that leave its stories out")
+            help: "run \(Options.executableName) \(options.rerunFiles.map { "@" + $0 }.joined(separator: " ")) without the options that leave its stories out")
+    }
+
+    /// What a run of rerun files says when `--name` or `--tags` left out
+    /// some of the stories they name (a failure of the run before, dropped
+    /// in silence, would pass); when it left them all out, the run fails.
+    static func rerunLeftOut(_ options: Options, leftOut: [SourceLocation], status: inout ExitStatus) -> String? {
+        guard !options.rerunFiles.isEmpty, !leftOut.isEmpty, status != .inputError,
+            !options.namePatterns.isEmpty || !options.tagExpressions.isEmpty
+        else { return nil }
+        let named = StoryFilter.splitLines(options.rerunEntries).lines
+        let count = named.values.reduce(0) { $0 + $1.count }
+        let dropped = leftOut.filter { named[$0.file]?.contains($0.line) == true }.count
+        guard dropped > 0 else { return nil }
+        let isAll = dropped >= count
+        if isAll && status == .success { status = .inputError }
+        return "storyrun: \(isAll ? "error" : "warning"): \(chosenBy(options)) left out \(dropped) of the \(count) "
+            + "stor\(count == 1 ? "y" : "ies") \(rerunFileNames(options)) names to run again; \(dropped == 1 ? "it" : "they") did not run"
     }
 
     /// The `--name` and `--tags` a run chose by, as written: `--name "a"
@@ -149,6 +166,13 @@ struct StorySelection {
 
     private static func rerunFileNames(_ options: Options) -> String {
         options.rerunFiles.map { "@" + $0 }.joined(separator: " and ")
+    }
+
+    /// The line a run prints when the files it read hold no story.
+    static func noStoryIn(_ files: [String], isStrict: Bool) -> String {
+        let named = files.prefix(5).joined(separator: ", ") + (files.count > 5 ? " and \(files.count - 5) more" : "")
+        return "storyrun: no story in \(named): \(files.count == 1 ? "it holds" : "they hold") no Story: or Scenario:"
+            + (isStrict ? " (an error under --strict)" : "")
     }
 
     /// The line a run prints when `--name` or `--tags` chose no story.

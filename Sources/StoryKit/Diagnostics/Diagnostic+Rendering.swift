@@ -4,7 +4,7 @@ extension Diagnostic {
     public func rendered(style: TextStyle = .plain) -> String {
         let color: TextStyle.Color = severity == .error ? .red : severity == .warning ? .yellow : .cyan
         var lines: [String] = []
-        let place = location.map { "\($0.displayPath):\($0.line)\($0.column > 0 ? ":\($0.column)" : ""): " } ?? "storyrun: "
+        let place = location.map { "\($0.displayPath):\($0.line)\($0.column > 0 ? ":\($0.column)" : ""): " } ?? "\(Options.executableName): "
         lines.append(place + style.paint("\(severity.rawValue):", color) + " " + problem)
         if let sourceLine {
             lines.append("    " + sourceLine)

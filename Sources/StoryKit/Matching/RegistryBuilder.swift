@@ -31,6 +31,9 @@ final class RegistryBuilder {
     }
 
     /// Registers every definition of each step class, in order.
+    /// Whether the class registering now is a ``StepLibrary``.
+    private var isRegisteringLibrary = false
+
     func register(_ classes: [any StepDefinitions.Type]) {
         // Registering allocates about a kilobyte a definition, on a thread
         // whose arena would otherwise grow a page at a time.
@@ -39,6 +42,8 @@ final class RegistryBuilder {
     }
 
     private func register<Steps: StepDefinitions>(_ type: Steps.Type) {
+        isRegisteringLibrary = type is any StepLibrary.Type
+        defer { isRegisteringLibrary = false }
         type.define(StepMap<Steps>(builder: self))
     }
 
@@ -49,7 +54,8 @@ final class RegistryBuilder {
         definitions.append(
             StepDefinition(
                 id: definitions.count, pattern: pattern, syntax: syntax, location: location,
-                ownerName: owner, parameterTypes: parameterTypes, matcher: matcher, invoke: invoke))
+                ownerName: owner, parameterTypes: parameterTypes, matcher: matcher, invoke: invoke,
+                isFromLibrary: isRegisteringLibrary))
     }
 
     /// Notes an expression left out because it names an undefined parameter type.
@@ -118,7 +124,7 @@ extension RegistryBuilder.Problem {
 
     var help: String? {
         switch self {
-        case .invalidRegex: "fix the regular expression; test it with `storyrun match --regex PATTERN TEXT`"
+        case .invalidRegex: "fix the regular expression; test it with `\(Options.executableName) match --regex PATTERN TEXT`"
         case .invalidExpression, .invalidTagExpression, .invalidParameterType: nil
         case .expressionParameterMismatch:
             "give the closure one parameter per {parameter} in the expression"

@@ -12,6 +12,8 @@ public final class StepDefinition: Sendable, Identifiable {
     public let location: SourceLocation
     /// The step class the definition belongs to.
     public let ownerName: String
+    /// Whether its class is a ``StepLibrary``.
+    public let isFromLibrary: Bool
     /// The parameter types of the closure, after the step class.
     public var parameterNames: [String] { parameterTypes.map { $0.stepArgumentName } }
     /// The types themselves: their names are written out only when asked
@@ -31,13 +33,15 @@ public final class StepDefinition: Sendable, Identifiable {
 
     init(
         id: Int, pattern: String, syntax: Syntax, location: SourceLocation, ownerName: String,
-        parameterTypes: [any StepArgument.Type], matcher: StepMatcher, invoke: @escaping Invocation, requiredWords: [String]? = nil
+        parameterTypes: [any StepArgument.Type], matcher: StepMatcher, invoke: @escaping Invocation, requiredWords: [String]? = nil,
+        isFromLibrary: Bool = false
     ) {
         self.id = id
         self.pattern = pattern
         self.syntax = syntax
         self.location = location
         self.ownerName = ownerName
+        self.isFromLibrary = isFromLibrary
         self.parameterTypes = parameterTypes
         self.matcher = matcher
         self.invoke = invoke

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// Reads, parses, filters and matches story files ahead of the runner, on
@@ -42,6 +43,10 @@ final class StoryFeed: Sendable {
     /// (see ``StoryFileInfo``); nil when no report reads story files.
     let parses: RecentParses?
 
+    /// Stories chosen by line (`file:line`, a rerun file's entries) that
+    /// `--name`, `--tags` or `--shard` then left out.
+    let byLine = LineTally()
+
     /// Starts reading the files at once: parsing needs no step definitions,
     /// so it goes on while the step classes register.
     /// - Parameters:
@@ -66,8 +71,8 @@ final class StoryFeed: Sendable {
             ready.finish()
             return
         }
-        let parsing = Threads.start { [parsed, spent] in
-            Self.parse(files, filter: filter, into: parsed, freeing: spent, keepingIn: parses)
+        let parsing = Threads.start { [parsed, spent, byLine] in
+            Self.parse(files, filter: filter, into: parsed, freeing: spent, keepingIn: parses, tally: byLine)
         }
         guard parsing else {
             // The matching thread hands the problem on, then ends.
@@ -106,7 +111,7 @@ final class StoryFeed: Sendable {
 
     private static func parse(
         _ files: [String], filter: StoryFilter, into parsed: HandOff<ParsedFile>, freeing spent: Spent<Batch>,
-        keepingIn parses: RecentParses?
+        keepingIn parses: RecentParses?, tally: LineTally
     ) {
         defer { spent.close() }
         for path in files {
@@ -117,7 +122,11 @@ final class StoryFeed: Sendable {
                 stories = chosen.stories
                 diagnostics += chosen.diagnostics
             }
-            guard parsed.put(ParsedFile(path: path, stories: stories.filter(filter.includes), diagnostics: diagnostics))
+            let included = stories.filter(filter.includes)
+            if filter.lines[path] != nil, included.count < stories.count {
+                tally.add(leftOut: stories.filter { !filter.includes($0) }.map(\.location))
+            }
+            guard parsed.put(ParsedFile(path: path, stories: included, diagnostics: diagnostics))
             else { return }
         }
         parsed.finish()
@@ -159,4 +168,18 @@ struct PlannedStory: Sendable {
     var story: Story
     /// One result per step, in order; nil when the runner still has to match.
     var matches: [MatchResult]?
+}
+
+/// The stories chosen by line (`file:line`, a rerun file's entries) that
+/// a filter left out; written by the parsing thread, read once the run is
+/// over.
+final class LineTally: Sendable {
+    private let leftOut = Mutex<[SourceLocation]>([])
+
+    func add(leftOut more: [SourceLocation]) {
+        leftOut.withLock { $0 += more }
+    }
+
+    /// Where the stories left out are.
+    var total: [SourceLocation] { leftOut.withLock { $0 } }
 }

@@ -63,7 +63,7 @@ enum EarlierReport {
             guard !path.hasPrefix("/"), !path.isEmpty, ReportDestination.descriptorNumber(path) == nil else { return (path, path) }
             if folder == nil {
                 var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-                folder = getcwd(&buffer, buffer.count) != nil ? String(cString: buffer) : ""
+                folder = getcwd(&buffer, buffer.count) != nil ? buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : ""
             }
             // Without a current folder (removed), the path as it is.
             guard let folder, !folder.isEmpty else { return (path, path) }

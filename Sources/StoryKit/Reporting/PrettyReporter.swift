@@ -7,6 +7,8 @@ public struct PrettyReporter: Reporter {
     private let style: TextStyle
     private let isVerbose: Bool
     private let listsUnused: Bool
+    /// Whether that list includes step libraries' definitions.
+    private let listsLibraryUnused: Bool
     private let write: (String) -> Void
     private var snippets: [String] = []
     private var seenSnippets: Set<String> = []
@@ -18,7 +20,13 @@ public struct PrettyReporter: Reporter {
     ///   - write: Where each line of text goes.
     ///   - listsUnused: Whether a verbose report lists the step definitions
     ///     no story used (only after a run of every story).
-    public init(style: TextStyle, isVerbose: Bool = false, listsUnused: Bool = true, write: @escaping (String) -> Void) {
+    ///   - listsLibraryUnused: Whether that list includes step libraries'
+    ///     definitions (`--show-library-unused`).
+    public init(
+        style: TextStyle, isVerbose: Bool = false, listsUnused: Bool = true, listsLibraryUnused: Bool = false,
+        write: @escaping (String) -> Void
+    ) {
+        self.listsLibraryUnused = listsLibraryUnused
         self.listsUnused = listsUnused
         self.style = style
         self.isVerbose = isVerbose
@@ -51,7 +59,7 @@ public struct PrettyReporter: Reporter {
         case .diagnostic(let diagnostic):
             write(diagnostic.rendered(style: style))
         case .runFinished(let summary):
-            for line in TextReporter.ending(summary, snippets: snippets, style: style, listsUnused: isVerbose && listsUnused) { write(line) }
+            for line in TextReporter.ending(summary, snippets: snippets, style: style, listsUnused: isVerbose && listsUnused, listsLibraryUnused: listsLibraryUnused) { write(line) }
         case .runStarted, .stepStarted, .runHookFinished, .storyFileRejected:
             break
         }

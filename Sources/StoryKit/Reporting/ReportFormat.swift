@@ -61,10 +61,14 @@ enum ReportFormat: String, CaseIterable, Sendable {
     func makeReporter(_ context: ReporterContext) -> any Reporter {
         switch self {
         case .summary:
-            return TextReporter(style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun, write: context.output)
+            return TextReporter(
+                style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun,
+                listsLibraryUnused: context.listsLibraryUnused, write: context.output)
         case .progress: return ProgressReporter(style: context.style, write: context.output, writePartial: context.partialOutput)
         case .pretty:
-            return PrettyReporter(style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun, write: context.output)
+            return PrettyReporter(
+                style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun,
+                listsLibraryUnused: context.listsLibraryUnused, write: context.output)
         case .github: return GitHubReporter(write: context.output)
         case .usage:
             return UsageReporter(
@@ -123,6 +127,9 @@ struct ReporterContext {
     /// Whether the stories run last first (`--order reverse`): Messages
     /// still lists the files and their pickles in the order they were read.
     var isReversed = false
+    /// Whether that list includes step libraries' definitions
+    /// (`--show-library-unused`).
+    var listsLibraryUnused = false
 }
 
 /// A report the command line asked for.

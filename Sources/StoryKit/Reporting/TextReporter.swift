@@ -4,6 +4,8 @@ public struct TextReporter: Reporter {
     private let style: TextStyle
     private let isVerbose: Bool
     private let listsUnused: Bool
+    /// Whether that list includes step libraries' definitions.
+    private let listsLibraryUnused: Bool
     private let write: (String) -> Void
     private var snippets: [String] = []
     private var seenSnippets: Set<String> = []
@@ -15,8 +17,14 @@ public struct TextReporter: Reporter {
     ///   - isVerbose: Whether to list every step with the definition it matched.
     ///   - listsUnused: Whether to list the step definitions no story used
     ///     at the end: only after a run of every story, where it is news.
+    ///   - listsLibraryUnused: Whether that list includes step libraries'
+    ///     definitions (`--show-library-unused`).
     ///   - write: Where each line of text goes.
-    public init(style: TextStyle, isVerbose: Bool = false, listsUnused: Bool = true, write: @escaping (String) -> Void) {
+    public init(
+        style: TextStyle, isVerbose: Bool = false, listsUnused: Bool = true, listsLibraryUnused: Bool = false,
+        write: @escaping (String) -> Void
+    ) {
+        self.listsLibraryUnused = listsLibraryUnused
         self.style = style
         self.isVerbose = isVerbose
         self.listsUnused = listsUnused
@@ -112,14 +120,18 @@ public struct TextReporter: Reporter {
     }
 
     private func reportEnd(_ summary: RunSummary) {
-        for line in Self.ending(summary, snippets: snippets, style: style, listsUnused: listsUnused, ambiguousSteps: ambiguousSteps) { write(line) }
+        for line in Self.ending(
+            summary, snippets: snippets, style: style, listsUnused: listsUnused, listsLibraryUnused: listsLibraryUnused,
+            ambiguousSteps: ambiguousSteps) { write(line) }
     }
 
     /// The lines that end a terminal report: snippets for the undefined
     /// steps, the unused step definitions (when `listsUnused`), the totals.
     static func ending(
-        _ summary: RunSummary, snippets: [String], style: TextStyle, listsUnused: Bool = true, ambiguousSteps: Int = 0
+        _ summary: RunSummary, snippets: [String], style: TextStyle, listsUnused: Bool = true, listsLibraryUnused: Bool = false,
+        ambiguousSteps: Int = 0
     ) -> [String] {
+        let unused = listsLibraryUnused ? summary.unusedDefinitions : summary.unusedDefinitions.filter { !$0.isFromLibrary }
         var lines: [String] = []
         if !snippets.isEmpty {
             lines.append("")
@@ -130,14 +142,14 @@ public struct TextReporter: Reporter {
             }
         }
         let storyCount = summary.stories.values.reduce(0, +)
-        if listsUnused && !summary.unusedDefinitions.isEmpty && storyCount > 0 {
+        if listsUnused && !unused.isEmpty && storyCount > 0 {
             lines.append("")
             lines.append("Step definitions no story used:")
-            for unused in summary.unusedDefinitions.prefix(Self.unusedListLimit) {
+            for unused in unused.prefix(Self.unusedListLimit) {
                 lines.append("    \"\(unused.pattern)\"  \(style.paint(unused.location.displayFileAndLine, .gray))")
             }
-            if summary.unusedDefinitions.count > Self.unusedListLimit {
-                lines.append("    … and \(summary.unusedDefinitions.count - Self.unusedListLimit) more (`check` lists them all)")
+            if unused.count > Self.unusedListLimit {
+                lines.append("    … and \(unused.count - Self.unusedListLimit) more (`check` lists them all)")
             }
         }
         lines.append("")
@@ -145,6 +157,8 @@ public struct TextReporter: Reporter {
         let notRun = summary.notRun > 0 ? ", \(summary.notRun) not run" : ""
         lines.append("Stories: " + counts(summary.stories, order: StoryStatus.allCases) + notRun + flaky)
         lines.append("Steps: " + counts(summary.steps, order: StepStatus.allCases))
+        let failedHooks = summary.failedStoryHooks + summary.failedHooks
+        if failedHooks > 0 { lines.append("Hooks: \(failedHooks) failed") }
         if ambiguousSteps > 0 {
             lines.append(style.paint("Warning: \(ambiguousSteps) step\(ambiguousSteps == 1 ? "" : "s") matched more than one definition (see above); --strict fails them", .yellow))
         }

@@ -45,6 +45,7 @@ enum PendingSignals {
     /// often taken at once by the run's handler, on a thread that does not
     /// block it, and stops the run like one from outside.)
     static func take() -> Int32? {
+        if let raised = Interrupts.takeRaised() { return raised }
         var pending = sigset_t()
         guard sigpending(&pending) == 0, !isEmpty(&pending) else { return nil }
         for signal in Int32(1)..<65 where !isHarmless(signal) && sigismember(&pending, signal) == 1 {

@@ -38,6 +38,9 @@ public struct RunSummary: Sendable, Codable, Equatable {
     public var flaky: Int = 0
     /// Before-run and after-run hooks that failed.
     public var failedHooks: Int = 0
+    /// Story and step hooks (before, after, before-step, after-step) that
+    /// failed: a story that failed in its before hook has no failed step.
+    public var failedStoryHooks: Int = 0
     /// Whether the run was interrupted (SIGINT, SIGTERM) before every
     /// story had run.
     public var wasInterrupted = false
@@ -64,7 +67,10 @@ public struct RunSummary: Sendable, Codable, Equatable {
         var status: StepStatus?
         var count = 0
         for index in result.testSteps.indices {
-            guard let next = result.testSteps[index].stepStatus else { continue }
+            guard let next = result.testSteps[index].stepStatus else {
+                if result.testSteps[index].status == .failed { failedStoryHooks += 1 }
+                continue
+            }
             if next != status, let status { steps[status, default: 0] += count; count = 0 }
             status = next
             count += 1
@@ -101,4 +107,6 @@ public struct UnusedDefinition: Sendable, Codable, Equatable {
     public var pattern: String
     /// Where it was registered.
     public var location: SourceLocation
+    /// Whether it comes from a ``StepLibrary`` (listed only when asked).
+    public var isFromLibrary = false
 }

@@ -26,7 +26,7 @@ struct Runner {
     /// hooks and every after-run hook still run.
     private(set) var hasFailedBeforeRun = false
     /// Cancels a step that overruns its time limit.
-    let watchdog = StepWatchdog()
+    let watchdog: StepWatchdog
     /// In a worker process, what its parent watches.
     let probe: WorkerProbe?
     /// The working directory and mask each story starts with.
@@ -36,6 +36,7 @@ struct Runner {
         self.registry = registry
         self.configuration = configuration
         self.probe = probe
+        watchdog = StepWatchdog(isInProcess: probe == nil)
         self.now = now
         start = now()
         matcher = CachingMatcher(registry: registry)
@@ -136,7 +137,7 @@ struct Runner {
         watchdog.stop()
         summary.unusedDefinitions = registry.definitions
             .filter { !isUsed[$0.id] }
-            .map { UnusedDefinition(pattern: $0.pattern, location: $0.location) }
+            .map { UnusedDefinition(pattern: $0.pattern, location: $0.location, isFromLibrary: $0.isFromLibrary) }
         summary.duration = now() &- start
         emit(.runFinished(summary))
         return summary
@@ -172,12 +173,15 @@ struct Runner {
             // is cancelled when it overruns, and fails naming itself.
             let watchdog = self.watchdog
             let limit = configuration.stepTimeout
+            let isWorker = probe != nil
             let body: @Sendable () async -> UncheckedBox<(any Error)?> = {
                 withUnsafeCurrentTask { watchdog.watch($0) }
                 defer { watchdog.unwatch() }
                 CrashNote.setHook(hook)
                 defer { CrashNote.setHook(nil) }
                 watchdog.arm(seconds: limit)
+                let mask = UserCodeSignals.enter(isWorker: isWorker)
+                defer { UserCodeSignals.leave(mask) }
                 do {
                     try await AttachmentRecorder.$current.withValue(recorder) { try await hook.body(nil) }
                 } catch {

@@ -24,6 +24,14 @@ final class StepWatchdog: @unchecked Sendable {
     /// When the last overrun was claimed, for ``warnIfIgnored()``; under `lock`.
     private var firedAt: UInt64 = 0
     private static let idle = UInt64.max
+    /// Whether steps run in the process that owns the run (`--in-process`),
+    /// where nothing ends a step that ignores cancellation; in a worker,
+    /// its parent ends the worker.
+    private let isInProcess: Bool
+
+    init(isInProcess: Bool = true) {
+        self.isInProcess = isInProcess
+    }
     private static let fired = UInt64.max - 1
 
     /// Starts watching, if it has not started; the ticker checks the
@@ -114,7 +122,9 @@ final class StepWatchdog: @unchecked Sendable {
         else { return }
         firedAt = 0
         let message = "storyrun: a step ran past its --step-timeout limit and does not stop when cancelled (a blocking call?); "
-            + "in this process nothing can stop it: run without --in-process, and its worker is ended\n"
+            + (isInProcess
+                ? "in this process nothing can stop it: run without --in-process, and its worker is ended\n"
+                : "its worker process is ended shortly, and the run goes on\n")
         FileHandle.standardError.write(Data(message.utf8))
     }
 }

@@ -184,6 +184,8 @@ struct StoryExecution {
         CrashNote.setStep(line: step.location.line)
         defer { CrashNote.setStep(line: 0) }
         watchdog.arm(seconds: configuration.stepTimeout)
+        let mask = UserCodeSignals.enter(isWorker: probe != nil)
+        defer { UserCodeSignals.leave(mask) }
         do {
             try await definition.invoke(context, inputs, site)
         } catch {
@@ -209,6 +211,8 @@ struct StoryExecution {
         CrashNote.setHook(hook)
         defer { CrashNote.setHook(nil) }
         do {
+            let mask = UserCodeSignals.enter(isWorker: probe != nil)
+            defer { UserCodeSignals.leave(mask) }
             try await hook.body(context)
             if watchdog.disarm() { throw HookTimeoutError(seconds: configuration.stepTimeout, hook: hook) }
             if probe == nil, let signal = PendingSignals.take() { throw RaisedSignalError(signal: signal) }

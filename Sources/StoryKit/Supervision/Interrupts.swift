@@ -14,6 +14,14 @@ import Synchronization
 /// SIGHUP, the SIGINT a shell script's background job ignores.
 enum Interrupts {
     private static let signal = Atomic<Int32>(0)
+    /// A handled signal that code raised on its own thread, until taken.
+    private static let raised = Atomic<Int32>(0)
+
+    /// Takes the signal code raised on its own thread, if it did.
+    static func takeRaised() -> Int32? {
+        let number = raised.exchange(0, ordering: .relaxed)
+        return number == 0 ? nil : number
+    }
 
     /// Installs the handlers; only the process's own entry point calls this.
     static func install() {
@@ -27,13 +35,21 @@ enum Interrupts {
             if isIgnored(number) { continue }
             var action = sigaction()
             // No SA_RESTART: a wait in poll(2) ends at once.
-            action.__sigaction_handler.sa_handler = { number in
+            action.__sigaction_handler.sa_sigaction = { number, info, _ in
+                // Raised by code on its own thread (a step's `raise`, in
+                // process): that code's failure, not a stop (see
+                // ``UserCodeSignals``).
+                if let info, info.pointee.si_code == SI_TKILL {
+                    Interrupts.raised.store(number, ordering: .relaxed)
+                    return
+                }
                 // A second signal ends the run at once, as shells expect.
                 if Interrupts.signal.exchange(number, ordering: .relaxed) != 0 {
                     Glibc.signal(number, SIG_DFL)
                     raise(number)
                 }
             }
+            action.sa_flags = SA_SIGINFO
             sigemptyset(&action.sa_mask)
             sigaction(number, &action, nil)
         }

@@ -714,7 +714,7 @@ struct Supervisor {
         }
         summary.unusedDefinitions = registry.definitions
             .filter { !isUsed[$0.id] }
-            .map { UnusedDefinition(pattern: $0.pattern, location: $0.location) }
+            .map { UnusedDefinition(pattern: $0.pattern, location: $0.location, isFromLibrary: $0.isFromLibrary) }
         return summary
     }
 

@@ -32,6 +32,26 @@ import Testing
         #expect(permissions & 0o600 == 0o600, "the report's mode is \(String(permissions, radix: 8))")
     }
 
+    @Test("A program a step starts has a plain signal mask: an after hook that terminates it and waits ends at once", arguments: [true, false])
+    func childSignalMask(inProcess: Bool) throws {
+        let folder = try Binary.temporaryFolder("process-state")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try SupervisionEndToEndTests.write(
+            "@stops-its-child\nStory: starts a server\n  Given the step starts `sleep 60` and writes the signals it blocks to \"mask.txt\"\n",
+            to: folder + "/child.stories")
+        let outcome = try Binary.run(
+            ["child.stories", "--step-timeout", "20"] + (inProcess ? ["--in-process"] : []), in: folder, timeout: 15, environment: Self.faults)
+        #expect(!outcome.isTimedOut, "the after hook's wait did not return: \(outcome.output)")
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.seconds < 10)
+        let line = try String(contentsOfFile: folder + "/mask.txt", encoding: .utf8)
+        let mask = try #require(UInt64(line.split(separator: "\t").last ?? "", radix: 16), "\(line)")
+        // Supervised, none at all; in process, a signal that would end the
+        // run with no report stays blocked (a raise of it fails the step),
+        // but not SIGHUP, SIGINT, SIGTERM.
+        #expect(inProcess ? mask & 0b100_0000_0000_0011 == 0 : mask == 0, "the child blocks signals: \(line)")
+    }
+
     @Test("A signal raised on the step's own thread fails the step in process (it passed)", arguments: [6, 15, 34])
     func raisedSignalInProcess(signal: Int) throws {
         let folder = try Binary.temporaryFolder("process-state")

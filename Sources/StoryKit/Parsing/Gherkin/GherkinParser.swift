@@ -135,7 +135,9 @@ struct GherkinParser {
         return text.withUTF8 { bytes in
             var parser = GherkinParser(bytes)
             parser.matcher.isMarkdown = markdown
-            var start = 0
+            // A UTF-8 byte order mark (as SpecFlow's tools save one) is
+            // not text, as cucumber-jvm reads it.
+            var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
             while !parser.builder.isStopped {
                 let next = parser.line(at: start, number: parser.lineNumber)
                 parser.nextStart = next?.next ?? start

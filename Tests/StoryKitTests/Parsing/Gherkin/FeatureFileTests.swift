@@ -54,6 +54,15 @@ import Testing
         #expect(story.steps[1].location == SourceLocation(file: "refunds.feature", line: 9, column: 7))
     }
 
+    @Test("A file saved with a UTF-8 byte order mark reads as without it (as cucumber-jvm)")
+    func byteOrderMark() throws {
+        let (stories, diagnostics) = FeatureFile.parse("\u{FEFF}Feature: f\n  Scenario: s\n    Given x\n", path: "bom.feature")
+        #expect(diagnostics.isEmpty, "\(diagnostics)")
+        let story = try #require(stories.first)
+        #expect(story.groupName == "f")
+        #expect(story.steps.map(\.location) == [SourceLocation(file: "bom.feature", line: 3, column: 5)])
+    }
+
     @Test("A broken file gives every error and no stories")
     func errors() {
         let text = "Feature: f\n  Scenario: s\n    Given x\n      | a | b |\n      | c |\nnonsense\n"
