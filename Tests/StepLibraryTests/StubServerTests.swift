@@ -4,7 +4,7 @@ import Testing
 @testable import StoryKitHTTP
 
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct StubServerTests {
     func makeServer(readTimeout: Double = 5) throws -> StubServer {
         var limits = StubServer.Limits()

@@ -93,10 +93,16 @@ struct MessagesRunBuilder {
         let finished = index.stepsFinished[attempt] ?? [:]
         for testStep in testCase.testSteps {
             guard let (result, line) = finished[testStep.id] else { continue }
-            let outcome = try Outcome(result, line: line, index: index)
+            var outcome = try Outcome(result, line: line, index: index)
             let attachments = index.attachments[attempt + " " + testStep.id] ?? []
             if let hookId = testStep.hookId {
                 guard let hook = index.hooks[hookId] else { throw index.problem(line, "the test step's hook \"\(hookId)\" is not in the stream") }
+                // Messages gives the hook's own message; the run words it
+                // with the hook and its place first (StoryExecution).
+                if var error = outcome.error, !error.message.hasPrefix("the \(hook.kind) hook") {
+                    error.message = "the \(hook.kind) hook at \(hook.location.displayFileAndLine) failed: \(error.message)"
+                    outcome.error = error
+                }
                 results.append(.hook(HookResult(
                     kind: hook.kind, location: hook.location, status: outcome.status, error: outcome.error, duration: outcome.duration,
                     attachments: attachments)))

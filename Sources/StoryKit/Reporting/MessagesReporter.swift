@@ -691,7 +691,10 @@ public struct MessagesReporter: Reporter {
             places.append(match.location)
         }
         places.append(step.place)
-        var lines = ["\(type): \(withoutHookName(error.message, step.hookResult))"]
+        // The message's first line heads the trace, at most 1,000
+        // characters of it (the whole is in `message`).
+        let firstLine = withoutHookName(error.message, step.hookResult).prefix { $0 != "\n" }
+        var lines = ["\(type): \(firstLine.prefix(1_000))\(firstLine.count > 1_000 ? "…" : "")"]
         var seen = Set<SourceLocation>()
         for place in places where seen.insert(place).inserted { lines.append("    at \(place.displayFileAndLine)") }
         return lines.joined(separator: "\n")

@@ -66,7 +66,7 @@ import Testing
         mutating func finish() throws { try AtomicFile.write("\(events) events\n", to: path) }
     }
 
-    @Test("A report thread removes the earlier reports before it takes any event, and writes the new ones at the end", .timeLimit(.minutes(1)))
+    @Test("A report thread removes the earlier reports before it takes any event, and writes the new ones at the end", .timeLimit(.minutes(5)))
     func reportThread() throws {
         let folder = try Folder()
         let path = folder.path + "/r.txt"

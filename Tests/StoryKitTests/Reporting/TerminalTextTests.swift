@@ -41,7 +41,7 @@ import Testing
 
     /// Before, `ESC[8m` in a story's name, its step and its command's
     /// output reached the terminal with `NO_COLOR` and `--no-color`.
-    @Test("With NO_COLOR and --no-color no escape sequence from a story, a step or its output reaches the output", .timeLimit(.minutes(1)))
+    @Test("With NO_COLOR and --no-color no escape sequence from a story, a step or its output reaches the output", .timeLimit(.minutes(5)))
     func noColourRun() throws {
         let folder = try Binary.temporaryFolder("terminal-escapes")
         defer { try? FileManager.default.removeItem(atPath: folder) }
