@@ -258,7 +258,7 @@ struct Supervisor {
                 // retire workers for ever).
                 // And only once the parent has told it no more stories
                 // come: before that, it is not the worker's own.
-                guard worker.requestsAreClosed, worker.position.snapshot.phase == .done else { return }
+                guard worker.requestsAreClosed || hasFailedBeforeRun, worker.position.snapshot.phase == .done else { return }
                 worker.hasEnded = true
                 afterRunHooksRan = true
                 // It has said everything and ended what its steps started:

@@ -78,14 +78,7 @@ import Testing
     @Test("A run that rejected a file and was interrupted, or whose before-run hook failed: its shards merge into its very reports",
           arguments: [false, true])
     func mergedReportsAreTheRunsReports(beforeRunFails: Bool) throws {
-        guard beforeRunFails else { return try compare(beforeRunFails: false) }
-        // Known, intermittent under load: after a before-run hook failed, the
-        // unsharded run sometimes also says "a worker process ended between
-        // stories (exit(0))" (the worker's end and the parent's closing of
-        // its requests race), so its reports differ from the shards' merge.
-        try withKnownIssue("a worker's end after a failed before-run hook races the parent under load", isIntermittent: true) {
-            try compare(beforeRunFails: true)
-        }
+        try compare(beforeRunFails: beforeRunFails)
     }
 
     private func compare(beforeRunFails: Bool) throws {
