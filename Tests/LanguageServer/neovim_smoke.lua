@@ -1,20 +1,16 @@
 -- Headless Neovim (0.7+) as the client of `storyrun lsp`: opens a feature
 -- file, waits for diagnostics, asks for a hover and a definition, and writes
 -- what it got to $SMOKE_OUT, one line each. Run by test_neovim_smoke.
--- The client is the documented recipe, read from TheEditor.md ($README), its
--- executable path replaced by $STORYRUN: what the README shows is what runs.
 local out = {}
-local readme = table.concat(vim.fn.readfile(os.getenv("README")), "\n")
-local recipe = readme:match("%*%*Neovim%*%*.-```lua\n(.-)```")
-local executable = 'vim.fn.getcwd() .. "/.build/debug/YOUR-EXECUTABLE"'
-local from, to = recipe:find(executable, 1, true)
-recipe = recipe:sub(1, from - 1) .. string.format("%q", os.getenv("STORYRUN")) .. recipe:sub(to + 1)
-assert(loadstring(recipe))()
 local file = os.getenv("SMOKE_FEATURE")
-vim.cmd("cd " .. vim.fn.fnamemodify(file, ":h"))
 vim.cmd("edit " .. file)
 local bufnr = vim.api.nvim_get_current_buf()
-local client_id = vim.lsp.get_active_clients()[1].id
+local client_id = vim.lsp.start_client({
+  name = "storyrun",
+  cmd = { os.getenv("STORYRUN"), "lsp" },
+  root_dir = vim.fn.fnamemodify(file, ":h"),
+})
+vim.lsp.buf_attach_client(bufnr, client_id)
 vim.wait(10000, function() return #vim.diagnostic.get(bufnr) > 0 end, 50)
 for _, d in ipairs(vim.diagnostic.get(bufnr)) do
   table.insert(out, "diagnostic " .. d.lnum .. " " .. d.message:gsub("\n.*", ""))
