@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import StepLibrarySupport
 
 /// The page's requests answered from the story with the DevTools `Fetch`
 /// domain: once a story declares an answer, every request the page makes
@@ -140,34 +141,9 @@ final class PageNetwork: Sendable {
         return path + (components.percentEncodedQuery.map { "?" + $0 } ?? "")
     }
 
-    /// Whether a target matches a path pattern: the same segments, `*` and
-    /// `{name}` matching any one segment, `**` any rest; the pattern's query
-    /// pairs must all be in the target's query.
+    /// Whether a target matches a path pattern, as a stub server's rules do
+    /// (``PathPattern``).
     static func path(_ pattern: String, matches target: String) -> Bool {
-        let (patternPath, patternQuery) = split(pattern)
-        let (targetPath, targetQuery) = split(target)
-        let wanted = patternPath.split(separator: "/", omittingEmptySubsequences: false)
-        let given = targetPath.split(separator: "/", omittingEmptySubsequences: false)
-        var index = 0
-        for segment in wanted {
-            if segment == "**" { index = given.count; break }
-            guard index < given.count else { return false }
-            let isWildcard = segment == "*" || (segment.hasPrefix("{") && segment.hasSuffix("}"))
-            guard isWildcard || segment == given[index] || segment.removingPercentEncoding == given[index].removingPercentEncoding
-            else { return false }
-            index += 1
-        }
-        guard index == given.count else { return false }
-        let pairs = Set(queryPairs(targetQuery))
-        return queryPairs(patternQuery).allSatisfy { pairs.contains($0) }
-    }
-
-    private static func split(_ target: String) -> (Substring, Substring) {
-        guard let mark = target.firstIndex(of: "?") else { return (Substring(target), "") }
-        return (target[..<mark], target[target.index(after: mark)...])
-    }
-
-    private static func queryPairs(_ query: Substring) -> [String] {
-        query.split(separator: "&").map { ($0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)) }
+        PathPattern.path(pattern, matches: target)
     }
 }
