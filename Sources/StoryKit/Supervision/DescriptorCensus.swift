@@ -7,6 +7,24 @@ import Darwin
 /// What a process that ran out of file descriptors holds them open on:
 /// the clue to the code that leaks them (a file, a socket, `/dev/null`).
 enum DescriptorCensus {
+    /// Whether this process could open `count` more descriptors now: it
+    /// opens them (`/dev/null`, then copies) and closes them again. A
+    /// story file that opened with none to spare (a leaking step's
+    /// descriptors freed one or two) clears no suspect.
+    static func canOpen(_ count: Int) -> Bool {
+        var opened: [Int32] = []
+        defer { for descriptor in opened { close(descriptor) } }
+        let first = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard first >= 0 else { return false }
+        opened.append(first)
+        while opened.count < count {
+            let copy = fcntl(first, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else { return false }
+            opened.append(copy)
+        }
+        return true
+    }
+
     /// The target most of this process's descriptors are open on, with how
     /// many are, out of how many are open; nil when none can be looked at.
     /// Each is looked at through `/proc/self/fd` with `readlink`, which

@@ -277,8 +277,9 @@ private final class StorySource: @unchecked Sendable {
             do throws(RegularFile.Failure) {
                 let opened = files.opened
                 found = try files.story(at: request.line, in: request.path)
-                // Those that had ended by then are cleared.
-                if files.opened != opened, let started = position.lastStarted {
+                // Those that had ended by then are cleared, unless the
+                // file opened with few descriptors to spare.
+                if files.opened != opened, let started = position.lastStarted, DescriptorCensus.canOpen(16) {
                     let ended = handedOut.firstIndex { $0.sequence >= started } ?? handedOut.count
                     handedOut.removeFirst(ended)
                     if ended > 0 { cut = 0 }
