@@ -89,7 +89,18 @@ example-web: test-tools
 	else echo "chromium is not installed: the web example is skipped"; fi
 
 # The tests, storyrun's own stories and the example packages: what CI runs.
-test: example example-todo example-web plugin-test docs-test stories conformance unit lsp-test
+# Each step under a time limit in seconds: Tests/time-limit.sh names a step that overran.
+LIMITED = Tests/time-limit.sh
+test:
+	$(LIMITED) example 1200 $(MAKE) --no-print-directory example
+	$(LIMITED) example-todo 900 $(MAKE) --no-print-directory example-todo
+	$(LIMITED) example-web 900 $(MAKE) --no-print-directory example-web
+	$(LIMITED) plugin-test 900 $(MAKE) --no-print-directory plugin-test
+	$(LIMITED) docs-test 900 $(MAKE) --no-print-directory docs-test
+	$(LIMITED) stories 900 $(MAKE) --no-print-directory stories
+	$(LIMITED) conformance 900 $(MAKE) --no-print-directory conformance
+	$(LIMITED) unit 2400 $(MAKE) --no-print-directory unit
+	$(LIMITED) lsp-test 600 $(MAKE) --no-print-directory lsp-test
 
 # Rewrites the golden files in Fixtures/; review the change with git diff.
 goldens:
