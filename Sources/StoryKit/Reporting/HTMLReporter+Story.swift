@@ -251,7 +251,7 @@ extension HTMLReporter {
         html.literal("\">")
         Self.icon(hook.status, into: &html)
         html.literal("<span class=\"text\"><span class=\"keyword\">")
-        html.text(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst())
+        html.htmlEscaped(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst())
         html.literal(" hook</span> <span class=\"hookplace\">")
         html.htmlEscaped(hook.location)
         html.literal("</span></span><span class=\"where tech\">")

@@ -91,7 +91,7 @@ public struct HTMLReporter: Reporter {
             """)
         // Links to the stories that failed, are undefined or pending, first on the page.
         let hooks = runHooks.map { hook in
-            "<li class=\"failed\"><span class=\"status\">failed</span><b>\(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()) hook</b> \(hook.location.displayFileAndLine.htmlEscaped)"
+            "<li class=\"failed\"><span class=\"status\">failed</span><b>\((hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()).htmlEscaped) hook</b> \(hook.location.displayFileAndLine.htmlEscaped)"
                 + " <span class=\"why\">\((hook.error?.message ?? "failed").htmlEscaped)\(hook.error?.location.map { " — at " + $0.displayFileAndLine.htmlEscaped } ?? "")</span></li>"
         }
         let attention = files.flatMap(\.attention)
