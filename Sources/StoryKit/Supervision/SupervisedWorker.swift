@@ -221,11 +221,13 @@ final class SupervisedWorker {
         }
     }
 
-    /// What the worker printed since the test step it was in began.
+    /// What the worker printed since the test step it was in began, and a
+    /// note when the disk that holds its output is full (``CaptureSpace``).
     func printed(since snapshot: SharedPosition.Snapshot) -> [Attachment] {
-        OutputCapture.read(output, from: snapshot.outputOffset).map {
+        let printed = OutputCapture.read(output, from: snapshot.outputOffset).map {
             [Attachment(body: $0, encoding: .identity, mediaType: Attachment.logMediaType, name: "output")]
         } ?? []
+        return printed + [CaptureSpace.note(forCaptureFile: output)].compactMap { $0 }
     }
 
     /// Ends the worker and everything it started.
