@@ -475,8 +475,8 @@ public enum StoryRun {
             let wasInterrupted = Interrupts.received != nil
             runner.noteNotRun(notRunStories, interrupted: wasInterrupted, rejectedFiles: rejectedFiles)
             // Before the totals, where a supervised run says it too.
-            if notRun > 0 {
-                output("storyrun: \(notRun) stor\(notRun == 1 ? "y was" : "ies were") not run" + (wasInterrupted ? " (the run was interrupted)" : runner.hasFailedBeforeRun ? " (a before-run hook failed)" : " (--fail-fast)"))
+            if let note = RunSummary.notRunNote(notRun, wasInterrupted: wasInterrupted, hasFailedBeforeRun: runner.hasFailedBeforeRun, isStopping: true) {
+                output(note)
             }
             summary = await runner.finish(emit: emit)
         } else {

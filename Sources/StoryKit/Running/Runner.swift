@@ -135,9 +135,7 @@ struct Runner {
     mutating func finish(emit: (RunEvent) -> Void) async -> RunSummary {
         await runRunHooks(.afterRun, emit: emit)
         watchdog.stop()
-        summary.unusedDefinitions = registry.definitions
-            .filter { !isUsed[$0.id] }
-            .map { UnusedDefinition(pattern: $0.pattern, location: $0.location, isFromLibrary: $0.isFromLibrary) }
+        summary.unusedDefinitions = registry.unusedDefinitions(isUsed: isUsed)
         summary.duration = now() &- start
         emit(.runFinished(summary))
         return summary

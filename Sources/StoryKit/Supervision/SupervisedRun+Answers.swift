@@ -1,0 +1,195 @@
+import Foundation
+
+/// Reading answers: a worker's lines, each checked against what the parent
+/// knows before it is believed (see "Worker processes" for the threat
+/// model).
+extension SupervisedRun {
+    /// A story's result, as the run's events and totals.
+    mutating func finish(_ result: consuming StoryResult, matches: [MatchResult]?) {
+        // Nearly always empty: no place to hash.
+        if !attemptsUsed.isEmpty { attemptsUsed[result.story.location] = nil }
+        if !crashedAttempts.isEmpty, let earlier = crashedAttempts.removeValue(forKey: result.story.location) {
+            result.earlierAttempts = earlier + result.earlierAttempts
+        }
+        finishedCount += 1
+        finishedNanoseconds &+= result.duration
+        if workerCount > 1 { demand.noteFinished(duration: result.duration) }
+        if configuration.emitsStoryProgress { emit(.storyStarted(result.story)) }
+        // One pass over the test steps (`steps` would build an array each time).
+        for index in result.testSteps.indices {
+            guard case .step(let step) = result.testSteps[index] else { continue }
+            if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
+            if configuration.emitsStoryProgress { emit(.stepFinished(step)) }
+        }
+        summary.add(result)
+        emit(.storyFinished(result))
+        if configuration.isFailFast && result.status == .failed { isStopping = true }
+    }
+
+    /// Whether an answer for `sequence` is the worker's own: in turn
+    /// (after the last it answered) and, for a result, for a story it
+    /// has finished (the worker notes each on the shared page before
+    /// it sends the result). A line a step writes to descriptor 4 that
+    /// passes for an answer is neither, or makes the real answer come
+    /// out of turn: it is dropped, and the run fails with a diagnostic
+    /// naming the story then running (before, "P 1 …" written by the
+    /// first story passed the second, which failed, and the run exited
+    /// 0; and a pass a story's step wrote for that story, before the
+    /// worker died in it, passed the story and the run).
+    /// `fromOutbox`: the lines read from the shared page once the worker
+    /// died, which may repeat lines it wrote just before.
+    mutating func isOwnAnswer(_ sequence: UInt64, from worker: SupervisedWorker, isResult: Bool, fromOutbox: Bool) -> Bool {
+        let inTurn = worker.lastAnswered.map { sequence > $0 } ?? true
+        // One slot of the shared page, not a whole snapshot, per answer.
+        let finished = !isResult || worker.position.lastFinished.map { sequence <= $0 } ?? false
+        if inTurn && finished {
+            worker.lastAnswered = sequence
+            return true
+        }
+        if !fromOutbox {
+            let snapshot = worker.position.snapshot
+            summary.failedHooks += 1
+            let running = snapshot.story.flatMap { inFlight[$0]?.planned.story }
+            let culprit = running.map {
+                "a step wrote to it, in the story now running, \"\($0.name)\" (\($0.location.fileAndLine)), or in one before it in that worker"
+            } ?? "a step wrote to it"
+            emit(.diagnostic(Diagnostic(
+                at: running?.location,
+                problem: "a worker process's channel to storyrun (descriptor \(WorkerMain.messages)) carried an answer for a story out of turn: "
+                    + "\(culprit); the verdicts of that worker's stories cannot be trusted, so the run fails")))
+        }
+        return false
+    }
+
+    /// One line from a worker.
+    mutating func handle(_ message: WorkerWire.Message, from worker: SupervisedWorker, fromOutbox: Bool = false) {
+        switch message {
+        case .ready:
+            if !everReady { PhaseTimer.mark("worker-ready") }
+            worker.isReady = true
+            everReady = true
+        case .end:
+            // Only once the worker is done (after its after-run hooks and
+            // its sweep): the same line written by a step or hook is not
+            // its end (in a before-run hook it made the run start and
+            // retire workers for ever).
+            // And only once the parent has told it no more stories
+            // come: before that, it is not the worker's own.
+            guard worker.requestsAreClosed || hasFailedBeforeRun, worker.position.snapshot.phase == .done else { return }
+            worker.hasEnded = true
+            afterRunHooksRan = true
+            // It has said everything and ended what its steps started:
+            // end it now rather than wait for its exit.
+            worker.process.killGroup()
+        case .runHook(let hook):
+            handleRunHook(hook)
+        case .diagnostic(let diagnostic):
+            if seenDiagnostics.insert(diagnostic).inserted { emit(.diagnostic(diagnostic)) }
+        case .used(let ids):
+            if let bad = ids.first(where: { $0 < 0 || $0 >= isUsed.count }) {
+                reject(worker, "a line of definitions used naming definition \(bad), of \(isUsed.count)", fromOutbox: fromOutbox)
+                return
+            }
+            for id in ids { isUsed[id] = true }
+        case .invalid(let what):
+            reject(worker, what, fromOutbox: fromOutbox)
+        case .passed, .result, .missing:
+            handleAnswer(message, from: worker, fromOutbox: fromOutbox)
+        case .stopped(let sequence, let text):
+            handleStopped(sequence, text, from: worker)
+        case .givenBack(let sequence):
+            // Only a story asked back and not started when it was asked
+            // (a worker starts stories in the order sent, and checks for
+            // an ask before each), nor running now: a step that writes
+            // such a line for its own story must not have it run again
+            // elsewhere (and a crash in it go unreported). Not the
+            // worker's last story now: stories given back may come back
+            // to it and start before its answers for the others are read.
+            guard worker.givingBack?.contains(sequence) == true,
+                worker.givingBackAfter.map({ sequence > $0 }) ?? true,
+                worker.position.snapshot.story != sequence,
+                let flight = take(sequence, from: worker)
+            else { return }
+            givenBack.append(flight.planned)
+        }
+    }
+
+    private mutating func handleRunHook(_ hook: HookResult) {
+        if hook.status == .failed {
+            summary.failedHooks += 1
+            let diagnostic = Diagnostic(at: hook.location, problem: hook.error?.message ?? "the \(hook.kind) hook failed")
+            if seenDiagnostics.insert(diagnostic).inserted { emit(.diagnostic(diagnostic)) }
+            // The run's setup failed: no story runs (the worker runs none either).
+            if hook.kind == Hook.Kind.beforeRun.rawValue {
+                hasFailedBeforeRun = true
+                isStopping = true
+            }
+        }
+        emit(.runHookFinished(hook))
+    }
+
+    /// A story's answer: passed (compact), a whole result, or missing.
+    private mutating func handleAnswer(_ message: WorkerWire.Message, from worker: SupervisedWorker, fromOutbox: Bool) {
+        switch message {
+        case .passed(let sequence, let duration, let testSteps):
+            guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
+                let flight = take(sequence, from: worker)
+            else { return }
+            if let result = supervisor.rebuild(flight.planned, duration: duration, testSteps: testSteps) {
+                finish(result, matches: flight.planned.matches)
+            } else {
+                finish(Supervisor.lost(flight.planned.story, "its worker's answer did not fit the story"), matches: nil)
+                reject(worker, "an answer that did not fit the story \"\(flight.planned.story.name)\"", fromOutbox: fromOutbox)
+            }
+        case .result(let sequence, let wire):
+            guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
+                let flight = take(sequence, from: worker)
+            else { return }
+            if let result = wire.result(for: flight.planned.story) {
+                finish(result, matches: flight.planned.matches)
+            } else {
+                // "Passed" with no steps, say: a passed story accounts
+                // for every step the parent planned.
+                finish(Supervisor.lost(flight.planned.story, "its worker's answer did not account for the story's steps"), matches: nil)
+                reject(worker, "an answer that did not fit the story \"\(flight.planned.story.name)\"", fromOutbox: fromOutbox)
+            }
+        case .missing(let sequence, let text):
+            guard isOwnAnswer(sequence, from: worker, isResult: false, fromOutbox: fromOutbox),
+                let flight = take(sequence, from: worker)
+            else { return }
+            finish(Supervisor.lost(flight.planned.story, text), matches: nil)
+        default:
+            return
+        }
+    }
+
+    /// It could open no more story files (a step leaked its descriptors,
+    /// say) and ends without starting this story: no story is to blame.
+    /// Those it had not started go to a new worker when it is buried; the
+    /// run fails, saying why. The worker's own only (it notes it on the
+    /// shared page first), not a line a step wrote to its channel.
+    private mutating func handleStopped(_ sequence: UInt64, _ text: String, from worker: SupervisedWorker) {
+        guard !worker.hasStopped, worker.dispatched.contains(sequence), worker.position.stoppedBefore == sequence else { return }
+        worker.hasStopped = true
+        worker.closeRequests()
+        summary.failedHooks += 1
+        emit(.diagnostic(Diagnostic(at: nil, problem: text + (isStopping ? "" : "; the run went on with a new worker"))))
+    }
+
+    /// A line from `worker` that is not the worker's own (no message, or
+    /// a claim the parent can check and found wrong): the worker is
+    /// ended (the story it is in fails, saying why, and the stories it
+    /// had not started go to another) and the run fails with a note. A
+    /// line from the outbox of a worker that is gone is only dropped.
+    mutating func reject(_ worker: SupervisedWorker, _ what: String, fromOutbox: Bool) {
+        guard !fromOutbox, worker.killReason == nil else { return }
+        let running = worker.position.snapshot.story.flatMap { inFlight[$0]?.planned.story }
+        summary.failedHooks += 1
+        emit(.diagnostic(Diagnostic(
+            at: running?.location,
+            problem: "a worker process's channel to storyrun (descriptor \(WorkerMain.messages)) carried \(what), which the worker never sends: "
+                + "a step wrote to it\(running.map { ", in the story now running, \"\($0.name)\" (\($0.location.fileAndLine)), or in one before it in that worker" } ?? ""); "
+                + "storyrun stopped that worker, and the run fails")))
+        worker.kill(.badAnswer(what))
+    }
+}
