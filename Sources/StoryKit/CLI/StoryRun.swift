@@ -320,184 +320,110 @@ public enum StoryRun {
         context: ReporterContext, userReporters: [any Reporter], clock: @escaping @Sendable () -> UInt64,
         observe: ((RunEvent) -> Void)? = nil, runsFirst: ((Story) -> Bool)? = nil, listsUnused: Bool = true
     ) async -> ExitStatus {
-        let style = context.style
         let output = context.output
         let start = clock()
-        let files = selection.files
-        let pathDiagnostics = selection.pathDiagnostics
-
-        // On a terminal, a live line shows the counts while stories run.
-        var context = context
-        var liveLine: TerminalLine?
-        if let partial = context.partialOutput, context.style == .ansi,
-            !options.reports.contains(where: { $0.format == .progress })
-        {
-            let line = TerminalLine(writePartial: partial, writeLine: context.output)
-            context.output = line.write
-            liveLine = line
-        }
-        func makeReporter(_ request: ReportRequest) -> any Reporter {
-            var context = context
-            context.path = request.path
-            return request.format.makeReporter(context)
-        }
-        // The terminal reports (and the caller's own) take each event here,
-        // in step with the run; the file reports render on a thread of
-        // their own, so their work overlaps with running.
-        var reporters: [any Reporter] = options.reports.filter { !$0.format.isFile }.map(makeReporter) + userReporters
-        if let liveLine {
-            reporters.insert(LiveStatusReporter(line: liveLine, style: context.style, now: clock), at: 0)
-        }
-        // Cucumber Messages, the heaviest, renders on a thread of its own,
-        // the other file reports on another, and each thread writes its
-        // reports at the end. Reports that go straight to standard output, a
-        // device or a FIFO (written as they are made, no temporary file)
-        // render on one thread and are written by this one, one after
-        // another and after the terminal reports, so that none mixes with
-        // another. The reports of both threads share the story files they
-        // read, through one cache (made anew for each run: watch mode
-        // reads the files anew).
-        let fileRequests = Array(options.reports.filter(\.format.isFile).enumerated())
-        let writesOnThreads = fileRequests.allSatisfy { _, request in
-            guard let path = request.path, case .replacing = try? ReportDestination(path: path) else { return false }
-            return true
-        }
-        let fileGroups = writesOnThreads
-            ? [fileRequests.filter { $0.element.format == .messages }, fileRequests.filter { $0.element.format != .messages }]
-            : [fileRequests]
-        context.fileInfos = StoryFileInfo.Recent(parses: feed.parses)
-        let fileReports = fileGroups.filter { !$0.isEmpty }.map { group in
-            (order: group.map(\.offset), thread: ReportThread(
-                reporters: group.map { makeReporter($0.element) }, writesOnThread: writesOnThreads,
-                replacing: group.compactMap(\.element.path)))
-        }
-        func emit(_ event: RunEvent) {
-            if !listsUnused, case .runFinished(var summary) = event {
-                summary.unusedDefinitions = []
-                return deliver(.runFinished(summary))
-            }
-            deliver(event)
-        }
-        func deliver(_ event: RunEvent) {
-            for index in reporters.indices { reporters[index].handle(event) }
-            for report in fileReports { report.thread.send(event) }
-            observe?(event)
-        }
-        // Problems in the input, and the story files they rejected (a rerun
-        // reads those whole again).
-        var rejected = 0
-        var rejectedFiles: [String] = []
-        // Each file's errors go to the reports as one event.
-        func noteRejected(_ diagnostics: [Diagnostic]) {
-            var files: [RejectedFile] = []
-            // A path that names no file (`nope.stories`) has no place: its
-            // errors go as a rejected file without a path.
-            var unplaced: [Diagnostic] = []
-            for diagnostic in diagnostics where diagnostic.isError {
-                rejected += 1
-                guard let location = diagnostic.location else {
-                    unplaced.append(diagnostic)
-                    continue
-                }
-                if !rejectedFiles.contains(location.displayPath) { rejectedFiles.append(location.displayPath) }
-                if let index = files.firstIndex(where: { $0.path == location.file }) {
-                    files[index].problems.append(diagnostic)
-                } else {
-                    files.append(RejectedFile(path: location.file, problems: [diagnostic]))
-                }
-            }
-            if !unplaced.isEmpty { files.append(RejectedFile(path: "", problems: unplaced)) }
-            for file in files { emit(.storyFileRejected(file)) }
-        }
-        noteRejected(pathDiagnostics)
-        for diagnostic in pathDiagnostics { emit(.diagnostic(diagnostic)) }
-
-        if let shard = selection.shardSetAside {
-            output(StorySelection.shardNotSplittingRerun(options, shard: shard))
-        } else if let source = options.shardSource, let shard = options.shard {
-            output("Running shard \(shard.index)/\(shard.count) (from \(source))")
-        }
-        if case .random(let seed) = options.order {
-            output("Running stories in random order with seed \(seed) (repeat it with --order random:\(seed))")
-        }
-        emit(.runStarted(fileCount: files.count))
-        for undefined in registry.undefinedParameterTypes { emit(.diagnostic(undefined.diagnostic)) }
+        let reports = RunReports(
+            options, context: context, feed: feed, userReporters: userReporters, clock: clock, observe: observe, listsUnused: listsUnused)
+        let queue = RunQueue(feed: feed, reports: reports)
+        queue.noteRejected(selection.pathDiagnostics)
+        for diagnostic in selection.pathDiagnostics { reports.emit(.diagnostic(diagnostic)) }
+        for line in startLines(options, selection: selection) { output(line) }
+        reports.emit(.runStarted(fileCount: selection.files.count))
+        for undefined in registry.undefinedParameterTypes { reports.emit(.diagnostic(undefined.diagnostic)) }
         // The feed reads, parses and matches files a few batches ahead, on
         // threads of its own; stories run a batch at a time, so memory stays
         // flat. A random order needs every story first (held).
-        var held: [PlannedStory]?
-        if options.order != .defined || runsFirst != nil {
-            var stories: [PlannedStory] = []
-            while let batch = feed.next() {
-                for diagnostic in batch.diagnostics { emit(.diagnostic(diagnostic)) }
-                noteRejected(batch.diagnostics)
-                stories += batch.stories
-            }
-            held = options.order.apply(to: stories)
-            if let runsFirst {
-                held = held!.filter { runsFirst($0.story) } + held!.filter { !runsFirst($0.story) }
-            }
-        }
-        var current: [PlannedStory] = []
-        var currentIndex = 0
-        /// The next story to run, from the held list or the feed.
-        func next() -> PlannedStory? {
-            if held != nil { return held!.isEmpty ? nil : held!.removeFirst() }
-            while currentIndex == current.count {
-                guard let batch = feed.next() else { return nil }
-                for diagnostic in batch.diagnostics { emit(.diagnostic(diagnostic)) }
-                noteRejected(batch.diagnostics)
-                // The batch run goes back to the feed's thread, which made
-                // it, to be freed (see ``Spent``).
-                if !current.isEmpty { feed.recycle(StoryFeed.Batch(path: "", stories: current, diagnostics: [])) }
-                current = batch.stories
-                currentIndex = 0
-            }
-            currentIndex += 1
-            return current[currentIndex - 1]
-        }
+        if options.order != .defined || runsFirst != nil { queue.hold(options.order, runsFirst: runsFirst) }
 
-        var summary: RunSummary
         var configuration = runnerConfiguration(options)
-        configuration.emitsStoryProgress = observe != nil || reporters.contains { $0.readsStoryProgress }
+        configuration.emitsStoryProgress = reports.readsStoryProgress
         PhaseTimer.mark("running")
+        var summary: RunSummary
         // A dry run runs no user code, so it needs no worker.
         if options.isInProcess || options.isDryRun || !startsWorkers {
-            var runner = Runner(registry: registry, configuration: configuration, now: clock)
-            CrashNote.runsStories(true)
-            await runner.begin(emit: emit)
-            while !runner.isStopped, Interrupts.received == nil, let planned = next() {
-                await runner.run(planned, emit: emit)
-            }
-            var notRunStories: [SourceLocation] = []
-            while let planned = next() { notRunStories.append(planned.story.location) }
-            let notRun = notRunStories.count
-            let wasInterrupted = Interrupts.received != nil
-            runner.noteNotRun(notRunStories, interrupted: wasInterrupted, rejectedFiles: rejectedFiles)
-            // Before the totals, where a supervised run says it too.
-            if let note = RunSummary.notRunNote(notRun, wasInterrupted: wasInterrupted, hasFailedBeforeRun: runner.hasFailedBeforeRun, isStopping: true) {
-                output(note)
-            }
-            summary = await runner.finish(emit: emit)
+            summary = await runInProcess(registry: registry, configuration: configuration, clock: clock, queue: queue, reports: reports, output: output)
         } else {
             let supervisor = Supervisor(
                 registry: registry, configuration: configuration, workerCount: max(1, options.jobs),
                 workerArguments: options.workerArguments, now: clock)
-            summary = StandardOutput.gathering { supervisor.run(next: next, emit: emit, warn: output) }
+            summary = StandardOutput.gathering { supervisor.run(next: queue.next, emit: reports.emit, warn: output) }
             summary.duration = clock() &- start
-            summary.rejectedFiles = rejectedFiles
-            emit(.runFinished(summary))
+            summary.rejectedFiles = queue.rejectedFiles
+            reports.emit(.runFinished(summary))
         }
         feed.stop()
         PhaseTimer.mark("ran")
 
-        var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
-        if !options.rerunFiles.isEmpty, summary.stories.values.reduce(0, +) == 0, summary.notRun == 0,
-            summary.rejectedFiles.isEmpty, status == .success
+        var status = verdict(of: summary, options, selection: selection, rejected: queue.rejected, output: output, style: context.style)
+        if let note = StorySelection.rerunLeftOut(options, leftOut: feed.byLine.total, status: &status) { output(note) }
+        if let signal = Interrupts.received { status = .stopped(by: signal) }
+        let reportProblems = reports.finish()
+        // A signal while the reports were written: they are whole (every
+        // story had run), but the run was asked to stop, and says so.
+        if let signal = Interrupts.received { status = .stopped(by: signal) }
+        for problem in reportProblems {
+            output(problem.rendered(style: context.style))
+            if !status.isStoppedBySignal { status = .inputError }
+        }
+        if queue.rejected > 0 {
+            output("storyrun: \(queue.rejected) problem\(queue.rejected == 1 ? "" : "s") in the input (above); the stories they are in did not run")
+            status = .inputError
+        }
+        Supervisor.endRetired()
+        return status
+    }
+
+    /// What the run says before its first story: the shard it runs, the
+    /// random order's seed.
+    private static func startLines(_ options: Options, selection: StorySelection) -> [String] {
+        var lines: [String] = []
+        if let shard = selection.shardSetAside {
+            lines.append(StorySelection.shardNotSplittingRerun(options, shard: shard))
+        } else if let source = options.shardSource, let shard = options.shard {
+            lines.append("Running shard \(shard.index)/\(shard.count) (from \(source))")
+        }
+        if case .random(let seed) = options.order {
+            lines.append("Running stories in random order with seed \(seed) (repeat it with --order random:\(seed))")
+        }
+        return lines
+    }
+
+    /// Runs the stories in this process (`--in-process`, a dry run): user
+    /// code in the parent.
+    private static func runInProcess(
+        registry: StepRegistry, configuration: Runner.Configuration, clock: @escaping @Sendable () -> UInt64, queue: RunQueue,
+        reports: RunReports, output: (String) -> Void
+    ) async -> RunSummary {
+        var runner = Runner(registry: registry, configuration: configuration, now: clock)
+        CrashNote.runsStories(true)
+        await runner.begin(emit: reports.emit)
+        while !runner.isStopped, Interrupts.received == nil, let planned = queue.next() {
+            await runner.run(planned, emit: reports.emit)
+        }
+        let notRunStories = queue.drain()
+        let wasInterrupted = Interrupts.received != nil
+        runner.noteNotRun(notRunStories, interrupted: wasInterrupted, rejectedFiles: queue.rejectedFiles)
+        // Before the totals, where a supervised run says it too.
+        if let note = RunSummary.notRunNote(
+            notRunStories.count, wasInterrupted: wasInterrupted, hasFailedBeforeRun: runner.hasFailedBeforeRun, isStopping: true)
         {
+            output(note)
+        }
+        return await runner.finish(emit: reports.emit)
+    }
+
+    /// The run's exit status from its totals, and what it says when it ran
+    /// nothing: a rerun file that chose nothing, a name or tag that chose
+    /// nothing, a folder or files with no story in them.
+    private static func verdict(
+        of summary: RunSummary, _ options: Options, selection: StorySelection, rejected: Int, output: (String) -> Void, style: TextStyle
+    ) -> ExitStatus {
+        var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
+        let ranNone = summary.stories.values.reduce(0, +) == 0 && summary.notRun == 0
+        if !options.rerunFiles.isEmpty, ranNone, summary.rejectedFiles.isEmpty, status == .success {
             output(StorySelection.rerunRanNothing(options).rendered(style: style))
             status = .inputError
-        } else if selection.filter.choosesByNameOrTags, summary.stories.values.reduce(0, +) == 0, summary.notRun == 0 {
+        } else if selection.filter.choosesByNameOrTags, ranNone {
             output(StorySelection.nothingChosen(options))
             if options.isStrict { status = .storyFailed }
         } else if selection.files.isEmpty, !selection.pathDiagnostics.contains(where: \.isError) {
@@ -505,48 +431,12 @@ public enum StoryRun {
             // saved as .story): said, not a silent "0 passed".
             output("storyrun: no .stories or .feature file in \(options.paths.joined(separator: " "))\(options.isStrict ? " (an error under --strict)" : "")")
             if options.isStrict { status = .storyFailed }
-        } else if summary.stories.values.reduce(0, +) == 0, summary.notRun == 0, rejected == 0, summary.rejectedFiles.isEmpty {
+        } else if ranNone, rejected == 0, summary.rejectedFiles.isEmpty {
             // Files with no story in them (empty, blank, comments, a
             // `Feature:` alone): said, as an empty folder is.
             output(StorySelection.noStoryIn(selection.files, isStrict: options.isStrict))
             if options.isStrict { status = .storyFailed }
         }
-        if let note = StorySelection.rerunLeftOut(options, leftOut: feed.byLine.total, status: &status) { output(note) }
-        if let signal = Interrupts.received { status = .stopped(by: signal) }
-        // Every report is written whole first, then all are renamed at
-        // once. The file reports write theirs on their own threads, at the
-        // same time, once they have handled every event.
-        for report in fileReports { report.thread.close() }
-        let batch = ReportBatch()
-        var reportProblems: [Diagnostic] = []
-        batch.collect {
-            for index in reporters.indices {
-                do {
-                    try reporters[index].finish()
-                } catch {
-                    reportProblems.append(error as? Diagnostic ?? Diagnostic(at: nil, problem: "\(error)"))
-                }
-            }
-        }
-        // Their problems in the order the reports were asked for.
-        reportProblems += fileReports
-            .flatMap { report in report.thread.finish(into: batch).map { (report.order[$0.reporter], $0.problem) } }
-            .sorted { $0.0 < $1.0 }
-            .map(\.1)
-        PhaseTimer.mark("reports-written")
-        reportProblems += batch.publish()
-        // A signal while the reports were written: they are whole (every
-        // story had run), but the run was asked to stop, and says so.
-        if let signal = Interrupts.received { status = .stopped(by: signal) }
-        for problem in reportProblems {
-            output(problem.rendered(style: style))
-            if !status.isStoppedBySignal { status = .inputError }
-        }
-        if rejected > 0 {
-            output("storyrun: \(rejected) problem\(rejected == 1 ? "" : "s") in the input (above); the stories they are in did not run")
-            status = .inputError
-        }
-        Supervisor.endRetired()
         return status
     }
 }
