@@ -31,8 +31,13 @@ struct MergedRun {
             definitions = run.definitions
             used = run.used
             note = run.note
-            note.notRunStories += run.notRunStories.filter { !note.notRunStories.contains($0) }
-            note.notRun = max(note.notRun, note.notRunStories.count)
+            // Those the note lists, and those the stream gives as test
+            // cases or pickles that never started.
+            // By file and line: a pickle's place has a column, the note's not.
+            let listed = Set(note.notRunStories.map(\.fileAndLine))
+            let more = run.notRunStories.filter { !listed.contains($0.fileAndLine) }
+            note.notRunStories += more
+            note.notRun += more.count
             files = run.files
             recordsPassedRunHooks = true
             var summary = RunSummary()

@@ -45,6 +45,7 @@ struct MessagesIndex {
     var sources: [String: String] = [:]
     var sourceOrder: [String] = []
     var pickles: [String: (pickle: MessagesEnvelope.Pickle, line: Int)] = [:]
+    var pickleOrder: [String] = []
     var definitions: [String: UnusedDefinition] = [:]
     var definitionOrder: [String] = []
     var hooks: [String: (kind: String, location: SourceLocation)] = [:]
@@ -71,7 +72,9 @@ struct MessagesIndex {
         if let source = envelope.source {
             if sources.updateValue(source.data, forKey: source.uri) == nil { sourceOrder.append(source.uri) }
         }
-        if let pickle = envelope.pickle { pickles[pickle.id] = (pickle, line.number) }
+        if let pickle = envelope.pickle {
+            if pickles.updateValue((pickle, line.number), forKey: pickle.id) == nil { pickleOrder.append(pickle.id) }
+        }
         if let definition = envelope.stepDefinition {
             definitions[definition.id] = UnusedDefinition(
                 pattern: definition.pattern.source, location: try place(definition.sourceReference, line: line.number))

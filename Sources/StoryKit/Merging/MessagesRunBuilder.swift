@@ -48,6 +48,12 @@ struct MessagesRunBuilder {
             let (testCase, line) = index.testCases[id]!
             run.notRunStories.append(try story(of: testCase, line: line).location)
         }
+        // A pickle with no test case was selected and never run (Cucumber
+        // gives the stories after a failed BeforeAll so).
+        let planned = Set(index.testCases.values.map(\.testCase.pickleId))
+        for id in index.pickleOrder where !planned.contains(id) {
+            run.notRunStories.append(try story(ofPickle: id, line: index.pickles[id]!.line).location)
+        }
         run.runHooks = try runHooks()
         run.rejectedFiles = rejectedFiles()
         if let (finished, line) = index.runFinished {
@@ -65,9 +71,15 @@ struct MessagesRunBuilder {
 
     /// A test case's story, parsed again from its file's `source`.
     private mutating func story(of testCase: MessagesEnvelope.TestCase, line: Int) throws(Diagnostic) -> Story {
-        guard let (pickle, pickleLine) = index.pickles[testCase.pickleId] else {
+        guard index.pickles[testCase.pickleId] != nil else {
             throw index.problem(line, "the testCase names the pickle \"\(testCase.pickleId)\", which the stream does not have")
         }
+        return try story(ofPickle: testCase.pickleId, line: line)
+    }
+
+    /// A pickle's story, parsed again from its file's `source`.
+    private mutating func story(ofPickle id: String, line: Int) throws(Diagnostic) -> Story {
+        let (pickle, pickleLine) = index.pickles[id]!
         if stories[pickle.uri] == nil {
             guard let text = index.sources[pickle.uri] else {
                 throw index.problem(pickleLine, "the pickle's uri \(pickle.uri) has no source in the stream")

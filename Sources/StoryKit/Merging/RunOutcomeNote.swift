@@ -37,6 +37,17 @@ struct RunOutcomeNote: Equatable {
         self.notRunStories = notRunStories
     }
 
+    /// No note when all it would say is stories not run that the stream
+    /// gives as pickles with no test case (as Cucumber does: a run whose
+    /// setup failed ends with no exception); else the whole note, which
+    /// keeps the run's order of every story not run.
+    func omitting(_ pickled: Set<SourceLocation>) -> RunOutcomeNote {
+        guard otherFailures == 0, !wasInterrupted, notRun == notRunStories.count, notRunStories.allSatisfy(pickled.contains) else {
+            return self
+        }
+        return RunOutcomeNote()
+    }
+
     /// The sentence: "the run was interrupted: 2 stories not run".
     var message: String {
         let what = CucumberJSONReporter.RunFailures.describe(failures: otherFailures, notRun: notRun)

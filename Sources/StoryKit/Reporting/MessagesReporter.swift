@@ -33,6 +33,9 @@ public struct MessagesReporter: Reporter {
     /// How many run hooks failed (what else failed the run is the rest
     /// of the summary's failed hooks: ``RunOutcomeNote``).
     private var failedRunHooks = 0
+    /// The stories not run that the stream gives as pickles with no test
+    /// case: a reader learns them there, not from the run's note.
+    private var pickledNotRun: Set<SourceLocation> = []
     /// Story files the run rejected: a `parseError` each problem.
     private var rejectedFiles: [RejectedFile] = []
     /// The run's definitions, hooks and parameter types; nil in `merge`,
@@ -386,9 +389,12 @@ public struct MessagesReporter: Reporter {
     /// Writes the pickle of a feature file's story that did not run (a
     /// before-run hook failed, the run was stopped), as Cucumber writes
     /// every pickle it read; it has no test case.
-    private mutating func addNotRun(_ location: SourceLocation) {
+    /// Gives a story not run as a pickle with no test case (Gherkin files
+    /// only); false when it cannot.
+    @discardableResult
+    private mutating func addNotRun(_ location: SourceLocation) -> Bool {
         let info = fileInfos.info(location.file)
-        guard info.feature != nil, let place = info.place(atLine: location.line) else { return }
+        guard info.feature != nil, let place = info.place(atLine: location.line) else { return false }
         if spill == nil { spill = ReportSpill(near: path) }
         let index: Int
         if let known = fileIndex[location.file] {
@@ -399,10 +405,11 @@ public struct MessagesReporter: Reporter {
             files.append(sourceFile(info, first: (location.line, ""), index: index, base: nextFileBase))
             nextFileBase = files[index].base.map { $0 + info.idCount }
         }
-        guard files[index].isFeature else { return }
+        guard files[index].isFeature else { return false }
         var gherkin = GherkinFile(info: info, uri: files[index].uri, base: files[index].base ?? 1)
         if files[index].base == nil { gherkin.marker = (marker, index) }
         files[index].pickles.append(spill!.append { _ = Self.pickle(place.pickle, file: gherkin, into: &$0) })
+        return true
     }
 
     /// The after-run hooks' envelopes and `testRunFinished`.
@@ -416,7 +423,7 @@ public struct MessagesReporter: Reporter {
         ]
         // What failed the run outside its steps and hooks, what else failed
         // it and the stories it did not run, for readers and `storyrun merge`.
-        let note = RunOutcomeNote(summary: summary, failedRunHooks: failedRunHooks)
+        let note = RunOutcomeNote(summary: summary, failedRunHooks: failedRunHooks).omitting(pickledNotRun)
         if !summary.runErrors.isEmpty {
             finished.append(("message", .string(summary.runErrors.joined(separator: "\n"))))
         }
@@ -494,7 +501,7 @@ public struct MessagesReporter: Reporter {
     }
 
     public mutating func finish() throws {
-        for location in summary.notRunStories { addNotRun(location) }
+        for location in summary.notRunStories where addNotRun(location) { pickledNotRun.insert(location) }
         for unused in summary.unusedDefinitions { define(unused.pattern, unused.location) }
         let end = runEnd()
         let (prelude, bases) = prelude()

@@ -133,6 +133,29 @@ import Testing
             == Self.withoutTimes(try String(contentsOfFile: folder + "/whole.xml", encoding: .utf8)))
     }
 
+    /// Before, the stream ended with storyrun's own exception naming the
+    /// stories not run, where the kit's global-hooks-beforeall-error has
+    /// none.
+    @Test("After a failed before-run hook a feature's stories are pickles with no test case, no exception; the merge counts them not run")
+    func beforeRunHookFailedAsCucumberSays() throws {
+        let folder = try Binary.temporaryFolder("merge-messages-setup")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(Self.files["m.feature"]!.utf8).write(to: URL(fileURLWithPath: folder + "/m.feature"))
+        let environment = Self.environment(beforeRunFails: true)
+        let run = try Binary.run(["m.feature", "--messages", "m.ndjson", "--rerun", "run.txt"], in: folder, timeout: 60, environment: environment)
+        #expect(run.status == 1, "\(run.output)")
+        let stream = try String(contentsOfFile: folder + "/m.ndjson", encoding: .utf8)
+        let finished = stream.split(separator: "\n").first { $0.contains(#""testRunFinished""#) } ?? ""
+        #expect(finished.contains(#""success":false"#) && !finished.contains("exception"), "\(finished)")
+        #expect(stream.components(separatedBy: #""pickle":"#).count - 1 == 3 && !stream.contains(#""testCase":"#))
+        let merge = try Binary.run(["merge", "m.ndjson", "--rerun", "merged.txt", "--messages", "merged.ndjson"], in: folder, timeout: 60, environment: environment)
+        #expect(merge.status == 1, "\(merge.output)")
+        #expect(merge.output.contains("3 not run"), "\(merge.output)")
+        #expect(try String(contentsOfFile: folder + "/merged.txt", encoding: .utf8) == String(contentsOfFile: folder + "/run.txt", encoding: .utf8))
+        let again = try Binary.run(["merge", "merged.ndjson"], in: folder, timeout: 60, environment: environment)
+        #expect(again.status == 1 && again.output.contains("3 not run"), "\(again.output)")
+    }
+
     @Test("An interrupted shard that did not run stories merges to exit 1, and --strict shards stay strict")
     func exitStatus() throws {
         let folder = try Binary.temporaryFolder("merge-messages-status")
