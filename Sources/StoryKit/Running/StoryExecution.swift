@@ -131,7 +131,6 @@ struct StoryExecution {
         } else if state.skipsSteps || configuration.isDryRun {
             status = .skipped
         } else {
-            if configuration.emitsStoryProgress { emit(.stepStarted(story.steps[index])) }
             for (hookIndex, hook) in stepHooks.before where !state.skipsSteps {
                 await runHook(hook, index: hookIndex, around: index, context: context, state: &state)
             }
@@ -141,6 +140,7 @@ struct StoryExecution {
                 status = .skipped
             } else {
                 didRun = true
+                if configuration.emitsStoryProgress { emit(.stepStarted(story.steps[index])) }
                 probe?.beginStep(index: index, seconds: configuration.stepTimeout)
                 let winner = match.matches[0]
                 do {

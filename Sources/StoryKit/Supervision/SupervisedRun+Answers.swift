@@ -14,16 +14,31 @@ extension SupervisedRun {
         finishedCount += 1
         finishedNanoseconds &+= result.duration
         if workerCount > 1 { demand.noteFinished(duration: result.duration) }
-        if configuration.emitsStoryProgress { emit(.storyStarted(result.story)) }
+        if configuration.emitsStoryProgress { Self.replayProgress(of: result, emit: emit) }
         // One pass over the test steps (`steps` would build an array each time).
         for index in result.testSteps.indices {
             guard case .step(let step) = result.testSteps[index] else { continue }
             if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
-            if configuration.emitsStoryProgress { emit(.stepFinished(step)) }
         }
         summary.add(result)
         emit(.storyFinished(result))
         if configuration.isFailFast && result.status == .failed { isStopping = true }
+    }
+
+    /// The events an in-process run emits while a story runs, replayed
+    /// from its result once its worker has answered, so that a reporter
+    /// sees the same stream whichever way stories run: the story's start,
+    /// then for each step its start, when its code ran (it passed, failed,
+    /// was pending, or skipped the story with a reason), and its end. (A
+    /// step that calls `skip()` without a reason is told from one skipped
+    /// before it ran by neither its result nor this replay: it has no start.)
+    static func replayProgress(of result: StoryResult, emit: (RunEvent) -> Void) {
+        emit(.storyStarted(result.story))
+        for index in result.testSteps.indices {
+            guard case .step(let step) = result.testSteps[index] else { continue }
+            if step.codeRan { emit(.stepStarted(step.step)) }
+            emit(.stepFinished(step))
+        }
     }
 
     /// Whether an answer for `sequence` is the worker's own: in turn
@@ -191,5 +206,18 @@ extension SupervisedRun {
                 + "a step wrote to it\(running.map { ", in the story now running, \"\($0.name)\" (\($0.location.fileAndLine)), or in one before it in that worker" } ?? ""); "
                 + "storyrun stopped that worker, and the run fails")))
         worker.kill(.badAnswer(what))
+    }
+}
+
+extension StepResult {
+    /// Whether the step's own code ran, as far as its result tells: it
+    /// passed, failed (a crash or a time limit too), was pending, or
+    /// skipped the story with a reason.
+    var codeRan: Bool {
+        switch status {
+        case .passed, .failed, .pending: true
+        case .skipped: error != nil
+        case .undefined, .ambiguous: false
+        }
     }
 }
