@@ -216,23 +216,11 @@ public enum StoryRun {
             // A run reads and parses its story files while the step classes register.
             var started: (selection: StorySelection, feed: StoryFeed)?
             if options.command == .run {
-                switch StorySelection.make(options) {
+                switch startReading(options) {
                 case .failure(let diagnostic):
                     output(diagnostic.rendered(style: style))
                     return .inputError
-                case .success(let selection):
-                    // A supervised parent does not match: its workers do, and say
-                    // which definition ran each step.
-                    let runsInProcess = options.isInProcess || options.isDryRun || !startsWorkers
-                    let feed = StoryFeed(
-                        files: selection.files, filter: selection.filter, matchesSteps: runsInProcess,
-                        keepsParses: options.reports.contains(where: \.format.readsStoryFiles))
-                    started = (selection, feed)
-                    // Its first worker starts now: its start-up and
-                    // registration overlap this process's.
-                    if !runsInProcess && options.watch == nil {
-                        Supervisor.prestart(arguments: options.workerArguments)
-                    }
+                case .success(let reading): started = reading
                 }
             }
             let builder = RegistryBuilder()
@@ -245,13 +233,11 @@ public enum StoryRun {
                     Supervisor.discardPrestarted()
                     // Watch mode keeps watching: a save of the sources can fix them.
                     if let watch = options.watch, let (selection, feed) = started {
-                        let registry = StepRegistry(definitions: [])
-                        let context = ReporterContext(
-                            style: style, isVerbose: options.isVerbose, output: output,
-                            partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
-                            definitions: [], isWholeRun: selection.filter.choosesAll, listsLibraryUnused: options.listsLibraryUnused)
+                        let context = reporterContext(
+                            options, selection: selection, registry: StepRegistry(definitions: []), style: style, output: output,
+                            partialOutput: partialOutput, startTime: startTime)
                         return await WatchMode(
-                            options: options, settings: watch, registry: registry, context: context, clock: clock,
+                            options: options, settings: watch, registry: context.registry!, context: context, clock: clock,
                             rejectedDefinitions: builder.diagnostics
                         ).run(first: selection, feed: feed)
                     }
@@ -264,40 +250,74 @@ public enum StoryRun {
                 PhaseTimer.mark("registered")
             }
             started?.feed.match(with: registry)
-            switch options.command {
-            case .check:
-                let json = options.reports.first { $0.format == .json }?.path
-                return CheckCommand.run(
-                    paths: options.paths, registry: registry, style: style, jsonPath: json,
-                    listsLibraryUnused: options.listsLibraryUnused, output: output)
-            case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
-            case .lsp: return LanguageServer.run(registry: registry)
-            case .definitions(let json):
-                return DefinitionsCommand.run(registry: registry, parameterTypes: builder.parameterTypes, json: json, output: output)
-            case .worker:
-                var configuration = runnerConfiguration(options)
-                // Its parent sees each step start on the shared page.
-                configuration.emitsStoryProgress = false
-                // The parent decides when to stop.
-                configuration.isFailFast = false
-                return await WorkerMain.run(registry: registry, configuration: configuration, clock: clock)
-            case .help, .version, .match, .pickles, .i18nLanguages, .i18nKeywords: return .success
-            case .run:
-                guard let (selection, feed) = started else { return .success }
-                let context = ReporterContext(
-                    style: style, isVerbose: options.isVerbose, output: output,
-                    partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
-                    definitions: registry.definitions, isWholeRun: selection.filter.choosesAll, isReversed: options.order == .reverse,
-                    listsLibraryUnused: options.listsLibraryUnused)
-                if let watch = options.watch {
-                    return await WatchMode(
-                        options: options, settings: watch, registry: registry, context: context, clock: clock
-                    ).run(first: selection, feed: feed)
-                }
-                return await runStories(
-                    options, selection: selection, feed: feed, registry: registry, context: context,
-                    userReporters: reporters, clock: clock)
+            guard options.command == .run else {
+                return await runTool(options, registry: registry, parameterTypes: builder.parameterTypes, style: style, clock: clock, output: output)
             }
+            guard let (selection, feed) = started else { return .success }
+            let context = reporterContext(
+                options, selection: selection, registry: registry, style: style, output: output, partialOutput: partialOutput,
+                startTime: startTime)
+            if let watch = options.watch {
+                return await WatchMode(options: options, settings: watch, registry: registry, context: context, clock: clock)
+                    .run(first: selection, feed: feed)
+            }
+            return await runStories(options, selection: selection, feed: feed, registry: registry, context: context, userReporters: reporters, clock: clock)
+        }
+    }
+
+    /// A run's story files, chosen and read on threads of their own while
+    /// the step classes register; its first worker starts now, so that its
+    /// start-up and registration overlap this process's.
+    private static func startReading(_ options: Options) -> Result<(selection: StorySelection, feed: StoryFeed), Diagnostic> {
+        StorySelection.make(options).map { selection in
+            // A supervised parent does not match: its workers do, and say
+            // which definition ran each step.
+            let runsInProcess = options.isInProcess || options.isDryRun || !startsWorkers
+            let feed = StoryFeed(
+                files: selection.files, filter: selection.filter, matchesSteps: runsInProcess,
+                keepsParses: options.reports.contains(where: \.format.readsStoryFiles))
+            if !runsInProcess && options.watch == nil {
+                Supervisor.prestart(arguments: options.workerArguments)
+            }
+            return (selection, feed)
+        }
+    }
+
+    private static func reporterContext(
+        _ options: Options, selection: StorySelection, registry: StepRegistry, style: TextStyle, output: @escaping (String) -> Void,
+        partialOutput: ((String) -> Void)?, startTime: Date
+    ) -> ReporterContext {
+        ReporterContext(
+            style: style, isVerbose: options.isVerbose, output: output,
+            partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
+            definitions: registry.definitions, isWholeRun: selection.filter.choosesAll, isReversed: options.order == .reverse,
+            listsLibraryUnused: options.listsLibraryUnused)
+    }
+
+    /// The commands that read the registry but run no story file: check,
+    /// explain, the language server, definitions, and a worker.
+    private static func runTool(
+        _ options: Options, registry: StepRegistry, parameterTypes: ParameterTypeRegistry, style: TextStyle,
+        clock: @escaping @Sendable () -> UInt64, output: @escaping (String) -> Void
+    ) async -> ExitStatus {
+        switch options.command {
+        case .check:
+            let json = options.reports.first { $0.format == .json }?.path
+            return CheckCommand.run(
+                paths: options.paths, registry: registry, style: style, jsonPath: json,
+                listsLibraryUnused: options.listsLibraryUnused, output: output)
+        case .explain: return ExplainCommand.run(lines: options.paths, registry: registry, style: style, output: output)
+        case .lsp: return LanguageServer.run(registry: registry)
+        case .definitions(let json):
+            return DefinitionsCommand.run(registry: registry, parameterTypes: parameterTypes, json: json, output: output)
+        case .worker:
+            var configuration = runnerConfiguration(options)
+            // Its parent sees each step start on the shared page.
+            configuration.emitsStoryProgress = false
+            // The parent decides when to stop.
+            configuration.isFailFast = false
+            return await WorkerMain.run(registry: registry, configuration: configuration, clock: clock)
+        case .run, .help, .version, .match, .pickles, .i18nLanguages, .i18nKeywords: return .success
         }
     }
 
