@@ -72,7 +72,10 @@ extension Options {
             ) { parsing, expression in parsing.addTags(expression) },
             OptionDeclaration(
                 ["--shard"], value: "I/N",
-                help: ["run the I-th of N stable shards (for CI matrices; GitLab's", "CI_NODE_INDEX and CI_NODE_TOTAL give it when it is not given)"],
+                help: [
+                    "run the I-th of N stable shards (for CI matrices; GitLab's,", "Buildkite's, CircleCI's and Kubernetes' variables give it when",
+                    "it is not given)",
+                ],
                 config: .value
             ) { parsing, value throws(Diagnostic) in parsing.options.shard = try Options.shard(value) },
             OptionDeclaration(
