@@ -69,7 +69,9 @@ enum ReportFormat: String, CaseIterable, Sendable {
             return PrettyReporter(
                 style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun,
                 listsLibraryUnused: context.listsLibraryUnused, write: context.output)
-        case .github: return GitHubReporter(write: context.output)
+        case .github:
+            let summary = getenv("GITHUB_STEP_SUMMARY").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            return GitHubReporter(summaryPath: summary, write: context.output)
         case .usage:
             return UsageReporter(
                 style: context.style, definitions: context.definitions.map { ($0.pattern, $0.location) }, write: context.output)
