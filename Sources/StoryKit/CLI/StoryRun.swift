@@ -286,8 +286,8 @@ public enum StoryRun {
                 guard let (selection, feed) = started else { return .success }
                 let context = ReporterContext(
                     style: style, isVerbose: options.isVerbose, output: output,
-                    partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
-                    definitions: registry.definitions, isWholeRun: selection.filter.choosesAll, isReversed: options.order == .reverse,
+                    partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, isDryRun: options.isDryRun,
+                    registry: registry, definitions: registry.definitions, isWholeRun: selection.filter.choosesAll, isReversed: options.order == .reverse,
                     listsLibraryUnused: options.listsLibraryUnused)
                 if let watch = options.watch {
                     return await WatchMode(

@@ -5,9 +5,12 @@ import Foundation
 ///
 /// A failed story has a `<failure>` (an `<error>` when the failing step was
 /// ambiguous under `--strict`) whose text names the step, the error and both
-/// places; undefined stories and dry-run stories are `<skipped>` with the
-/// reason as text (the JUnit 4 schema Jenkins uses allows no attribute on
-/// it). The output validates against that schema.
+/// places, and whose `type` is the kind of error (the Swift error's type,
+/// `StoryKit.ExpectationFailure` for a failed expectation); undefined
+/// stories and skipped ones are `<skipped>` with the reason as text (the
+/// JUnit 4 schema Jenkins uses allows no attribute on it): a dry run only
+/// when it was one. An outline's rows named alike get their row appended,
+/// as cucumber-ruby does. The output validates against that schema.
 public struct JUnitReporter: Reporter {
     private let path: String
     /// The story files in the order their first story finished.
@@ -22,6 +25,11 @@ public struct JUnitReporter: Reporter {
     /// Story files the run rejected: an `<error>` test case each.
     private var rejectedFiles: [RejectedFile] = []
     private let isStrict: Bool
+    /// Whether the run was a dry run (`--dry-run`): only then is a story
+    /// skipped without a reason a dry run's.
+    var isDryRun = false
+    /// The story files, for the rows of outlines.
+    var fileInfos = StoryFileInfo.Recent().reader()
 
     /// One story file's `<testsuite>`: its test cases and their totals.
     private struct Suite {
@@ -81,7 +89,8 @@ public struct JUnitReporter: Reporter {
             let file = suites[index].file
             let classname = suites[index].classname
             if spill == nil { spill = ReportSpill(near: path) }
-            suites[index].testCases.append(spill!.append { testCase(result, file: file, classname: classname, into: &$0) })
+            let name = testCaseName(result.story)
+            suites[index].testCases.append(spill!.append { testCase(result, name: name, classname: classname, into: &$0) })
             suites[index].tally = suites[index].tally + tally(result)
             suites[index].time = suites[index].time &+ result.duration
         case .runFinished(let summary):
@@ -152,11 +161,11 @@ public struct JUnitReporter: Reporter {
 
     /// Appends a story's `<testcase>`.
     /// `classname`: `file` as ``Array/xmlAttribute(_:)`` writes it.
-    private func testCase(_ result: StoryResult, file: String, classname: [UInt8], into xml: inout [UInt8]) {
+    private func testCase(_ result: StoryResult, name: String, classname: [UInt8], into xml: inout [UInt8]) {
         xml.literal("    <testcase classname=")
         xml += classname
         xml.literal(" name=")
-        xml.xmlAttribute(result.story.name)
+        xml.xmlAttribute(name)
         xml.literal(" time=\"")
         xml.text(Self.seconds(result.duration))
         xml.literal("\">\n")
@@ -185,7 +194,7 @@ public struct JUnitReporter: Reporter {
         case .skipped:
             // skip(_:) from a step or hook gives the reason; else a dry run.
             let reason = result.testSteps.first { $0.status == .skipped && $0.error != nil }?.error?.message
-            skipped(reason ?? "dry run")
+            skipped(reason ?? (isDryRun ? "dry run" : "skipped: every step was skipped"))
         case .pending:
             // As Cucumber-JVM's JUnit formatter: skipped, or a failure under
             // --strict (the run exits 1 then, and the file must agree).
@@ -212,10 +221,21 @@ public struct JUnitReporter: Reporter {
             let message = failing?.shortReason ?? (result.wasInterrupted ? "the run was interrupted" : "failed")
             failure(
                 failing?.status == .ambiguous ? "error" : "failure", message: message,
-                type: failing?.status.rawValue ?? "failed", text: failing?.failureText ?? message)
+                type: failing?.error?.kind ?? failing?.status.rawValue ?? (result.wasInterrupted ? "interrupted" : "failed"),
+                text: failing?.failureText ?? message)
         }
         Self.systemOut(result.testSteps, note: result.attemptsNote, into: &xml)
         xml.literal("    </testcase>\n")
+    }
+
+    /// A story's test case name: its own, or for an outline row whose name
+    /// has no placeholder (every row named alike), the row appended as
+    /// cucumber-ruby's JUnit formatter does: ` (outline example : | a | b |)`.
+    private func testCaseName(_ story: Story) -> String {
+        guard FeatureFile.isFeature(story.location.file), let place = fileInfos.info(story.location.file).place(of: story),
+            let row = place.row, story.name == place.scenario.name
+        else { return story.name }
+        return story.name + " (outline example : | " + row.cells.joined(separator: " | ") + " |)"
     }
 
     /// Each test step's status and title, what it attached, and a note

@@ -85,7 +85,11 @@ enum ReportFormat: String, CaseIterable, Sendable {
             reporter.captureOffsets = CaptureOffsets(registry: context.registry)
             reporter.isStrict = context.isStrict
             return reporter
-        case .junit: return JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
+        case .junit:
+            var reporter = JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
+            reporter.fileInfos = context.fileInfos.reader()
+            reporter.isDryRun = context.isDryRun
+            return reporter
         case .messages:
             var reporter = MessagesReporter(
                 path: context.path ?? "report.ndjson", startTime: context.startTime, registry: context.registry, isStrict: context.isStrict)
@@ -114,6 +118,9 @@ struct ReporterContext {
     /// Whether `--strict` is on: undefined stories fail the run, and JUnit
     /// must say so too.
     var isStrict = false
+    /// Whether the run is a dry run (`--dry-run`), for reports that say why
+    /// a story was skipped.
+    var isDryRun = false
     /// The step definitions, hooks and parameter types of the run, for
     /// reports that list them all (Messages); nil in `merge`.
     var registry: StepRegistry? = nil

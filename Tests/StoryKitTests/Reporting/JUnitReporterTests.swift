@@ -131,4 +131,49 @@ extension JUnitReporterTests {
         #expect(report.contains("(failure cut: ") && report.contains("reports keep the first 1048576)"), "the note")
         #expect(report.utf8.count < 3 << 20, "\(report.utf8.count) bytes")
     }
+
+    @Test("Outline rows named alike get their row, as cucumber-ruby writes; a failure's type is its kind; a skip says why",
+          .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"), .conformance("junit"))
+    func rowsTypesAndSkips() throws {
+        let folder = try Binary.temporaryFolder("junit-rows")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let feature = """
+            Feature: Basket
+
+              Scenario Outline: adding apples
+                Given an empty basket
+                When I add <n> apples to the basket
+                Then the basket is empty
+
+                Examples:
+                  | n |
+                  | 0 |
+                  | 1 |
+
+              Scenario Outline: adding <n> more
+                Given an empty basket
+                When I add <n> apples to the basket
+
+                Examples:
+                  | n |
+                  | 2 |
+
+            """
+        try feature.write(toFile: folder + "/b.feature", atomically: true, encoding: .utf8)
+        let run = try Binary.run(["b.feature", "--junit", "out.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1"])
+        #expect(run.status == 1, "\(run.output)")
+        let (status, message) = try Self.validate(folder + "/out.xml")
+        #expect(status == 0, "\(message)")
+        let report = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(report.contains(#"name="adding apples (outline example : | 0 |)""#), "\(report)")
+        #expect(report.contains(#"name="adding apples (outline example : | 1 |)""#), "\(report)")
+        #expect(report.contains(#"name="adding 2 more""#), "\(report)")
+        #expect(report.contains(#"type="StoryKit.ExpectationFailure""#), "\(report)")
+        #expect(!report.contains(#"type="failed""#), "\(report)")
+
+        // A skip is a dry run's only when the run was a dry run.
+        let dry = try Binary.run(["b.feature", "--dry-run", "--junit", "dry.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1"])
+        #expect(dry.status == 0, "\(dry.output)")
+        #expect(try String(contentsOfFile: folder + "/dry.xml", encoding: .utf8).contains("<skipped>dry run</skipped>"))
+    }
 }
