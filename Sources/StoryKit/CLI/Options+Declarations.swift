@@ -19,7 +19,9 @@ extension Options {
     /// `--html FILE`, `--junit FILE`…: one for each file report.
     static var reportDeclarations: [OptionDeclaration] {
         ReportFormat.allCases.filter(\.isFile).map { format in
-            OptionDeclaration(["--\(format.rawValue)"], value: "FILE", help: ["also write \(format.summary)"], config: .value) {
+            OptionDeclaration(
+                ["--\(format.rawValue)"], value: format == .allure ? "DIR" : "FILE", help: ["also write \(format.summary)"], config: .value
+            ) {
                 parsing, path throws(Diagnostic) in
                 try parsing.addReport(ReportRequest(format: format, path: Options.reportPath(path, for: format)))
             }

@@ -23,12 +23,14 @@ enum ReportFormat: String, CaseIterable, Sendable {
     case messages
     /// The places of the failed stories, for the next run.
     case rerun
+    /// Allure 2 results: a folder of `{uuid}-result.json` files.
+    case allure
 
     /// Whether the report goes to a file named after the option.
     var isFile: Bool {
         switch self {
         case .summary, .progress, .pretty, .github, .usage: false
-        case .html, .json, .junit, .messages, .rerun: true
+        case .html, .json, .junit, .messages, .rerun, .allure: true
         }
     }
 
@@ -36,8 +38,8 @@ enum ReportFormat: String, CaseIterable, Sendable {
     /// well as the run's results.
     var readsStoryFiles: Bool {
         switch self {
-        case .html, .json, .messages: true
-        case .summary, .progress, .pretty, .github, .usage, .junit, .rerun: false
+        case .html, .json, .messages, .junit, .allure: true
+        case .summary, .progress, .pretty, .github, .usage, .rerun: false
         }
     }
 
@@ -54,6 +56,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .junit: "JUnit XML, for CI test reports"
         case .messages: "Cucumber Messages (NDJSON)"
         case .rerun: "path:line:line of the failed or undefined stories (and those not run)"
+        case .allure: "Allure results, one {uuid}-result.json per story attempt"
         }
     }
 
@@ -97,6 +100,10 @@ enum ReportFormat: String, CaseIterable, Sendable {
             reporter.isReversed = context.isReversed
             return reporter
         case .rerun: return RerunReporter(path: context.path ?? "rerun.txt", isStrict: context.isStrict)
+        case .allure:
+            var reporter = AllureReporter(directory: context.path ?? "allure-results")
+            reporter.fileInfos = context.fileInfos.reader()
+            return reporter
         }
     }
 }
