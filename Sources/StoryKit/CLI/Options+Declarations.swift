@@ -34,6 +34,12 @@ extension Options {
         guard !path.isEmpty else {
             throw Diagnostic(at: nil, problem: "--\(format.rawValue) '' names no file", help: "write --\(format.rawValue) FILE")
         }
+        var isFolder: ObjCBool = false
+        if format == .allure, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw Diagnostic(
+                at: nil, problem: "--allure \(path) is a file, not a folder",
+                help: "name a folder for the results (made if it is not there), e.g. --allure allure-results")
+        }
         return path
     }
 

@@ -359,6 +359,8 @@ public enum StoryRun {
         // reads the files anew).
         let fileRequests = Array(options.reports.filter(\.format.isFile).enumerated())
         let writesOnThreads = fileRequests.allSatisfy { _, request in
+            // Allure writes files into its folder, never one file in place.
+            if request.format == .allure { return true }
             guard let path = request.path, case .replacing = try? ReportDestination(path: path) else { return false }
             return true
         }
@@ -369,7 +371,7 @@ public enum StoryRun {
         let fileReports = fileGroups.filter { !$0.isEmpty }.map { group in
             (order: group.map(\.offset), thread: ReportThread(
                 reporters: group.map { makeReporter($0.element) }, writesOnThread: writesOnThreads,
-                replacing: group.compactMap(\.element.path)))
+                replacing: group.filter { $0.element.format != .allure }.compactMap(\.element.path)))
         }
         func emit(_ event: RunEvent) {
             if !listsUnused, case .runFinished(var summary) = event {

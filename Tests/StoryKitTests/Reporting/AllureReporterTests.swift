@@ -130,4 +130,25 @@ import Testing
         // allure-behave's default severity label is its own: storyrun has no severities.
         #expect(validated.missing == ["label.severity"], "\(validated.missing)")
     }
+
+    @Test("--allure naming a file is a usage error that leaves the file; a folder's earlier results stay")
+    func folderOnly() throws {
+        let folder = try Binary.temporaryFolder("allure-folder")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.feature.write(toFile: folder + "/shop.feature", atomically: true, encoding: .utf8)
+        try "keep me".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
+        let environment = ["STORYRUN_FIXTURE_STEPS": "consistency"]
+        let file = try Binary.run(["shop.feature", "--allure", "notes.txt"], in: folder, timeout: 60, environment: environment)
+        #expect(file.status == 2, "\(file.output)\(file.errorOutput)")
+        #expect((file.output + file.errorOutput).contains("--allure notes.txt is a file, not a folder"))
+        #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "keep me")
+
+        try FileManager.default.createDirectory(atPath: folder + "/results", withIntermediateDirectories: true)
+        try "{}".write(toFile: folder + "/results/earlier-result.json", atomically: true, encoding: .utf8)
+        let run = try Binary.run(["shop.feature", "--allure", "results"], in: folder, timeout: 60, environment: environment)
+        #expect(run.status == 1, "\(run.output)\(run.errorOutput)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/results")
+        #expect(names.contains("earlier-result.json"))
+        #expect(names.filter { $0.hasSuffix("-result.json") }.count == 5, "\(names)")
+    }
 }

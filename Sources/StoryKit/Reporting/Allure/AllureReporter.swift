@@ -11,6 +11,8 @@ import Foundation
 /// runs (shards, retries) come together; empty it before a run to see one.
 public struct AllureReporter: Reporter {
     private let directory: String
+    /// The folder as the command line named it, for messages.
+    private let shownDirectory: String
     /// The story files, for outlines' rows and Rules.
     var fileInfos = StoryFileInfo.Recent().reader()
     private var problem: Diagnostic?
@@ -19,8 +21,12 @@ public struct AllureReporter: Reporter {
     private let thread = "storyrun-\(getpid())"
 
     /// Creates a reporter that writes into a folder, made if needed.
+    /// A relative path is taken from the current folder now: a step run
+    /// in process may change the folder later.
     public init(directory: String) {
-        self.directory = directory
+        self.shownDirectory = directory
+        self.directory =
+            directory.hasPrefix("/") ? directory : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(directory)
     }
 
     /// It reads each story whole, from `storyFinished`.
@@ -50,7 +56,7 @@ public struct AllureReporter: Reporter {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw Diagnostic(
-                at: nil, problem: "--allure \(directory): the folder cannot be made (\(error.localizedDescription))",
+                at: nil, problem: "--allure \(shownDirectory): the folder cannot be made (\(error.localizedDescription))",
                 help: "name a folder storyrun can write")
         }
         isReady = true
@@ -114,7 +120,7 @@ public struct AllureReporter: Reporter {
 
     private func cannotWrite(_ name: String, _ error: any Error) -> Diagnostic {
         Diagnostic(
-            at: nil, problem: "--allure \(directory): \(name) cannot be written (\(error.localizedDescription))",
+            at: nil, problem: "--allure \(shownDirectory): \(name) cannot be written (\(error.localizedDescription))",
             help: "free space or name a folder storyrun can write")
     }
 
