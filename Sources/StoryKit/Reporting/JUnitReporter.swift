@@ -68,25 +68,7 @@ public struct JUnitReporter: Reporter {
     public mutating func handle(_ event: RunEvent) {
         switch event {
         case .storyFinished(let result):
-            let index: Int
-            if let last = lastFile, last.path == result.story.location.file {
-                // The file of the story before (nearly always): its path
-                // not made relative again, nor looked up by its hash.
-                index = last.index
-            } else {
-                let file = result.story.location.displayPath
-                if let known = suiteIndex[file] {
-                    index = known
-                } else {
-                    index = suites.count
-                    suiteIndex[file] = index
-                    var classname: [UInt8] = []
-                    classname.xmlAttribute(file)
-                    suites.append(Suite(file: file, classname: classname))
-                }
-                lastFile = (result.story.location.file, index)
-            }
-            let file = suites[index].file
+            let index = suite(of: result.story.location)
             let classname = suites[index].classname
             if spill == nil { spill = ReportSpill(near: path) }
             let name = testCaseName(result.story)
@@ -95,6 +77,7 @@ public struct JUnitReporter: Reporter {
             suites[index].time = suites[index].time &+ result.duration
         case .runFinished(let summary):
             self.summary = summary
+            for location in summary.notRunStories { notRun(location, reason: Self.notRunReason(summary)) }
         case .runHookFinished(let hook):
             if hook.status == .failed { runHooks.append(hook) }
         case .storyFileRejected(let file):
@@ -226,6 +209,55 @@ public struct JUnitReporter: Reporter {
         }
         Self.systemOut(result.testSteps, note: result.attemptsNote, into: &xml)
         xml.literal("    </testcase>\n")
+    }
+
+    /// The index in ``suites`` of a story's file, its suite made when new.
+    private mutating func suite(of location: SourceLocation) -> Int {
+        if let last = lastFile, last.path == location.file {
+            // The file of the story before (nearly always): its path
+            // not made relative again, nor looked up by its hash.
+            return last.index
+        }
+        let file = location.displayPath
+        let index: Int
+        if let known = suiteIndex[file] {
+            index = known
+        } else {
+            index = suites.count
+            suiteIndex[file] = index
+            var classname: [UInt8] = []
+            classname.xmlAttribute(file)
+            suites.append(Suite(file: file, classname: classname))
+        }
+        lastFile = (location.file, index)
+        return index
+    }
+
+    /// A story the run chose and did not run: a skipped test case that
+    /// says why, so the file lists every story the run was to run.
+    private mutating func notRun(_ location: SourceLocation, reason: String) {
+        let index = suite(of: location)
+        let isFeature = FeatureFile.isFeature(location.file)
+        let name = (isFeature ? fileInfos.info(location.file).place(atLine: location.line)?.pickle.name : nil) ?? "the story at line \(location.line)"
+        var xml: [UInt8] = []
+        xml.literal("    <testcase classname=")
+        xml += suites[index].classname
+        xml.literal(" name=")
+        xml.xmlAttribute(name)
+        xml.literal(" time=\"0.000\">\n      <skipped>")
+        xml.xmlEscaped(reason)
+        xml.literal("</skipped>\n    </testcase>\n")
+        if spill == nil { spill = ReportSpill(near: path) }
+        suites[index].testCases.append(spill!.append(xml))
+        suites[index].tally = suites[index].tally + Tally(tests: 1, skipped: 1)
+    }
+
+    /// Why the run left stories out.
+    static func notRunReason(_ summary: RunSummary) -> String {
+        if summary.wasInterrupted { return "not run: the run was interrupted" }
+        if let error = summary.runErrors.first { return "not run: \(error)" }
+        if summary.failedHooks > 0 { return "not run: a before-run hook failed" }
+        return "not run: --fail-fast stopped the run after a failure"
     }
 
     /// A story's test case name: its own, or for an outline row whose name

@@ -176,4 +176,35 @@ extension JUnitReporterTests {
         #expect(dry.status == 0, "\(dry.output)")
         #expect(try String(contentsOfFile: folder + "/dry.xml", encoding: .utf8).contains("<skipped>dry run</skipped>"))
     }
+
+    @Test("Stories --fail-fast left out are skipped test cases that say so, by name",
+          .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"), .conformance("junit"))
+    func notRunAfterFailFast() throws {
+        let folder = try Binary.temporaryFolder("junit-fail-fast")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let feature = """
+            Feature: Stop early
+
+              Scenario: first fails
+                Given step 1 fails
+
+              Scenario: second never runs
+                Given step 2 passes
+
+              Scenario: third never runs
+                Given step 3 passes
+
+            """
+        try feature.write(toFile: folder + "/stop.feature", atomically: true, encoding: .utf8)
+        let run = try Binary.run(
+            ["stop.feature", "--fail-fast", "--junit", "out.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "consistency"])
+        #expect(run.status == 1, "\(run.output)")
+        let (status, message) = try Self.validate(folder + "/out.xml")
+        #expect(status == 0, "\(message)")
+        let report = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        let notRun = report.components(separatedBy: "<skipped>not run: --fail-fast stopped the run after a failure</skipped>").count - 1
+        #expect(run.output.contains("\(notRun) not run") && notRun >= 1, "\(run.output)\n\(report)")
+        #expect(report.contains(#"tests="3""#) && report.contains(#"name="third never runs""#), "\(report)")
+        #expect(report.contains(#"skipped="\#(notRun)""#), "\(report)")
+    }
 }
