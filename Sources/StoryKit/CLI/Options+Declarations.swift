@@ -130,6 +130,11 @@ extension Options {
             .flag(["--show-library-unused"], help: ["list step libraries' unused definitions too (after a run, in check)"], config: true) {
                 $0.listsLibraryUnused = true
             },
+            .flag(
+                ["--junit-places"],
+                help: ["give each --junit testcase file and line attributes (GitHub's JUnit", "actions read them; the strict JUnit 4 schema has no place for them)"],
+                config: true
+            ) { $0.junitPlaces = true },
             .flag(["--watch"], help: ["run, then again on every save: a story file's stories at once,", "a Swift source rebuilds and restarts (README, Watch mode)"]) {
                 $0.watch = $0.watch ?? WatchSettings()
             },

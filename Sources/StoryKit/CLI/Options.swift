@@ -41,6 +41,8 @@ struct Options: Equatable {
     var isVerbose = false
     /// Whether unused step-library definitions are listed too.
     var listsLibraryUnused = false
+    /// Whether JUnit test cases get `file` and `line` attributes (`--junit-places`).
+    var junitPlaces = false
     var isColorDisabled = false
     var isFailFast = false
     /// `--name REGEX`, each given: a story runs when any of them matches

@@ -288,7 +288,7 @@ public enum StoryRun {
                     style: style, isVerbose: options.isVerbose, output: output,
                     partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, isDryRun: options.isDryRun,
                     registry: registry, definitions: registry.definitions, isWholeRun: selection.filter.choosesAll, isReversed: options.order == .reverse,
-                    listsLibraryUnused: options.listsLibraryUnused)
+                    listsLibraryUnused: options.listsLibraryUnused, junitPlaces: options.junitPlaces)
                 if let watch = options.watch {
                     return await WatchMode(
                         options: options, settings: watch, registry: registry, context: context, clock: clock

@@ -92,6 +92,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
             var reporter = JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
             reporter.fileInfos = context.fileInfos.reader()
             reporter.isDryRun = context.isDryRun
+            reporter.writesPlaces = context.junitPlaces
             return reporter
         case .messages:
             var reporter = MessagesReporter(
@@ -146,6 +147,8 @@ struct ReporterContext {
     /// Whether that list includes step libraries' definitions
     /// (`--show-library-unused`).
     var listsLibraryUnused = false
+    /// Whether JUnit test cases get `file` and `line` attributes (`--junit-places`).
+    var junitPlaces = false
 }
 
 /// A report the command line asked for.

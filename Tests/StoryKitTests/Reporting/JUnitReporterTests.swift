@@ -207,4 +207,23 @@ extension JUnitReporterTests {
         #expect(report.contains(#"tests="3""#) && report.contains(#"name="third never runs""#), "\(report)")
         #expect(report.contains(#"skipped="\#(notRun)""#), "\(report)")
     }
+
+    @Test("--junit-places gives each test case its file and line; without it the file keeps to the JUnit 4 schema")
+    func places() throws {
+        let folder = try Binary.temporaryFolder("junit-places")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "Feature: Places\n\n  Scenario: here\n    Given step 1 fails\n".write(toFile: folder + "/p.feature", atomically: true, encoding: .utf8)
+        let environment = ["STORYRUN_FIXTURE_STEPS": "consistency"]
+        let with = try Binary.run(["p.feature", "--junit-places", "--junit", "with.xml"], in: folder, timeout: 60, environment: environment)
+        #expect(with.status == 1, "\(with.output)")
+        let collector = ElementCollector()
+        let parser = XMLParser(data: try Data(contentsOf: URL(fileURLWithPath: folder + "/with.xml")))
+        parser.delegate = collector
+        #expect(parser.parse())
+        let testCase = try #require(collector.elements.first { $0.name == "testcase" })
+        #expect(testCase.attributes["file"] == "p.feature" && testCase.attributes["line"] == "3", "\(testCase.attributes)")
+        let without = try Binary.run(["p.feature", "--junit", "without.xml"], in: folder, timeout: 60, environment: environment)
+        #expect(without.status == 1)
+        #expect(try !String(contentsOfFile: folder + "/without.xml", encoding: .utf8).contains(" file="))
+    }
 }
