@@ -6,7 +6,7 @@
 /// drops the rest silently, so the reporter writes the first 10 of each and
 /// then one `::notice` that counts the others and says where they are. With
 /// `$GITHUB_STEP_SUMMARY` set, every failure is also appended to the job
-/// summary as a Markdown table (``GitHubSummary``).
+/// summary as a Markdown table.
 ///
 /// Values are escaped as GitHub's workflow-command rules say: `%`, `\r` and
 /// `\n` everywhere, and also `:` and `,` in properties.
