@@ -81,7 +81,12 @@ public struct JUnitReporter: Reporter {
             suites[index].time = suites[index].time &+ result.duration
         case .runFinished(let summary):
             self.summary = summary
-            for location in summary.notRunStories { notRun(location, reason: Self.notRunReason(summary)) }
+            // An interrupted run's reports all end where it stopped: only
+            // a run that chose to stop (--fail-fast) or could not go on
+            // lists the stories it left out.
+            if !summary.wasInterrupted {
+                for location in summary.notRunStories { notRun(location, reason: Self.notRunReason(summary)) }
+            }
         case .runHookFinished(let hook):
             if hook.status == .failed { runHooks.append(hook) }
         case .storyFileRejected(let file):
@@ -269,7 +274,6 @@ public struct JUnitReporter: Reporter {
 
     /// Why the run left stories out.
     static func notRunReason(_ summary: RunSummary) -> String {
-        if summary.wasInterrupted { return "not run: the run was interrupted" }
         if let error = summary.runErrors.first { return "not run: \(error)" }
         if summary.failedHooks > 0 { return "not run: a before-run hook failed" }
         return "not run: --fail-fast stopped the run after a failure"
