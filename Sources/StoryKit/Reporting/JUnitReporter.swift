@@ -283,7 +283,10 @@ public struct JUnitReporter: Reporter {
     /// has no placeholder (every row named alike), the row appended as
     /// cucumber-ruby's JUnit formatter does: ` (outline example : | a | b |)`.
     private func testCaseName(_ story: Story) -> String {
-        guard FeatureFile.isFeature(story.location.file), let place = fileInfos.info(story.location.file).place(of: story),
+        // An outline's row starts below its steps (a scenario above its
+        // last one): only rows need their file read.
+        guard let last = story.steps.last, last.location.line < story.location.line,
+            FeatureFile.isFeature(story.location.file), let place = fileInfos.info(story.location.file).place(of: story),
             let row = place.row, story.name == place.scenario.name
         else { return story.name }
         return story.name + " (outline example : | " + row.cells.joined(separator: " | ") + " |)"
