@@ -2,7 +2,7 @@ import Foundation
 
 /// The options a run takes from outside its command line: a config file
 /// (`storyrun.json` or `--config FILE`) with its profiles, and the shard
-/// GitLab's parallel jobs name in the environment.
+/// a CI's parallel jobs name in the environment (``ShardVariables``).
 extension Options {
     /// Parses the command line over the config file and the environment:
     /// the config's defaults first, then each `--profile` in order, then the
@@ -10,7 +10,7 @@ extension Options {
     /// - Parameters:
     ///   - arguments: The arguments after the executable's name.
     ///   - directory: Where to look for `storyrun.json`.
-    ///   - environment: The environment (`CI_NODE_INDEX`, `CI_NODE_TOTAL`);
+    ///   - environment: The environment (a CI's shard variables, ``ShardVariables``);
     ///     nil for the process's own.
     /// - Throws: A ``Diagnostic``; for the config file, at its file:line.
     static func load(
@@ -66,30 +66,6 @@ extension Options {
         try layered.fillShard(from: environment)
         try layered.validate()
         return layered
-    }
-
-    /// Takes `--shard` from GitLab's `CI_NODE_INDEX` and `CI_NODE_TOTAL`
-    /// (set by `parallel: N`) when neither the command line nor the config
-    /// gave one.
-    mutating func fillShard(from environment: [String: String]?) throws(Diagnostic) {
-        // The process's own variables are read one at a time: ProcessInfo's
-        // `environment` makes a dictionary of them all at each call, which
-        // start-up paid for twice.
-        func variable(_ name: String) -> String? {
-            if let environment { return environment[name] }
-            return getenv(name).map { String(cString: $0) }
-        }
-        guard command == .run, shard == nil, let index = variable("CI_NODE_INDEX"),
-            let total = variable("CI_NODE_TOTAL")
-        else { return }
-        do {
-            shard = try Self.shard("\(index)/\(total)")
-        } catch {
-            throw Diagnostic(
-                at: nil, problem: "CI_NODE_INDEX=\(index) and CI_NODE_TOTAL=\(total) do not name a shard (1 ≤ index ≤ total)",
-                help: "set both as GitLab's parallel: N does, or give --shard I/N")
-        }
-        shardSource = "CI_NODE_INDEX and CI_NODE_TOTAL"
     }
 
     /// Reads `--shard I/N`.

@@ -19,7 +19,9 @@ extension Options {
     /// `--html FILE`, `--junit FILE`…: one for each file report.
     static var reportDeclarations: [OptionDeclaration] {
         ReportFormat.allCases.filter(\.isFile).map { format in
-            OptionDeclaration(["--\(format.rawValue)"], value: "FILE", help: ["also write \(format.summary)"], config: .value) {
+            OptionDeclaration(
+                ["--\(format.rawValue)"], value: format == .allure ? "DIR" : "FILE", help: ["also write \(format.summary)"], config: .value
+            ) {
                 parsing, path throws(Diagnostic) in
                 try parsing.addReport(ReportRequest(format: format, path: Options.reportPath(path, for: format)))
             }
@@ -31,6 +33,12 @@ extension Options {
     static func reportPath(_ path: String, for format: ReportFormat) throws(Diagnostic) -> String {
         guard !path.isEmpty else {
             throw Diagnostic(at: nil, problem: "--\(format.rawValue) '' names no file", help: "write --\(format.rawValue) FILE")
+        }
+        var isFolder: ObjCBool = false
+        if format == .allure, FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw Diagnostic(
+                at: nil, problem: "--allure \(path) is a file, not a folder",
+                help: "name a folder for the results (made if it is not there), e.g. --allure allure-results")
         }
         return path
     }
@@ -72,7 +80,10 @@ extension Options {
             ) { parsing, expression in parsing.addTags(expression) },
             OptionDeclaration(
                 ["--shard"], value: "I/N",
-                help: ["run the I-th of N stable shards (for CI matrices; GitLab's", "CI_NODE_INDEX and CI_NODE_TOTAL give it when it is not given)"],
+                help: [
+                    "run the I-th of N stable shards (for CI matrices; GitLab's,", "Buildkite's, CircleCI's and Kubernetes' variables give it when",
+                    "it is not given)",
+                ],
                 config: .value
             ) { parsing, value throws(Diagnostic) in parsing.options.shard = try Options.shard(value) },
             OptionDeclaration(
@@ -119,6 +130,11 @@ extension Options {
             .flag(["--show-library-unused"], help: ["list step libraries' unused definitions too (after a run, in check)"], config: true) {
                 $0.listsLibraryUnused = true
             },
+            .flag(
+                ["--junit-places"],
+                help: ["give each --junit testcase file and line attributes (GitHub's JUnit", "actions read them; the strict JUnit 4 schema has no place for them)"],
+                config: true
+            ) { $0.junitPlaces = true },
             .flag(["--watch"], help: ["run, then again on every save: a story file's stories at once,", "a Swift source rebuilds and restarts (README, Watch mode)"]) {
                 $0.watch = $0.watch ?? WatchSettings()
             },

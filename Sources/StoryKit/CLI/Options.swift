@@ -41,6 +41,8 @@ struct Options: Equatable {
     var isVerbose = false
     /// Whether unused step-library definitions are listed too.
     var listsLibraryUnused = false
+    /// Whether JUnit test cases get `file` and `line` attributes (`--junit-places`).
+    var junitPlaces = false
     var isColorDisabled = false
     var isFailFast = false
     /// `--name REGEX`, each given: a story runs when any of them matches
@@ -78,7 +80,7 @@ struct Options: Equatable {
     /// The config's profiles to apply, in order (`--profile NAME`).
     var profiles: [String] = []
     /// Where `--shard` came from when the command line did not give it
-    /// (`CI_NODE_INDEX`/`CI_NODE_TOTAL`), for the line the run prints.
+    /// (a CI's variables, ``ShardVariables``), for the line the run prints.
     var shardSource: String?
 
     /// Watch mode (`--watch`): run, then run again on every save; nil

@@ -289,9 +289,9 @@ public enum StoryRun {
     ) -> ReporterContext {
         ReporterContext(
             style: style, isVerbose: options.isVerbose, output: output,
-            partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, registry: registry,
-            definitions: registry.definitions, isWholeRun: selection.filter.choosesAll, isReversed: options.order == .reverse,
-            listsLibraryUnused: options.listsLibraryUnused)
+            partialOutput: partialOutput, startTime: startTime, isStrict: options.isStrict, isDryRun: options.isDryRun,
+            registry: registry, definitions: registry.definitions, isWholeRun: selection.filter.choosesAll, isReversed: options.order == .reverse,
+            listsLibraryUnused: options.listsLibraryUnused, junitPlaces: options.junitPlaces)
     }
 
     /// The commands that read the registry but run no story file: check,

@@ -5,9 +5,12 @@ import Foundation
 ///
 /// A failed story has a `<failure>` (an `<error>` when the failing step was
 /// ambiguous under `--strict`) whose text names the step, the error and both
-/// places; undefined stories and dry-run stories are `<skipped>` with the
-/// reason as text (the JUnit 4 schema Jenkins uses allows no attribute on
-/// it). The output validates against that schema.
+/// places, and whose `type` is the kind of error (the Swift error's type,
+/// `StoryKit.ExpectationFailure` for a failed expectation); undefined
+/// stories and skipped ones are `<skipped>` with the reason as text (the
+/// JUnit 4 schema Jenkins uses allows no attribute on it): a dry run only
+/// when it was one. An outline's rows named alike get their row appended,
+/// as cucumber-ruby does. The output validates against that schema.
 public struct JUnitReporter: Reporter {
     private let path: String
     /// The story files in the order their first story finished.
@@ -22,6 +25,15 @@ public struct JUnitReporter: Reporter {
     /// Story files the run rejected: an `<error>` test case each.
     private var rejectedFiles: [RejectedFile] = []
     private let isStrict: Bool
+    /// Whether the run was a dry run (`--dry-run`): only then is a story
+    /// skipped without a reason a dry run's.
+    var isDryRun = false
+    /// Whether each test case gets `file` and `line` attributes
+    /// (`--junit-places`): GitHub's JUnit actions read them, the strict
+    /// JUnit 4 schema forbids them.
+    var writesPlaces = false
+    /// The story files, for the rows of outlines.
+    var fileInfos = StoryFileInfo.Recent().reader()
 
     /// One story file's `<testsuite>`: its test cases and their totals.
     private struct Suite {
@@ -60,32 +72,21 @@ public struct JUnitReporter: Reporter {
     public mutating func handle(_ event: RunEvent) {
         switch event {
         case .storyFinished(let result):
-            let index: Int
-            if let last = lastFile, last.path == result.story.location.file {
-                // The file of the story before (nearly always): its path
-                // not made relative again, nor looked up by its hash.
-                index = last.index
-            } else {
-                let file = result.story.location.displayPath
-                if let known = suiteIndex[file] {
-                    index = known
-                } else {
-                    index = suites.count
-                    suiteIndex[file] = index
-                    var classname: [UInt8] = []
-                    classname.xmlAttribute(file)
-                    suites.append(Suite(file: file, classname: classname))
-                }
-                lastFile = (result.story.location.file, index)
-            }
-            let file = suites[index].file
+            let index = suite(of: result.story.location)
             let classname = suites[index].classname
             if spill == nil { spill = ReportSpill(near: path) }
-            suites[index].testCases.append(spill!.append { testCase(result, file: file, classname: classname, into: &$0) })
+            let name = testCaseName(result.story)
+            suites[index].testCases.append(spill!.append { testCase(result, name: name, classname: classname, into: &$0) })
             suites[index].tally = suites[index].tally + tally(result)
             suites[index].time = suites[index].time &+ result.duration
         case .runFinished(let summary):
             self.summary = summary
+            // An interrupted run's reports all end where it stopped: only
+            // a run that chose to stop (--fail-fast) or could not go on
+            // lists the stories it left out.
+            if !summary.wasInterrupted {
+                for location in summary.notRunStories { notRun(location, reason: Self.notRunReason(summary)) }
+            }
         case .runHookFinished(let hook):
             if hook.status == .failed { runHooks.append(hook) }
         case .storyFileRejected(let file):
@@ -152,11 +153,12 @@ public struct JUnitReporter: Reporter {
 
     /// Appends a story's `<testcase>`.
     /// `classname`: `file` as ``Array/xmlAttribute(_:)`` writes it.
-    private func testCase(_ result: StoryResult, file: String, classname: [UInt8], into xml: inout [UInt8]) {
+    private func testCase(_ result: StoryResult, name: String, classname: [UInt8], into xml: inout [UInt8]) {
         xml.literal("    <testcase classname=")
         xml += classname
         xml.literal(" name=")
-        xml.xmlAttribute(result.story.name)
+        xml.xmlAttribute(name)
+        if writesPlaces { place(result.story.location, into: &xml) }
         xml.literal(" time=\"")
         xml.text(Self.seconds(result.duration))
         xml.literal("\">\n")
@@ -185,7 +187,7 @@ public struct JUnitReporter: Reporter {
         case .skipped:
             // skip(_:) from a step or hook gives the reason; else a dry run.
             let reason = result.testSteps.first { $0.status == .skipped && $0.error != nil }?.error?.message
-            skipped(reason ?? "dry run")
+            skipped(reason ?? (isDryRun ? "dry run" : "skipped: every step was skipped"))
         case .pending:
             // As Cucumber-JVM's JUnit formatter: skipped, or a failure under
             // --strict (the run exits 1 then, and the file must agree).
@@ -212,10 +214,82 @@ public struct JUnitReporter: Reporter {
             let message = failing?.shortReason ?? (result.wasInterrupted ? "the run was interrupted" : "failed")
             failure(
                 failing?.status == .ambiguous ? "error" : "failure", message: message,
-                type: failing?.status.rawValue ?? "failed", text: failing?.failureText ?? message)
+                type: failing?.error?.kind ?? failing?.status.rawValue ?? (result.wasInterrupted ? "interrupted" : "failed"),
+                text: failing?.failureText ?? message)
         }
         Self.systemOut(result.testSteps, note: result.attemptsNote, into: &xml)
         xml.literal("    </testcase>\n")
+    }
+
+    /// The index in ``suites`` of a story's file, its suite made when new.
+    private mutating func suite(of location: SourceLocation) -> Int {
+        if let last = lastFile, last.path == location.file {
+            // The file of the story before (nearly always): its path
+            // not made relative again, nor looked up by its hash.
+            return last.index
+        }
+        let file = location.displayPath
+        let index: Int
+        if let known = suiteIndex[file] {
+            index = known
+        } else {
+            index = suites.count
+            suiteIndex[file] = index
+            var classname: [UInt8] = []
+            classname.xmlAttribute(file)
+            suites.append(Suite(file: file, classname: classname))
+        }
+        lastFile = (location.file, index)
+        return index
+    }
+
+    /// A story the run chose and did not run: a skipped test case that
+    /// says why, so the file lists every story the run was to run.
+    private mutating func notRun(_ location: SourceLocation, reason: String) {
+        let index = suite(of: location)
+        let isFeature = FeatureFile.isFeature(location.file)
+        let name = (isFeature ? fileInfos.info(location.file).place(atLine: location.line)?.pickle.name : nil) ?? "the story at line \(location.line)"
+        var xml: [UInt8] = []
+        xml.literal("    <testcase classname=")
+        xml += suites[index].classname
+        xml.literal(" name=")
+        xml.xmlAttribute(name)
+        if writesPlaces { place(location, into: &xml) }
+        xml.literal(" time=\"0.000\">\n      <skipped>")
+        xml.xmlEscaped(reason)
+        xml.literal("</skipped>\n    </testcase>\n")
+        if spill == nil { spill = ReportSpill(near: path) }
+        suites[index].testCases.append(spill!.append(xml))
+        suites[index].tally = suites[index].tally + Tally(tests: 1, skipped: 1)
+    }
+
+    /// ` file="…" line="…"`: where the story is.
+    private func place(_ location: SourceLocation, into xml: inout [UInt8]) {
+        xml.literal(" file=")
+        xml.xmlAttribute(location.displayPath)
+        xml.literal(" line=\"")
+        xml.text(String(location.line))
+        xml.literal("\"")
+    }
+
+    /// Why the run left stories out.
+    static func notRunReason(_ summary: RunSummary) -> String {
+        if let error = summary.runErrors.first { return "not run: \(error)" }
+        if summary.failedHooks > 0 { return "not run: a before-run hook failed" }
+        return "not run: --fail-fast stopped the run after a failure"
+    }
+
+    /// A story's test case name: its own, or for an outline row whose name
+    /// has no placeholder (every row named alike), the row appended as
+    /// cucumber-ruby's JUnit formatter does: ` (outline example : | a | b |)`.
+    private func testCaseName(_ story: Story) -> String {
+        // An outline's row starts below its steps (a scenario above its
+        // last one): only rows need their file read.
+        guard let last = story.steps.last, last.location.line < story.location.line,
+            FeatureFile.isFeature(story.location.file), let place = fileInfos.info(story.location.file).place(of: story),
+            let row = place.row, story.name == place.scenario.name
+        else { return story.name }
+        return story.name + " (outline example : | " + row.cells.joined(separator: " | ") + " |)"
     }
 
     /// Each test step's status and title, what it attached, and a note

@@ -23,12 +23,14 @@ enum ReportFormat: String, CaseIterable, Sendable {
     case messages
     /// The places of the failed stories, for the next run.
     case rerun
+    /// Allure 2 results: a folder of `{uuid}-result.json` files.
+    case allure
 
     /// Whether the report goes to a file named after the option.
     var isFile: Bool {
         switch self {
         case .summary, .progress, .pretty, .github, .usage: false
-        case .html, .json, .junit, .messages, .rerun: true
+        case .html, .json, .junit, .messages, .rerun, .allure: true
         }
     }
 
@@ -36,8 +38,8 @@ enum ReportFormat: String, CaseIterable, Sendable {
     /// well as the run's results.
     var readsStoryFiles: Bool {
         switch self {
-        case .html, .json, .messages: true
-        case .summary, .progress, .pretty, .github, .usage, .junit, .rerun: false
+        case .html, .json, .messages, .junit, .allure: true
+        case .summary, .progress, .pretty, .github, .usage, .rerun: false
         }
     }
 
@@ -54,6 +56,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .junit: "JUnit XML, for CI test reports"
         case .messages: "Cucumber Messages (NDJSON)"
         case .rerun: "path:line:line of the failed or undefined stories (and those not run)"
+        case .allure: "Allure results, one {uuid}-result.json per story attempt"
         }
     }
 
@@ -69,7 +72,9 @@ enum ReportFormat: String, CaseIterable, Sendable {
             return PrettyReporter(
                 style: context.style, isVerbose: context.isVerbose, listsUnused: context.isWholeRun,
                 listsLibraryUnused: context.listsLibraryUnused, write: context.output)
-        case .github: return GitHubReporter(write: context.output)
+        case .github:
+            let summary = getenv("GITHUB_STEP_SUMMARY").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+            return GitHubReporter(summaryPath: summary, write: context.output)
         case .usage:
             return UsageReporter(
                 style: context.style, definitions: context.definitions.map { ($0.pattern, $0.location) }, write: context.output)
@@ -83,7 +88,12 @@ enum ReportFormat: String, CaseIterable, Sendable {
             reporter.captureOffsets = CaptureOffsets(registry: context.registry)
             reporter.isStrict = context.isStrict
             return reporter
-        case .junit: return JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
+        case .junit:
+            var reporter = JUnitReporter(path: context.path ?? "report.xml", isStrict: context.isStrict)
+            reporter.fileInfos = context.fileInfos.reader()
+            reporter.isDryRun = context.isDryRun
+            reporter.writesPlaces = context.junitPlaces
+            return reporter
         case .messages:
             var reporter = MessagesReporter(
                 path: context.path ?? "report.ndjson", startTime: context.startTime, registry: context.registry, isStrict: context.isStrict)
@@ -91,6 +101,10 @@ enum ReportFormat: String, CaseIterable, Sendable {
             reporter.isReversed = context.isReversed
             return reporter
         case .rerun: return RerunReporter(path: context.path ?? "rerun.txt", isStrict: context.isStrict)
+        case .allure:
+            var reporter = AllureReporter(directory: context.path ?? "allure-results")
+            reporter.fileInfos = context.fileInfos.reader()
+            return reporter
         }
     }
 }
@@ -112,6 +126,9 @@ struct ReporterContext {
     /// Whether `--strict` is on: undefined stories fail the run, and JUnit
     /// must say so too.
     var isStrict = false
+    /// Whether the run is a dry run (`--dry-run`), for reports that say why
+    /// a story was skipped.
+    var isDryRun = false
     /// The step definitions, hooks and parameter types of the run, for
     /// reports that list them all (Messages); nil in `merge`.
     var registry: StepRegistry? = nil
@@ -130,6 +147,8 @@ struct ReporterContext {
     /// Whether that list includes step libraries' definitions
     /// (`--show-library-unused`).
     var listsLibraryUnused = false
+    /// Whether JUnit test cases get `file` and `line` attributes (`--junit-places`).
+    var junitPlaces = false
 }
 
 /// A report the command line asked for.

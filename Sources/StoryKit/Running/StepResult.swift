@@ -147,19 +147,25 @@ public struct StepError: Sendable, Codable, Hashable {
     public var message: String
     /// Where in Swift the failure was raised, when known.
     public var location: SourceLocation?
+    /// The kind of error: the Swift type of the error a step threw
+    /// (`StoryKit.ExpectationFailure`, `MyApp.PaymentError`); nil when the
+    /// failure was not a thrown error (a crash, a time limit).
+    public var kind: String?
 
     /// Creates a step error.
-    public init(message: String, location: SourceLocation? = nil) {
+    public init(message: String, location: SourceLocation? = nil, kind: String? = nil) {
         self.message = message
         self.location = location
+        self.kind = kind
     }
 
     /// Describes any error a step threw.
     init(_ error: any Error) {
+        let kind = String(reflecting: type(of: error))
         if let located = error as? any LocatedError {
-            self.init(message: String(describing: error), location: located.location)
+            self.init(message: String(describing: error), location: located.location, kind: kind)
         } else {
-            self.init(message: Self.describe(error))
+            self.init(message: Self.describe(error), kind: kind)
         }
     }
 

@@ -155,6 +155,40 @@ import StoryrunSteps
         }
     }
 
+    @Test("Buildkite, CircleCI and Kubernetes name the shard from 0; GitLab from 1")
+    func everyCI() throws {
+        let folder = Scratch.folder("every-ci")
+        func shard(_ environment: [String: String]) throws -> Shard? {
+            try Options.load(arguments: ["x"], directory: folder, environment: environment).shard
+        }
+        #expect(try shard(["BUILDKITE_PARALLEL_JOB": "0", "BUILDKITE_PARALLEL_JOB_COUNT": "4"]) == Shard(index: 1, count: 4))
+        #expect(try shard(["BUILDKITE_PARALLEL_JOB": "3", "BUILDKITE_PARALLEL_JOB_COUNT": "4"]) == Shard(index: 4, count: 4))
+        #expect(try shard(["CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "3"]) == Shard(index: 2, count: 3))
+        #expect(try shard(["JOB_COMPLETION_INDEX": "2", "STORYRUN_SHARD_TOTAL": "3"]) == Shard(index: 3, count: 3))
+        #expect(try shard(["CI_NODE_INDEX": "3", "CI_NODE_TOTAL": "3"]) == Shard(index: 3, count: 3))
+        // CircleCI names every job 0 of 1: the whole run.
+        #expect(try shard(["CIRCLE_NODE_INDEX": "0", "CIRCLE_NODE_TOTAL": "1"]) == nil)
+        let given = try Options.load(
+            arguments: ["--shard", "1/2", "x"], directory: folder, environment: ["CIRCLE_NODE_INDEX": "1", "CIRCLE_NODE_TOTAL": "3"])
+        #expect(given.shard == Shard(index: 1, count: 2))
+        let bad: [([String: String], String)] = [
+            (["BUILDKITE_PARALLEL_JOB": "4", "BUILDKITE_PARALLEL_JOB_COUNT": "4"], "BUILDKITE_PARALLEL_JOB=4 and BUILDKITE_PARALLEL_JOB_COUNT=4"),
+            (["CIRCLE_NODE_INDEX": "-1", "CIRCLE_NODE_TOTAL": "2"], "CIRCLE_NODE_INDEX=-1"),
+            (["CIRCLE_NODE_INDEX": "one", "CIRCLE_NODE_TOTAL": "2"], "CIRCLE_NODE_INDEX=one"),
+            (["JOB_COMPLETION_INDEX": "1"], "JOB_COMPLETION_INDEX=1 is set but STORYRUN_SHARD_TOTAL is not"),
+            (["JOB_COMPLETION_INDEX": "0", "STORYRUN_SHARD_TOTAL": "0"], "STORYRUN_SHARD_TOTAL=0"),
+            (["CI_NODE_INDEX": "0", "CI_NODE_TOTAL": "3"], "CI_NODE_INDEX=0 and CI_NODE_TOTAL=3 do not name a shard (1 ≤ index ≤ total)"),
+        ]
+        for (environment, message) in bad {
+            do {
+                _ = try shard(environment)
+                Issue.record("\(environment) named a shard")
+            } catch let error as Diagnostic {
+                #expect(error.problem.contains(message), "\(error.problem)")
+            }
+        }
+    }
+
     @Test("-D parameters: KEY=VALUE, the last wins, and workers get them")
     func parameters() throws {
         let options = try Options(arguments: ["-D", "a=1", "-Db=x=y", "-D", "a=2", "--define", "c=", "x"])

@@ -151,6 +151,23 @@ import Testing
         #expect(outcome.output.contains("--shard 3/4 (from CI_NODE_INDEX and CI_NODE_TOTAL) does not split a rerun"), "\(outcome.output)")
     }
 
+    @Test("Buildkite's 0-based job runs its shard, and a bad value is a usage error naming the variable")
+    func shardFromBuildkite() throws {
+        let folder = try Self.suite()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let buildkite = ["STORYRUN_FIXTURE_STEPS": "1", "BUILDKITE_PARALLEL_JOB": "0", "BUILDKITE_PARALLEL_JOB_COUNT": "2"]
+        let first = try Binary.run(["st"], in: folder, timeout: 60, environment: buildkite)
+        #expect(first.output.contains("shard 1/2 (from BUILDKITE_PARALLEL_JOB and BUILDKITE_PARALLEL_JOB_COUNT)"), "\(first.output)")
+        let explicit = try Binary.run(["--shard", "1/2", "st"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1"])
+        let summary = { (output: String) in output.split(separator: "\n").filter { $0.hasPrefix("Stories:") } }
+        #expect(!summary(first.output).isEmpty && summary(first.output) == summary(explicit.output), "\(first.output)")
+        var bad = buildkite
+        bad["BUILDKITE_PARALLEL_JOB"] = "2"
+        let rejected = try Binary.run(["st"], in: folder, timeout: 60, environment: bad)
+        #expect(rejected.status == 2, "\(rejected.output)")
+        #expect(rejected.output.contains("BUILDKITE_PARALLEL_JOB=2 and BUILDKITE_PARALLEL_JOB_COUNT=2 do not name a shard"), "\(rejected.output)")
+    }
+
     @Test("A rerun whose --tags or --name leave out every story it names is an error, not a pass")
     func rerunFilteredToNothing() throws {
         let folder = try Self.suite()

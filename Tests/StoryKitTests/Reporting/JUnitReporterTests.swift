@@ -131,4 +131,99 @@ extension JUnitReporterTests {
         #expect(report.contains("(failure cut: ") && report.contains("reports keep the first 1048576)"), "the note")
         #expect(report.utf8.count < 3 << 20, "\(report.utf8.count) bytes")
     }
+
+    @Test("Outline rows named alike get their row, as cucumber-ruby writes; a failure's type is its kind; a skip says why",
+          .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"), .conformance("junit"))
+    func rowsTypesAndSkips() throws {
+        let folder = try Binary.temporaryFolder("junit-rows")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let feature = """
+            Feature: Basket
+
+              Scenario Outline: adding apples
+                Given an empty basket
+                When I add <n> apples to the basket
+                Then the basket is empty
+
+                Examples:
+                  | n |
+                  | 0 |
+                  | 1 |
+
+              Scenario Outline: adding <n> more
+                Given an empty basket
+                When I add <n> apples to the basket
+
+                Examples:
+                  | n |
+                  | 2 |
+
+            """
+        try feature.write(toFile: folder + "/b.feature", atomically: true, encoding: .utf8)
+        let run = try Binary.run(["b.feature", "--junit", "out.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1"])
+        #expect(run.status == 1, "\(run.output)")
+        let (status, message) = try Self.validate(folder + "/out.xml")
+        #expect(status == 0, "\(message)")
+        let report = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        #expect(report.contains(#"name="adding apples (outline example : | 0 |)""#), "\(report)")
+        #expect(report.contains(#"name="adding apples (outline example : | 1 |)""#), "\(report)")
+        #expect(report.contains(#"name="adding 2 more""#), "\(report)")
+        #expect(report.contains(#"type="StoryKit.ExpectationFailure""#), "\(report)")
+        #expect(!report.contains(#"type="failed""#), "\(report)")
+
+        // A skip is a dry run's only when the run was a dry run.
+        let dry = try Binary.run(["b.feature", "--dry-run", "--junit", "dry.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1"])
+        #expect(dry.status == 0, "\(dry.output)")
+        #expect(try String(contentsOfFile: folder + "/dry.xml", encoding: .utf8).contains("<skipped>dry run</skipped>"))
+    }
+
+    @Test("Stories --fail-fast left out are skipped test cases that say so, by name",
+          .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"), .conformance("junit"))
+    func notRunAfterFailFast() throws {
+        let folder = try Binary.temporaryFolder("junit-fail-fast")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let feature = """
+            Feature: Stop early
+
+              Scenario: first fails
+                Given step 1 fails
+
+              Scenario: second never runs
+                Given step 2 passes
+
+              Scenario: third never runs
+                Given step 3 passes
+
+            """
+        try feature.write(toFile: folder + "/stop.feature", atomically: true, encoding: .utf8)
+        let run = try Binary.run(
+            ["stop.feature", "--fail-fast", "--junit", "out.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "consistency"])
+        #expect(run.status == 1, "\(run.output)")
+        let (status, message) = try Self.validate(folder + "/out.xml")
+        #expect(status == 0, "\(message)")
+        let report = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
+        let notRun = report.components(separatedBy: "<skipped>not run: --fail-fast stopped the run after a failure</skipped>").count - 1
+        #expect(run.output.contains("\(notRun) not run") && notRun >= 1, "\(run.output)\n\(report)")
+        #expect(report.contains(#"tests="3""#) && report.contains(#"name="third never runs""#), "\(report)")
+        #expect(report.contains(#"skipped="\#(notRun)""#), "\(report)")
+    }
+
+    @Test("--junit-places gives each test case its file and line; without it the file keeps to the JUnit 4 schema")
+    func places() throws {
+        let folder = try Binary.temporaryFolder("junit-places")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "Feature: Places\n\n  Scenario: here\n    Given step 1 fails\n".write(toFile: folder + "/p.feature", atomically: true, encoding: .utf8)
+        let environment = ["STORYRUN_FIXTURE_STEPS": "consistency"]
+        let with = try Binary.run(["p.feature", "--junit-places", "--junit", "with.xml"], in: folder, timeout: 60, environment: environment)
+        #expect(with.status == 1, "\(with.output)")
+        let collector = ElementCollector()
+        let parser = XMLParser(data: try Data(contentsOf: URL(fileURLWithPath: folder + "/with.xml")))
+        parser.delegate = collector
+        #expect(parser.parse())
+        let testCase = try #require(collector.elements.first { $0.name == "testcase" })
+        #expect(testCase.attributes["file"] == "p.feature" && testCase.attributes["line"] == "3", "\(testCase.attributes)")
+        let without = try Binary.run(["p.feature", "--junit", "without.xml"], in: folder, timeout: 60, environment: environment)
+        #expect(without.status == 1)
+        #expect(try !String(contentsOfFile: folder + "/without.xml", encoding: .utf8).contains(" file="))
+    }
 }
