@@ -11,7 +11,7 @@ import Testing
 
 /// Every browser test, one at a time: they share the process's browser
 /// and `BrowserSteps.defaultBaseURL`.
-@Suite(.serialized, .timeLimit(.minutes(3)), .enabled(if: BrowserHarness.hasChromium, "Chromium is not installed: make test-tools installs it"))
+@Suite(.serialized, .timeLimit(.minutes(10)), .enabled(if: BrowserHarness.hasChromium, "Chromium is not installed: make test-tools installs it"))
 struct BrowserTests {}
 
 /// Runs stories against pages served by a stub server, in this process,

@@ -4,7 +4,7 @@ import StoryKitBrowser
 import Testing
 
 extension BrowserTests {
-@Suite(.timeLimit(.minutes(3))) struct BrowserNetworkTests {
+@Suite(.timeLimit(.minutes(10))) struct BrowserNetworkTests {
     static let shop = """
         <!doctype html><title>Orders</title><body>
         <section aria-label="Basket"><ul id="items"></ul><p id="status">Loading…</p></section>

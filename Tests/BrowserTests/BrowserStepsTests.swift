@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 extension BrowserTests {
-@Suite(.timeLimit(.minutes(3))) struct BrowserStepsTests {
+@Suite(.timeLimit(.minutes(10))) struct BrowserStepsTests {
     static let signIn = """
         <!doctype html><html><head><title>Sign in</title></head><body>
         <main><h1>Welcome</h1>

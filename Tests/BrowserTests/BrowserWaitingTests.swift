@@ -4,7 +4,7 @@ import StoryKit
 import Testing
 
 extension BrowserTests {
-@Suite(.timeLimit(.minutes(3))) struct BrowserWaitingTests {
+@Suite(.timeLimit(.minutes(10))) struct BrowserWaitingTests {
     static let late = """
         <!doctype html><title>Late</title><body><button>Nevermind</button><a href="/x">Never again</a>
         <script>setTimeout(() => { const b = document.createElement('button'); b.textContent = 'Continue';

@@ -7,7 +7,7 @@ import Testing
 
 /// The client ``HTTPSteps`` sends its requests with (issue 34): the framing
 /// of a body, redirects, headers, and servers that never answer or close early.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct HTTPClientTests {
     static func get(_ url: String, _ method: String = "GET", body: String? = nil, timeLimit: Double = 5) async throws -> HTTPClient.Response {
         try await HTTPClient.send(HTTPClient.Request(method: method, url: URL(string: url)!, body: body.map { Data($0.utf8) }), timeLimit: timeLimit)

@@ -7,7 +7,7 @@ import Testing
 /// `{name}` in a command line: filled in after the line is split, one
 /// value one argument, never expanded again; in a shell's `-c` script the
 /// shell reads the value as data.
-@Suite(.timeLimit(.minutes(5))) struct PlaceholderCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct PlaceholderCommandTests {
     /// Runs command lines with a store holding `values`, in one story's
     /// directory; returns each command's standard output and whether a
     /// file named PWNED appeared in the directory.

@@ -4,7 +4,7 @@ import Testing
 @testable import StoryKitHTTP
 
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct StubServerTests {
     func makeServer(readTimeout: Double = 5) throws -> StubServer {
         var limits = StubServer.Limits()

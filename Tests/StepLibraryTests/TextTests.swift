@@ -4,7 +4,7 @@ import Testing
 @testable import StoryKitHTTP
 @testable import StoryKitProcess
 
-@Suite(.timeLimit(.minutes(3))) struct TextTests {
+@Suite(.timeLimit(.minutes(10))) struct TextTests {
     @Test("A diff shows removed lines before added ones, around unchanged context")
     func diff() {
         #expect(TextDiff.render(expected: "a\nb\nc", actual: "a\nb\nc") == nil)

@@ -165,8 +165,56 @@ public struct CucumberJSONReporter: Reporter {
     private func elements(_ result: StoryResult, info: StoryFileInfo, featureID: String, tagLines: [Int: Int], into out: inout [UInt8]) {
         let story = result.story
         let place = info.place(of: story)
-        // Split the test steps: the Background's steps with their step
-        // hooks, then the scenario's; story hooks go to the first element.
+        var (before, after, entries) = Self.entries(of: result, info: info, place: place)
+        let hasBackground = entries.contains { $0.isBackground }
+        if hasBackground, let background = Self.background(of: place, in: info.feature) {
+            out.literal(#"{"keyword":"#)
+            JSONValue.writeString(background.keyword, into: &out)
+            out.literal(#","name":"#)
+            JSONValue.writeString(background.name, into: &out)
+            out.literal(#","description":"#)
+            JSONValue.writeString(background.description, into: &out)
+            out.literal(#","line":"#)
+            JSONValue.writeInteger(Int64(background.location.line), into: &out)
+            out.literal(#","type":"background""#)
+            Self.hooks(#""before":"#, before, into: &out)
+            steps(entries.lazy.filter(\.isBackground), into: &out)
+            out.literal("},")
+            before = []
+            entries = entries.filter { !$0.isBackground }
+        } else if hasBackground {
+            // The Background's steps first, then the scenario's.
+            entries = entries.filter(\.isBackground) + entries.filter { !$0.isBackground }
+        }
+        out.literal(#"{"id":"#)
+        JSONValue.writeString(id(of: story, place: place, featureID: featureID), into: &out)
+        out.literal(#","keyword":"#)
+        JSONValue.writeString(place?.scenario.keyword ?? (story.location.file.hasSuffix(".feature") ? "Scenario" : "Story"), into: &out)
+        out.literal(#","name":"#)
+        JSONValue.writeString(place.map { $0.row != nil ? $0.scenario.name : story.name } ?? story.name, into: &out)
+        out.literal(#","description":"#)
+        JSONValue.writeString(place?.scenario.description ?? "", into: &out)
+        out.literal(#","line":"#)
+        JSONValue.writeInteger(Int64(story.location.line), into: &out)
+        out.literal(#","type":"scenario""#)
+        Self.tags(of: story, place: place, tagLines: tagLines, into: &out)
+        Self.hooks(#""before":"#, before, into: &out)
+        steps(entries, into: &out)
+        Self.hooks(#""after":"#, after, into: &out)
+        if result.attempts > 1 {
+            // Not Cucumber's: the attempts of a story run again (`--retry`),
+            // so `merge` keeps them.
+            out.literal(#","storyrun_attempts":"#)
+            JSONValue.writeInteger(Int64(result.attempts), into: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Splits the test steps: the Background's steps with their step hooks,
+    /// then the scenario's; story hooks go to the first element.
+    private static func entries(
+        of result: StoryResult, info: StoryFileInfo, place: StoryFileInfo.Place?
+    ) -> (before: [HookResult], after: [HookResult], entries: [StepEntry]) {
         var before: [HookResult] = []
         var after: [HookResult] = []
         var entries: [StepEntry] = []
@@ -190,87 +238,48 @@ public struct CucumberJSONReporter: Reporter {
                 stepIndex += 1
             }
         }
-        /// `"key":[…]` of steps, with the comma before it.
-        func steps(_ entries: some Sequence<StepEntry>) {
-            out.literal(#","steps":["#)
-            for (number, entry) in entries.enumerated() {
-                if number > 0 { out.append(UInt8(ascii: ",")) }
-                self.step(entry, into: &out)
-            }
-            out.append(UInt8(ascii: "]"))
+        return (before, after, entries)
+    }
+
+    /// `"steps":[…]`, with the comma before it.
+    private func steps(_ entries: some Sequence<StepEntry>, into out: inout [UInt8]) {
+        out.literal(#","steps":["#)
+        for (number, entry) in entries.enumerated() {
+            if number > 0 { out.append(UInt8(ascii: ",")) }
+            step(entry, into: &out)
         }
-        func hooks(_ key: StaticString, _ hooks: [HookResult]) {
-            guard !hooks.isEmpty else { return }
-            out.append(UInt8(ascii: ","))
-            out.literal(key)
-            JSONValue.array(hooks.map(Self.hook)).write(into: &out)
+        out.append(UInt8(ascii: "]"))
+    }
+
+    /// `"before":[…]` or `"after":[…]`, with the comma before it; nothing
+    /// for no hooks.
+    private static func hooks(_ key: StaticString, _ hooks: [HookResult], into out: inout [UInt8]) {
+        guard !hooks.isEmpty else { return }
+        out.append(UInt8(ascii: ","))
+        out.literal(key)
+        JSONValue.array(hooks.map(Self.hook)).write(into: &out)
+    }
+
+    /// `"tags":[{"name":…,"line":…},…]`, with the comma before it: a
+    /// pickle's tags at their own lines, a `.stories` story's at the line
+    /// before it.
+    private static func tags(of story: Story, place: StoryFileInfo.Place?, tagLines: [Int: Int], into out: inout [UInt8]) {
+        let tags: [(name: String, line: Int)] = if let pickle = place?.pickle {
+            pickle.tags.map { ($0.name, tagLines[$0.astNodeID] ?? story.location.line - 1) }
+        } else {
+            story.tags.map { ($0, story.location.line - 1) }
         }
-        let hasBackground = entries.contains { $0.isBackground }
-        if hasBackground, let background = Self.background(of: place, in: info.feature) {
-            out.literal(#"{"keyword":"#)
-            JSONValue.writeString(background.keyword, into: &out)
-            out.literal(#","name":"#)
-            JSONValue.writeString(background.name, into: &out)
-            out.literal(#","description":"#)
-            JSONValue.writeString(background.description, into: &out)
-            out.literal(#","line":"#)
-            JSONValue.writeInteger(Int64(background.location.line), into: &out)
-            out.literal(#","type":"background""#)
-            hooks(#""before":"#, before)
-            steps(entries.lazy.filter(\.isBackground))
-            out.literal("},")
-            before = []
-            entries = entries.filter { !$0.isBackground }
-        } else if hasBackground {
-            // The Background's steps first, then the scenario's.
-            entries = entries.filter(\.isBackground) + entries.filter { !$0.isBackground }
-        }
-        out.literal(#"{"id":"#)
-        JSONValue.writeString(id(of: story, place: place, featureID: featureID), into: &out)
-        out.literal(#","keyword":"#)
-        JSONValue.writeString(place?.scenario.keyword ?? (story.location.file.hasSuffix(".feature") ? "Scenario" : "Story"), into: &out)
-        out.literal(#","name":"#)
-        JSONValue.writeString(place.map { $0.row != nil ? $0.scenario.name : story.name } ?? story.name, into: &out)
-        out.literal(#","description":"#)
-        JSONValue.writeString(place?.scenario.description ?? "", into: &out)
-        out.literal(#","line":"#)
-        JSONValue.writeInteger(Int64(story.location.line), into: &out)
-        out.literal(#","type":"scenario""#)
-        /// `{"name":…,"line":…}`.
-        func tag(_ name: String, line: Int) {
+        guard !tags.isEmpty else { return }
+        out.literal(#","tags":["#)
+        for (number, tag) in tags.enumerated() {
+            if number > 0 { out.append(UInt8(ascii: ",")) }
             out.literal(#"{"name":"#)
-            JSONValue.writeString(name, into: &out)
+            JSONValue.writeString(tag.name, into: &out)
             out.literal(#","line":"#)
-            JSONValue.writeInteger(Int64(line), into: &out)
+            JSONValue.writeInteger(Int64(tag.line), into: &out)
             out.append(UInt8(ascii: "}"))
         }
-        if let pickle = place?.pickle {
-            if !pickle.tags.isEmpty {
-                out.literal(#","tags":["#)
-                for (number, pickleTag) in pickle.tags.enumerated() {
-                    if number > 0 { out.append(UInt8(ascii: ",")) }
-                    tag(pickleTag.name, line: tagLines[pickleTag.astNodeID] ?? story.location.line - 1)
-                }
-                out.append(UInt8(ascii: "]"))
-            }
-        } else if !story.tags.isEmpty {
-            out.literal(#","tags":["#)
-            for (number, name) in story.tags.enumerated() {
-                if number > 0 { out.append(UInt8(ascii: ",")) }
-                tag(name, line: story.location.line - 1)
-            }
-            out.append(UInt8(ascii: "]"))
-        }
-        hooks(#""before":"#, before)
-        steps(entries)
-        hooks(#""after":"#, after)
-        if result.attempts > 1 {
-            // Not Cucumber's: the attempts of a story run again (`--retry`),
-            // so `merge` keeps them.
-            out.literal(#","storyrun_attempts":"#)
-            JSONValue.writeInteger(Int64(result.attempts), into: &out)
-        }
-        out.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "]"))
     }
 
     /// `feature;scenario`, or for an outline row

@@ -5,7 +5,7 @@ import Testing
 /// long): mutated stories, features and options through the built
 /// executable, with no crash, no hang, no exit status outside 0/1/2 and no
 /// file outside the case's folder.
-@Suite(.timeLimit(.minutes(3))) struct CommandLineFuzzTests {
+@Suite(.timeLimit(.minutes(10))) struct CommandLineFuzzTests {
     static var python: String? {
         ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }

@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 import StoryrunSteps
 
-@Suite(.timeLimit(.minutes(3))) struct ConfigFileTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigFileTests {
     /// Writes a config file in a new scratch folder and returns the folder.
     static func project(_ json: String) -> String {
         let folder = Scratch.folder("config")

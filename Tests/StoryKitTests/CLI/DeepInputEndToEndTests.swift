@@ -4,7 +4,7 @@ import Testing
 
 /// Deep input through the built executable: a usage error (exit 2) with a
 /// message, never a crash, within a time limit.
-@Suite(.timeLimit(.minutes(3))) struct DeepInputEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct DeepInputEndToEndTests {
     static func nested(_ depth: Int, _ open: String = "(", _ inner: String = "a", _ close: String = ")") -> String {
         String(repeating: open, count: depth) + inner + String(repeating: close, count: depth)
     }

@@ -16,7 +16,7 @@ final class CountedRunHookSteps: StepDefinitions {
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(3))) struct DryRunTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DryRunTests {
     @Test("--dry-run runs no before-run or after-run hook")
     func noHooks() async {
         CountedRunHookSteps.runs.withLock { $0 = 0 }

@@ -6,7 +6,7 @@ import Testing
 /// never leaves one to be taken for its own), never before, never through
 /// a symlink, and only once the run has read what it reads from them
 /// (`@rerun.txt`, `--timings`, the inputs of `merge`).
-@Suite(.timeLimit(.minutes(3))) struct EarlierReportsEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct EarlierReportsEndToEndTests {
     /// The five file reports, each at a name of its own.
     static let reportFlags = [
         "--junit", "r.xml", "--html", "r.html", "--json", "r.json", "--messages", "r.ndjson", "--rerun", "rerun.txt",
@@ -73,7 +73,7 @@ import Testing
         process.waitUntilExit()
     }
 
-    @Test("A run killed with SIGKILL while its stories run leaves none of the earlier reports at its paths", .timeLimit(.minutes(5)))
+    @Test("A run killed with SIGKILL while its stories run leaves none of the earlier reports at its paths", .timeLimit(.minutes(10)))
     func killedRunLeavesNoEarlierReport() throws {
         let folder = try Binary.temporaryFolder("earlier-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -90,7 +90,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["a.stories"])
     }
 
-    @Test("A symlinked report path's target is not removed when the run starts; the link stays a link and its target gets the new report", .timeLimit(.minutes(5)))
+    @Test("A symlinked report path's target is not removed when the run starts; the link stays a link and its target gets the new report", .timeLimit(.minutes(10)))
     func symlinkTargetKept() throws {
         let folder = try Binary.temporaryFolder("earlier-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -112,7 +112,7 @@ import Testing
         #expect(Self.text(folder, "r.json")?.hasPrefix("[") == true)
     }
 
-    @Test("In process, a first step that changes folder does not make the run remove a file of the report's name there", .timeLimit(.minutes(5)))
+    @Test("In process, a first step that changes folder does not make the run remove a file of the report's name there", .timeLimit(.minutes(10)))
     func folderChangedByAStep() throws {
         let folder = try Binary.temporaryFolder("earlier-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -6,7 +6,7 @@ import Testing
 /// is another, files with no story that passed under `--strict`, a rerun
 /// whose failing story `--tags` dropped in silence, a time-limit message
 /// that spoke of `--in-process` to a supervised run.
-@Suite(.timeLimit(.minutes(2))) struct FirstHourEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct FirstHourEndToEndTests {
     static let faults = ["STORYRUN_FIXTURE_STEPS": "faults"]
 
     static func write(_ text: String, to path: String) throws {

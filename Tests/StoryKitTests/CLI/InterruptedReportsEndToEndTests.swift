@@ -8,7 +8,7 @@ import FoundationXML
 /// A run stopped by SIGTERM while its file reports are still rendering
 /// (they render on a thread of their own, behind the run): every report is
 /// written whole, and all of them hold the same stories.
-@Suite(.timeLimit(.minutes(3))) struct InterruptedReportsEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct InterruptedReportsEndToEndTests {
     @Test("SIGTERM amid a burst of stories: all five file reports are complete and agree, exit 143")
     func terminatedWhileReportsRender() throws {
         let folder = try Binary.temporaryFolder("interrupted-reports")

@@ -4,7 +4,7 @@ import Testing
 
 /// `storyrun merge` reads the Cucumber JSON of several runs back and writes
 /// the reports one run of all their stories would have written.
-@Suite(.timeLimit(.minutes(3))) struct MergeCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct MergeCommandTests {
     static let shards = ["failing.stories", "undefined.stories", "unicode-and-markup.stories", "basket.stories"]
 
     /// JUnit with each `<failure>`'s `type` attribute left out.

@@ -7,7 +7,7 @@ import Testing
 /// the terminal text, JUnit, Cucumber JSON, HTML and rerun the same but for
 /// times, Messages the same but for times, ids and the order of keys and
 /// definitions; and it exits as the run did.
-@Suite(.timeLimit(.minutes(2))) struct MergeFromMessagesEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct MergeFromMessagesEndToEndTests {
     /// A rejected feature file, an undefined story, an outline, and last a
     /// story that sends SIGTERM to its run: the run is interrupted. With a
     /// before-run hook that fails (in every shard, once in the run) no story

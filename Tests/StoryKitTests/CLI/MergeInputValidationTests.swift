@@ -5,7 +5,7 @@ import Testing
 /// `storyrun merge` believes nothing it reads (issue 28, "merge believes
 /// anything"): a shard whose report is not the shape it claims is an input
 /// error (exit 2) naming the file and the place, never an empty or green run.
-@Suite(.timeLimit(.minutes(5))) struct MergeInputValidationTests {
+@Suite(.timeLimit(.minutes(10))) struct MergeInputValidationTests {
     static func merge(_ text: String, name: String = "shard.json") async throws -> (StoryKit.ExitStatus, String) {
         let path = try MergeCommandTests.temporaryFile(text, name: name)
         var lines: [String] = []
@@ -39,7 +39,7 @@ import Testing
 /// type, a status or duration no run writes, a reference to what the stream
 /// does not have, a run-failure note with a negative count: each an input
 /// error (exit 2) at FILE:LINE.
-@Suite(.timeLimit(.minutes(5))) struct MergeMessagesValidationTests {
+@Suite(.timeLimit(.minutes(10))) struct MergeMessagesValidationTests {
     static let meta = #"{"meta":{"protocolVersion":"27.0.0","implementation":{"name":"storyrun"}}}"#
     static let head = [
         meta,

@@ -12,7 +12,7 @@ import Testing
 /// became `<skipped>`; `merge --strict` was a usage error), and a rejected
 /// file was missing from JUnit (`failures="0"`), Cucumber JSON and Messages
 /// (no `parseError`, `success: true`).
-@Suite(.timeLimit(.minutes(3))) struct MergeOfFailedRunsEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct MergeOfFailedRunsEndToEndTests {
     static let faults = ["STORYRUN_FIXTURE_STEPS": "faults"]
 
     /// The story files of each case's folder.

@@ -6,7 +6,7 @@ import StoryrunSteps
 /// Each option is declared once (``OptionDeclaration``); the parser, the
 /// usage text, the config file's keys and a worker's arguments all come
 /// from that declaration, and agree.
-@Suite(.timeLimit(.minutes(5))) struct OptionDeclarationTests {
+@Suite(.timeLimit(.minutes(10))) struct OptionDeclarationTests {
     @Test("Every declared name parses, and the usage text shows every option that is not for storyrun's own use")
     func everyNameParsesAndIsShown() throws {
         let usage = Options.usage

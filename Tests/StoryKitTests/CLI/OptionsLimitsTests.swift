@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct OptionsLimitsTests {
+@Suite(.timeLimit(.minutes(10))) struct OptionsLimitsTests {
     static func problem(_ arguments: [String]) -> String? {
         do {
             _ = try Options(arguments: arguments + ["x.stories"])

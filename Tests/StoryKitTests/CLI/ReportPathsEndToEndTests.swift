@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// Report paths that are not plain files, through the built executable.
-@Suite(.timeLimit(.minutes(3))) struct ReportPathsEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportPathsEndToEndTests {
     static let story = Golden.fixture("stories/good/basket.stories")
 
     static func kind(_ path: String) -> mode_t {

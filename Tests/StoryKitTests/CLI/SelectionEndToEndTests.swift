@@ -4,7 +4,7 @@ import Testing
 
 /// Which stories a run chooses, through the built executable: each story
 /// once however its file is named, a rerun of a shard, repeated filters.
-@Suite(.timeLimit(.minutes(3))) struct SelectionEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct SelectionEndToEndTests {
     /// A passing story at line 1 and a failing one at line 4.
     static let twoStories = """
         Story: one passes
@@ -98,7 +98,7 @@ import Testing
 }
 
 /// A shard's rerun file, run with the same `--shard` (and `--timings`).
-@Suite(.timeLimit(.minutes(3))) struct ShardRerunEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct ShardRerunEndToEndTests {
     /// Six files, each with a passing story (line 1) and a failing one (line 4).
     static func suite() throws -> String {
         var files: [String: String] = [:]
@@ -182,7 +182,7 @@ import Testing
 }
 
 /// Repeated `--tags` and `--name`, as Cucumber reads them.
-@Suite(.timeLimit(.minutes(3))) struct RepeatedFiltersEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct RepeatedFiltersEndToEndTests {
     static let tagged = """
         @smoke
         Story: one passes

@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 import StoryrunSteps
 
-@Suite(.timeLimit(.minutes(3))) struct StoryRunTests {
+@Suite(.timeLimit(.minutes(10))) struct StoryRunTests {
     static func run(_ arguments: [String]) async -> (StoryKit.ExitStatus, String) {
         var lines: [String] = []
         let status = await StoryRun.run(arguments: arguments, steps: StoryrunSteps.fixtures, clock: { 0 }, output: { lines.append($0) })

@@ -34,7 +34,7 @@ private struct FailingReporter: Reporter {
     mutating func finish() throws { throw Diagnostic(at: nil, problem: "cannot write the dashboard") }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct UserReporterTests {
+@Suite(.timeLimit(.minutes(10))) struct UserReporterTests {
     @Test("A reporter of the user's own gets the run's events and finishes with the others")
     func userReporter() async {
         let box = LineBox()

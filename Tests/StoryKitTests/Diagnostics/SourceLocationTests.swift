@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct SourceLocationTests {
+@Suite(.timeLimit(.minutes(10))) struct SourceLocationTests {
     @Test("A location prints as file:line, with the column when known")
     func description() {
         #expect(SourceLocation(file: "a.stories", line: 3).description == "a.stories:3")

@@ -4,7 +4,7 @@ import Testing
 
 /// `storyrun lsp` given hostile bytes: a bad header is answered with an
 /// error or ends the server cleanly, never a trap or a hang.
-@Suite(.timeLimit(.minutes(5))) struct LSPConnectionTests {
+@Suite(.timeLimit(.minutes(10))) struct LSPConnectionTests {
     /// A message framed as LSP frames it.
     static func frame(_ json: String) -> String {
         "Content-Length: \(json.utf8.count)\r\n\r\n" + json

@@ -4,7 +4,7 @@ import Testing
 import StoryrunSteps
 
 /// The server in process: messages in, the messages it sends captured.
-@Suite(.timeLimit(.minutes(3))) struct LanguageServerTests {
+@Suite(.timeLimit(.minutes(10))) struct LanguageServerTests {
     final class Sent: @unchecked Sendable {
         var messages: [JSONObject] = []
     }

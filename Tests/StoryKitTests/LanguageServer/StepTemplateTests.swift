@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct StepTemplateTests {
+@Suite(.timeLimit(.minutes(10))) struct StepTemplateTests {
     @Test("Patterns become completion text with snippet placeholders", arguments: [
         (#".* I add (\d+) (.*) to the basket"#, StepDefinition.Syntax.regex, ["Int", "String"], "I add {Int} {String} to the basket", "I add ${1:Int} ${2:String} to the basket"),
         (#"^Given an empty basket$"#, .regex, [], "an empty basket", "an empty basket"),

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct StoryFormatterTests {
+@Suite(.timeLimit(.minutes(10))) struct StoryFormatterTests {
     static func format(_ text: String, isFeature: Bool = true) -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         return StoryFormatter.format(StoryOutline(lines: lines, isFeature: isFeature), isFeature: isFeature)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct DataTableDecodingTests {
+@Suite(.timeLimit(.minutes(10))) struct DataTableDecodingTests {
     enum Aisle: String, StepArgument, CaseIterable, Decodable { case fruit, bakery }
 
     struct Item: Decodable, Equatable {

@@ -4,7 +4,7 @@ import Testing
 
 /// Every parser and matcher that recurses refuses input deeper than its
 /// limit with its own error type, instead of running off the end of the stack.
-@Suite(.timeLimit(.minutes(3))) struct DepthLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct DepthLimitTests {
     static func nested(_ depth: Int, open: String = "(", close: String = ")", inner: String = "a") -> String {
         String(repeating: open, count: depth) + inner + String(repeating: close, count: depth)
     }

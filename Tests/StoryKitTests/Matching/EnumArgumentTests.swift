@@ -12,7 +12,7 @@ final class TierSteps: StepDefinitions {
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct EnumArgumentTests {
+@Suite(.timeLimit(.minutes(10))) struct EnumArgumentTests {
     static func error(_ text: String) async -> String? {
         let builder = RegistryBuilder()
         builder.register([TierSteps.self])

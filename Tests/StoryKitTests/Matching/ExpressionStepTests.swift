@@ -27,7 +27,7 @@ final class BadExpressionSteps: StepDefinitions {
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct ExpressionStepTests {
+@Suite(.timeLimit(.minutes(10))) struct ExpressionStepTests {
     static func step(_ text: String) -> Step {
         Step(keyword: "Given", kind: .context, text: text, location: .init(file: "t.stories", line: 1))
     }

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct PatternIndexTests {
+@Suite(.timeLimit(.minutes(10))) struct PatternIndexTests {
     @Test("Required words are literal words with a boundary on both sides", arguments: [
         (".* I add (\\d+) (.*) to the basket", ["i", "add", "to", "the"]),
         ("^I have (\\d+) items$", ["i", "have", "items"]),

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct SimpleRegexTests {
+@Suite(.timeLimit(.minutes(10))) struct SimpleRegexTests {
     static let patterns = [
         "^the widget7 has (\\d+) parts and (\\d+) bolts$", ".* I add (\\d+) (.*) to the basket", "I have (\\d+) items",
         "^Given an empty basket$", "the total is (-?\\d+) euros", "^(\\w+) says \"([^\"]*)\"$", "(\\S+) and (\\S+)",

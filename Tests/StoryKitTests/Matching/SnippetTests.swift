@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct SnippetTests {
+@Suite(.timeLimit(.minutes(10))) struct SnippetTests {
     @Test("Numbers and quoted strings become typed capture groups", arguments: [
         ("I pay 3.50 euros by \"card\"", #"^I pay (-?\d*\.?\d+) euros by "([^"]*)"$"#, ["Double", "String"]),
         ("I have 12 items", #"^I have (-?\d+) items$"#, ["Int"]),

@@ -14,7 +14,7 @@ struct Celsius: StepArgument, Equatable {
     init(_ degrees: Int) { self.degrees = degrees }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct StepArgumentTests {
+@Suite(.timeLimit(.minutes(10))) struct StepArgumentTests {
     @Test("Text converts to the built-in types")
     func builtIns() {
         #expect(String(stepArgument: "abc") == "abc")

@@ -20,7 +20,7 @@ final class BadSteps: StepDefinitions {
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct StepRegistryTests {
+@Suite(.timeLimit(.minutes(10))) struct StepRegistryTests {
     static func registry(_ classes: [any StepDefinitions.Type]) -> (StepRegistry, [Diagnostic]) {
         let builder = RegistryBuilder()
         builder.register(classes)

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct SuggestionTests {
+@Suite(.timeLimit(.minutes(10))) struct SuggestionTests {
     @Test("An undefined step with a typo names the definition it probably meant")
     func typo() {
         let (registry, _) = StepRegistryTests.registry([RegistrySteps.self])

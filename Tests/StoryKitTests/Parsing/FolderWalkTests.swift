@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// How folders are searched for story files.
-@Suite(.timeLimit(.minutes(3))) struct FolderWalkTests {
+@Suite(.timeLimit(.minutes(10))) struct FolderWalkTests {
     @Test("Folders named *.stories are searched, symlinked folders followed once, loops and broken links reported")
     func walk() throws {
         let root = NSTemporaryDirectory() + "storyrun-walk-\(UUID().uuidString)"

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct LineEndAndEncodingTests {
+@Suite(.timeLimit(.minutes(10))) struct LineEndAndEncodingTests {
     @Test("Classic Mac line ends (a lone CR) are read as lines")
     func classicMac() {
         let (stories, diagnostics) = StoryLoader.parseFile(at: Golden.fixture("reading/classic-mac-line-ends.stories"))

@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// ``RecentParses``: the files the feed parsed, kept a while for the reports.
-@Suite(.timeLimit(.minutes(3))) struct RecentParsesTests {
+@Suite(.timeLimit(.minutes(10))) struct RecentParsesTests {
     private static func parse(_ text: String) -> RecentParses.Parse {
         RecentParses.Parse(text: text, document: nil, nextID: 0)
     }

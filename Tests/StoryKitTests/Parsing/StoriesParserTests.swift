@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct StoriesParserTests {
+@Suite(.timeLimit(.minutes(10))) struct StoriesParserTests {
     @Test("Good story files parse to the stories in their .plan golden", arguments: Golden.files(in: "stories/good", withExtension: "stories"))
     func goodFile(name: String) {
         let (stories, diagnostics) = StoryLoader.parseFile(at: Golden.fixture("stories/good/" + name))

@@ -4,7 +4,7 @@ import Testing
 
 /// A `.stories` line read byte by byte (ASCII) has the fields it has read by
 /// Characters.
-@Suite(.timeLimit(.minutes(3))) struct StoryLineTests {
+@Suite(.timeLimit(.minutes(10))) struct StoryLineTests {
     static let lines: [String] = [
         "", " ", "\t\t", "Story: A basket", "Story:A basket", "  Given an empty basket", "\tWhen I add 3 apples.",
         "Then the basket holds 3 apples!?", "And  two   blanks\t\tinside ,.;:!?", "# a comment", "@tag @other",

@@ -4,7 +4,7 @@ import Testing
 @testable import StoryKit
 
 /// `PATH:LINE` as Cucumber reads it, and `--rerun` files read back.
-@Suite(.timeLimit(.minutes(3))) struct LineSelectionTests {
+@Suite(.timeLimit(.minutes(10))) struct LineSelectionTests {
     static let feature = Golden.fixture("selection/lines.feature")
 
     /// The names of the stories a run with these arguments runs, its status and output.

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct ShardBalancerTests {
+@Suite(.timeLimit(.minutes(10))) struct ShardBalancerTests {
     /// 16 stories in one file, as a suite names them.
     static let stories: [Story] = (1...16).map {
         Story(name: "Story \($0)", location: SourceLocation(file: "stories/suite.stories", line: $0 * 5), steps: [])

@@ -10,7 +10,7 @@ final class ColorSteps: StepDefinitions {
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct StoryFeedTests {
+@Suite(.timeLimit(.minutes(10))) struct StoryFeedTests {
     /// Writes story files to a fresh folder; returns their paths in order.
     static func files(_ texts: [String]) throws -> [String] {
         let folder = Scratch.folder("storyfeed")

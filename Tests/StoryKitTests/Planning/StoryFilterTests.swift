@@ -3,7 +3,7 @@ import StoryrunSteps
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct StoryFilterTests {
+@Suite(.timeLimit(.minutes(10))) struct StoryFilterTests {
     static func story(_ name: String, file: String = "a.stories", line: Int = 1, steps: Int = 2) -> Story {
         Story(name: name, location: .init(file: file, line: line),
               steps: (1...steps).map { Step(keyword: "Given", kind: .context, text: "x", location: .init(file: file, line: line + $0)) })

@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// The official tag-expressions test data (`<conformance>/tag-expressions`).
-@Suite(.timeLimit(.minutes(3)), .conformance("tag-expressions")) struct TagExpressionTests {
+@Suite(.timeLimit(.minutes(10)), .conformance("tag-expressions")) struct TagExpressionTests {
     struct ParsingCase: Decodable, Sendable, CustomTestStringConvertible {
         var expression: String
         var formatted: String

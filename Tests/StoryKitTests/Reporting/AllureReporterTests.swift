@@ -5,7 +5,7 @@ import Testing
 /// Allure results, checked by Allure's own Python model
 /// (`allure-python-commons`) and against what allure-behave writes for the
 /// same feature.
-@Suite(.timeLimit(.minutes(3))) struct AllureReporterTests {
+@Suite(.timeLimit(.minutes(10))) struct AllureReporterTests {
     /// Whether python3 can load allure-python-commons (`make test-tools` installs it).
     static let hasAllure: Bool = {
         let outcome = try? Binary.run(

@@ -7,7 +7,7 @@ import StoryrunSteps
 /// which `make test` installs) for the features of `Fixtures/cucumber-json`:
 /// every field equal but durations, match locations and Ruby's backtraces
 /// (see `compare.py`).
-@Suite(.timeLimit(.minutes(3))) struct CucumberJSONDifferentialTests {
+@Suite(.timeLimit(.minutes(10))) struct CucumberJSONDifferentialTests {
     static let folder = Golden.fixture("cucumber-json")
 
     static var cucumber: String? {

@@ -4,7 +4,7 @@ import Testing
 @testable import StoryKit
 
 /// Cucumber JSON of a pending step, as cucumber-ruby writes it.
-@Suite(.timeLimit(.minutes(5))) struct CucumberJSONPendingTests {
+@Suite(.timeLimit(.minutes(10))) struct CucumberJSONPendingTests {
     /// The Cucumber JSON of one story whose only step is pending with `error`.
     static func report(error: StepError?) throws -> [[String: Any]] {
         let folder = NSTemporaryDirectory() + "storyrun-pending-\(UUID().uuidString)"

@@ -4,7 +4,7 @@ import Testing
 
 /// ``EarlierReport``: what it removes when a run starts (a regular file at
 /// the path itself, nothing else), and how a report thread uses it.
-@Suite(.timeLimit(.minutes(3))) struct EarlierReportTests {
+@Suite(.timeLimit(.minutes(10))) struct EarlierReportTests {
     typealias Folder = ReportFileTests.Folder
 
     @Test("A regular file at the path is removed, and its mode returned")
@@ -66,7 +66,7 @@ import Testing
         mutating func finish() throws { try AtomicFile.write("\(events) events\n", to: path) }
     }
 
-    @Test("A report thread removes the earlier reports before it takes any event, and writes the new ones at the end", .timeLimit(.minutes(5)))
+    @Test("A report thread removes the earlier reports before it takes any event, and writes the new ones at the end", .timeLimit(.minutes(10)))
     func reportThread() throws {
         let folder = try Folder()
         let path = folder.path + "/r.txt"

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct EscapingTests {
+@Suite(.timeLimit(.minutes(10))) struct EscapingTests {
     @Test("HTML-hostile text is escaped")
     func escapes() {
         #expect("<script>alert('x') & \"y\"</script>".htmlEscaped == "&lt;script&gt;alert(&#39;x&#39;) &amp; &quot;y&quot;&lt;/script&gt;")

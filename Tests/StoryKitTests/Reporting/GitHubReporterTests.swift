@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// GitHub reads workflow commands only when their values are escaped.
-@Suite(.timeLimit(.minutes(3))) struct GitHubReporterTests {
+@Suite(.timeLimit(.minutes(10))) struct GitHubReporterTests {
     @Test("Messages escape %, CR and LF; properties also escape : and ,", arguments: [
         ("100% done", "100%25 done", "100%25 done"),
         ("a\nb\r\nc", "a%0Ab%0D%0Ac", "a%0Ab%0D%0Ac"),
@@ -34,7 +34,7 @@ import Testing
 
 /// GitHub shows 10 error annotations of a step and drops the rest
 /// silently; the job summary holds every failure.
-@Suite(.timeLimit(.minutes(3))) struct GitHubAnnotationLimitTests {
+@Suite(.timeLimit(.minutes(10))) struct GitHubAnnotationLimitTests {
     @Test("A table cell escapes | and line breaks, and a message keeps its first line")
     func cells() {
         #expect(GitHubSummary.cell("a | b\nc") == "a \\| b c")

@@ -4,7 +4,7 @@ import Testing
 
 /// The HTML page of a merge whose every string is hostile markup, opened in
 /// headless Chromium: no script of the input runs, and the text shows as text.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct HTMLHostileInputTests {
     /// Debian's chromium (the Makefile's test-tools installs it), when this machine has it.
     static let chromium: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]

@@ -4,7 +4,7 @@ import Testing
 import StoryrunSteps
 
 /// The HTML page a product owner reads.
-@Suite(.timeLimit(.minutes(3))) struct HTMLReporterTests {
+@Suite(.timeLimit(.minutes(10))) struct HTMLReporterTests {
     /// Where to write the demo page, when asked.
     static let screenshotPath = ProcessInfo.processInfo.environment["STORYRUN_SCREENSHOT_HTML"]
 

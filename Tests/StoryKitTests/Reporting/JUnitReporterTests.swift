@@ -7,7 +7,7 @@ import Testing
 
 /// The JUnit report is XML that CI systems read: valid against the JUnit 4
 /// schema and readable by an XML parser, whatever the stories hold.
-@Suite(.timeLimit(.minutes(3))) struct JUnitReporterTests {
+@Suite(.timeLimit(.minutes(10))) struct JUnitReporterTests {
     /// The JUnit goldens, each written by a fixture run.
     static let goldens = Golden.files(in: "reporting", withExtension: "junit.xml")
 

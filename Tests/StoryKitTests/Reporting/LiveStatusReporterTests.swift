@@ -2,7 +2,7 @@ import Testing
 @testable import StoryKit
 
 /// The status line on a terminal stays at the bottom and is gone at the end.
-@Suite(.timeLimit(.minutes(3))) struct LiveStatusReporterTests {
+@Suite(.timeLimit(.minutes(10))) struct LiveStatusReporterTests {
     @Test("Report lines go above the status line, which is redrawn after each and erased when the run ends")
     func staysAtTheBottom() {
         var log: [String] = []

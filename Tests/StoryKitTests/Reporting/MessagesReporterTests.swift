@@ -4,7 +4,7 @@ import Testing
 
 /// The Cucumber Messages stream conforms to the protocol's schema and tells
 /// the story of the run in the order readers expect.
-@Suite(.timeLimit(.minutes(3))) struct MessagesReporterTests {
+@Suite(.timeLimit(.minutes(10))) struct MessagesReporterTests {
     static let goldens = Golden.files(in: "reporting", withExtension: "ndjson")
 
     @Test("Every envelope of every messages golden has the schema's required fields and types", .conformance("messages"), arguments: goldens)

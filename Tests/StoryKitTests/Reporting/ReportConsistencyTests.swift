@@ -5,8 +5,8 @@ import Testing
 /// every report and a merge of two shards: `Tests/Consistency/consistency.py`
 /// checks each story's status and first failure agree everywhere, and with
 /// what the suite told each step and hook to do. `make consistency` runs more.
-@Suite(.timeLimit(.minutes(3))) struct ReportConsistencyTests {
-    @Test("Every report and a merge of shards agree on each story of random suites", .timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10))) struct ReportConsistencyTests {
+    @Test("Every report and a merge of shards agree on each story of random suites", .timeLimit(.minutes(10)))
     func randomSuitesAgree() throws {
         let storyrun = try #require(Binary.path, "build storyrun first: swift build")
         let folder = try Binary.temporaryFolder("storyrun-consistency")

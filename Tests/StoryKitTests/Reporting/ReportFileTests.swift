@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct ReportFileTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportFileTests {
     /// A temporary folder, removed when the test ends.
     final class Folder {
         let path: String

@@ -5,7 +5,7 @@ import StoryrunSteps
 
 /// Runs each fixture story file through the command line and compares every
 /// report with its golden file in `Fixtures/reporting/`.
-@Suite(.timeLimit(.minutes(3))) struct ReportGoldenTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportGoldenTests {
     static let inputs = Golden.files(in: "stories/good", withExtension: "stories")
 
     /// Every report of one run, read back, with paths made relative.

@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// Reports written as the run goes: fragments in a spill file, assembled at the end.
-@Suite(.timeLimit(.minutes(3))) struct ReportSpillTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportSpillTests {
     @Test("Fragments come back in the order asked for, and a large one is never split")
     func fragmentsInAnyOrder() throws {
         let spill = ReportSpill(near: NSTemporaryDirectory() + "r.xml")

@@ -5,7 +5,7 @@ import Testing
 /// ``ReportTarget``: a report path is resolved once, when the run starts,
 /// and what a step does to the path or its folder later cannot redirect
 /// the report.
-@Suite(.timeLimit(.minutes(5))) struct ReportTargetTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportTargetTests {
     typealias Folder = ReportFileTests.Folder
     typealias CountingReporter = EarlierReportTests.CountingReporter
 

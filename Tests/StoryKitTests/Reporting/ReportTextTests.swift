@@ -4,7 +4,7 @@ import Testing
 
 /// Long texts from step code are cut in every report as JUnit cuts its
 /// failures: at ``Attachment/reportLimit`` bytes, with a note.
-@Suite(.timeLimit(.minutes(5))) struct ReportTextTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportTextTests {
     /// The note's end (the message holds a little more than the 3 MB).
     static let note = " bytes, reports keep the first 1048576)"
 

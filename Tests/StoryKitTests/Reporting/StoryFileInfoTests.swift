@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// What reports read of a story file beyond its stories.
-@Suite(.timeLimit(.minutes(3))) struct StoryFileInfoTests {
+@Suite(.timeLimit(.minutes(10))) struct StoryFileInfoTests {
     @Test("A file's lines are the ones splitting its Characters at newlines makes, with line ends of every kind")
     func lines() {
         let texts = [
@@ -18,7 +18,7 @@ import Testing
 
 /// A story file as the reports see it when the feed's parse is handed to
 /// them (``RecentParses``), and when they read and parse it themselves.
-@Suite(.timeLimit(.minutes(3))) struct StoryFileInfoSharedParseTests {
+@Suite(.timeLimit(.minutes(10))) struct StoryFileInfoSharedParseTests {
     static let feature = """
         @wip
         Feature: shared

@@ -3,7 +3,7 @@ import StoryrunSteps
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct TerminalTextTests {
+@Suite(.timeLimit(.minutes(10))) struct TerminalTextTests {
     @Test("Control characters in story text are made visible; storyrun's colours and erase stay")
     func visible() {
         #expect(TerminalText.visible("plain text\twith a tab\nand a line") == "plain text\twith a tab\nand a line")
@@ -41,7 +41,7 @@ import Testing
 
     /// Before, `ESC[8m` in a story's name, its step and its command's
     /// output reached the terminal with `NO_COLOR` and `--no-color`.
-    @Test("With NO_COLOR and --no-color no escape sequence from a story, a step or its output reaches the output", .timeLimit(.minutes(5)))
+    @Test("With NO_COLOR and --no-color no escape sequence from a story, a step or its output reaches the output", .timeLimit(.minutes(10)))
     func noColourRun() throws {
         let folder = try Binary.temporaryFolder("terminal-escapes")
         defer { try? FileManager.default.removeItem(atPath: folder) }

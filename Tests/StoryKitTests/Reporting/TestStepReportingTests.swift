@@ -6,7 +6,7 @@ import Testing
 /// a story whose hook failed is failed everywhere, with the hook and its
 /// reason; a flaky story is flaky everywhere; attachments reach every
 /// format that has a place for them.
-@Suite(.timeLimit(.minutes(3))) struct TestStepReportingTests {
+@Suite(.timeLimit(.minutes(10))) struct TestStepReportingTests {
     static let file = Golden.fixture("stories/control/hooks.stories")
     static let hookPlace = StoryKit.SourceLocation(file: "Sources/Shop/ShopSteps.swift", line: 21)
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct ExpectationsTests {
+@Suite(.timeLimit(.minutes(10))) struct ExpectationsTests {
     static func message(_ body: () throws -> Void) -> String? {
         do {
             try body()
@@ -45,7 +45,7 @@ import Testing
     func waiting() async throws {
         var calls = 0
         // A generous limit: other tests may hold the cooperative threads for a while.
-        try await waitUntil(timeout: 170, interval: 0.001) { calls += 1; return calls >= 3 }
+        try await waitUntil(timeout: 540, interval: 0.001) { calls += 1; return calls >= 3 }
         #expect(calls == 3)
         await #expect(throws: ExpectationFailure.self) { try await waitUntil(timeout: 0.02, interval: 0.005) { false } }
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// A step that prints while the temporary folder (where a worker's output
 /// goes) is full: the crash says the disk is full.
-@Suite(.timeLimit(.minutes(5))) struct FullTemporaryFolderTests {
+@Suite(.timeLimit(.minutes(10))) struct FullTemporaryFolderTests {
     @Test("The note names the folder and says it is full; a disk with room gives none")
     func note() throws {
         let descriptor = try #require(Descriptors.temporaryFile("space-test"))

@@ -38,8 +38,8 @@ private let mainQueueKey: DispatchSpecificKey<Bool> = {
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(3))) struct MainActorStepsTests {
-    @Test("A @MainActor step class compiles, keeps its state through a story, and its onMainActor closures run on the main actor", .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(10))) struct MainActorStepsTests {
+    @Test("A @MainActor step class compiles, keeps its state through a story, and its onMainActor closures run on the main actor", .timeLimit(.minutes(10)))
     func mainActorSteps() async throws {
         _ = mainQueueKey
         MainActorScreenSteps.queues = [:]

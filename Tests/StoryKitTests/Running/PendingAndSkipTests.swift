@@ -25,7 +25,7 @@ struct CardError: LocalizedError {
     var errorDescription: String? { "the card was declined" }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PendingAndSkipTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct PendingAndSkipTests {
     static func run(_ source: String, strict: Bool = false) async -> (RunSummary, [StoryResult]) {
         PendingSkipSteps.ran = []
         let builder = RegistryBuilder()

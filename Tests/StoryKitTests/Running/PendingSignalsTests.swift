@@ -4,7 +4,7 @@ import Testing
 
 /// Whose is a signal that waits on the thread that runs the steps: the
 /// step's (it fails the step) or the run's (a Ctrl-C: it stops the run).
-@Suite(.timeLimit(.minutes(3))) struct PendingSignalsTests {
+@Suite(.timeLimit(.minutes(10))) struct PendingSignalsTests {
     static func info(code: Int, pid: pid_t = 0) -> siginfo_t {
         var info = siginfo_t()
         info.si_code = Int32(code)

@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// `ProcessSteps` in a worker whose process step code changed.
-@Suite(.timeLimit(.minutes(5))) struct ProcessStepsEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct ProcessStepsEndToEndTests {
     /// Runs one feature file with the step libraries and the steps that
     /// misbehave on purpose.
     static func run(_ feature: String, arguments: [String] = []) throws -> Binary.Outcome {

@@ -21,7 +21,7 @@ final class CountingSteps: StepDefinitions {
     }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(3))) struct RunnerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct RunnerTests {
     static func run(_ source: String, strict: Bool = false, dryRun: Bool = false) async -> (RunSummary, [StoryResult]) {
         let builder = RegistryBuilder()
         builder.register([CountingSteps.self])

@@ -6,7 +6,7 @@ import Testing
 /// reference (a copy is one retain): they must still behave as values,
 /// compare and hash by content, and encode exactly as the plain structs
 /// they were.
-@Suite(.timeLimit(.minutes(3))) struct SharedFieldsTests {
+@Suite(.timeLimit(.minutes(10))) struct SharedFieldsTests {
     static let place = StoryKit.SourceLocation(file: "Stories/shop.feature", line: 7, column: 5)
 
     static func step(text: String = "a basket with 3 apples", attachment: StepAttachment? = nil) -> Step {

@@ -4,7 +4,7 @@ import Testing
 
 /// Findings of an adversarial round, each shown through the built
 /// executable with the fault steps (`Sources/StoryrunSteps/FaultSteps.swift`).
-@Suite(.timeLimit(.minutes(3))) struct AdversaryEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct AdversaryEndToEndTests {
     static let faults = ["STORYRUN_FIXTURE_STEPS": "faults"]
 
     static func write(_ text: String, to path: String) throws {

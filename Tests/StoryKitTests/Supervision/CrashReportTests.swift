@@ -4,7 +4,7 @@ import Testing
 
 /// A crashed worker's output, its trace made readable, and the frame in
 /// the user's own code named.
-@Suite(.timeLimit(.minutes(3))) struct CrashReportTests {
+@Suite(.timeLimit(.minutes(10))) struct CrashReportTests {
     @Test("A frame of this test binary in either form of trace comes to name its function and file:line", .enabled(if: Oracle.has("readelf"), "needs readelf"))
     func crashReportOfThisBinary() throws {
         let binary = Oracle.testBinary

@@ -7,7 +7,7 @@ import Testing
 
 /// When a run may fork its first worker instead of starting the executable
 /// again (see ``ForkCheck``).
-@Suite(.timeLimit(.minutes(3))) struct ForkCheckTests {
+@Suite(.timeLimit(.minutes(10))) struct ForkCheckTests {
     @Test("A process that has started threads is never forked for a worker")
     func threadsMeanNoFork() {
         let hold = DispatchSemaphore(value: 0)

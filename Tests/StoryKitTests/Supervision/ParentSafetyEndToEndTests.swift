@@ -10,7 +10,7 @@ import Testing
 /// worker's channel, stray writes on the page it shares, hooks that end
 /// their worker, and signals sent to the run. Each case failed on the build
 /// before (a trap, a hang, an exit 0, or an exit with no report).
-@Suite(.timeLimit(.minutes(3))) struct ParentSafetyEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct ParentSafetyEndToEndTests {
     static let faults = SupervisionEndToEndTests.faults
 
     static func run(_ stories: String, _ arguments: [String] = [], environment: [String: String] = [:], timeout: Double = 60)

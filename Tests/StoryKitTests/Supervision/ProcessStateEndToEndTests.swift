@@ -5,7 +5,7 @@ import Testing
 /// What a step does to its process (its working directory, its file mode
 /// mask, a signal it raises on its own thread) neither leaks into the rest of
 /// the run nor turns into a false green, supervised or in process.
-@Suite(.timeLimit(.minutes(3))) struct ProcessStateEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct ProcessStateEndToEndTests {
     static let faults = SupervisionEndToEndTests.faults
 
     @Test("A step that changes directory and umask in process: the reports land where asked, readable", arguments: [true, false])

@@ -8,7 +8,7 @@ import StoryrunSteps
 /// (``SupervisedRun/replayProgress(of:emit:)``): a reporter of the user's
 /// own sees one stream whichever way stories run. Before, the supervised
 /// stream had no `stepStarted` at all.
-@Suite(.timeLimit(.minutes(3))) struct ProgressReplayTests {
+@Suite(.timeLimit(.minutes(10))) struct ProgressReplayTests {
     /// Every event of a run, as text.
     private struct Recorder: Reporter {
         let box: Box

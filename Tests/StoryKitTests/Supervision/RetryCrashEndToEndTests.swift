@@ -5,7 +5,7 @@ import Testing
 /// `--retry` counts a crash like any other failure: the story runs again in
 /// a new worker, up to the limit, and a story that crashed once and then
 /// passed is flaky, not failed.
-@Suite(.timeLimit(.minutes(3))) struct RetryCrashEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct RetryCrashEndToEndTests {
     @Test("A story whose step crashes once passes on its retry, reported flaky")
     func crashOnceThenPass() throws {
         let folder = try Binary.temporaryFolder("retry-crash")

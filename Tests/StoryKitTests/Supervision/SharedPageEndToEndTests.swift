@@ -5,7 +5,7 @@ import Testing
 /// What a step can do to the page a worker shares with its parent, and to
 /// the outbox of answers in it: the parent survives, every story has one
 /// verdict, and the exit status tells the truth.
-@Suite(.timeLimit(.minutes(3))) struct SharedPageEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct SharedPageEndToEndTests {
     static let faults = SupervisionEndToEndTests.faults
 
     @Test("A step that truncates the shared page (descriptor 5) cannot end the parent with SIGBUS")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct SharedPositionTests {
+@Suite(.timeLimit(.minutes(10))) struct SharedPositionTests {
     @Test("A worker gives back exactly the stories in the range its parent asked for")
     func giveBack() throws {
         var template = Array("/tmp/storyrun-position-XXXXXX".utf8CString)

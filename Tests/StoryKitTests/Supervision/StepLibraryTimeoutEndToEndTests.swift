@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// The step libraries' steps end when their step runs out of time.
-@Suite(.timeLimit(.minutes(3))) struct StepLibraryTimeoutEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct StepLibraryTimeoutEndToEndTests {
     /// Before, `I run` waited for the command's own limit with a sleep that
     /// returns at once in a cancelled task: past --step-timeout it spun a
     /// core until its worker was stopped ("did not stop"), and the command

@@ -5,7 +5,7 @@ import Testing
 /// A supervised run's reports say what a run in process says: the parent
 /// rebuilds each passing story from its worker's compact answer, so what
 /// that answer leaves out, the reports lose.
-@Suite(.timeLimit(.minutes(3))) struct SupervisedReportsEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct SupervisedReportsEndToEndTests {
     /// Each step's captured arguments in a Cucumber JSON report, in order:
     /// their values and offsets.
     private static func arguments(inJSON path: String) throws -> [[String]] {

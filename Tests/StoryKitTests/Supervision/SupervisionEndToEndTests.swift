@@ -5,7 +5,7 @@ import Testing
 /// A supervised run through the built executable, with steps that misbehave
 /// on purpose (`Sources/StoryrunSteps/FaultSteps.swift`): the verdict, the
 /// reports and the processes left, whatever the steps and the outside world do.
-@Suite(.timeLimit(.minutes(3))) struct SupervisionEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct SupervisionEndToEndTests {
     static let faults = ["STORYRUN_FIXTURE_STEPS": "faults"]
 
     static func write(_ text: String, to path: String) throws {

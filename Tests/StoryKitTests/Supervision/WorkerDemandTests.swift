@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// When `--jobs N` starts the workers beyond the first.
-@Suite(.timeLimit(.minutes(3))) struct WorkerDemandTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkerDemandTests {
     let quick: UInt64 = 3_000
     let slow: UInt64 = 200_000
 

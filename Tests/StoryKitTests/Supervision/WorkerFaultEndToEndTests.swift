@@ -6,7 +6,7 @@ import Testing
 /// open files, and the processes a run ends when a worker dies. Shown
 /// through the built executable with the fault steps
 /// (`Sources/StoryrunSteps/FaultSteps.swift`).
-@Suite(.timeLimit(.minutes(3))) struct WorkerFaultEndToEndTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkerFaultEndToEndTests {
     static let faults = ["STORYRUN_FIXTURE_STEPS": "faults"]
 
     static func write(_ text: String, to path: String) throws {

@@ -2,7 +2,7 @@ import Testing
 @testable import StoryKit
 
 /// The lines a parent and its workers exchange, read from their bytes.
-@Suite(.timeLimit(.minutes(3))) struct WorkerWireTests {
+@Suite(.timeLimit(.minutes(10))) struct WorkerWireTests {
     private func message(_ line: String) -> WorkerWire.Message? {
         Array(line.utf8).withUnsafeBufferPointer { WorkerWire.parse(bytes: $0) }
     }

@@ -2,7 +2,7 @@ import Testing
 
 /// The YAML reader reads the shapes the official test data is written in,
 /// typed as PyYAML types them, and names the line of what it cannot read.
-@Suite(.timeLimit(.minutes(5))) struct FixtureYAMLTests {
+@Suite(.timeLimit(.minutes(10))) struct FixtureYAMLTests {
     @Test("Mappings, items that open mappings, quotes, flow sequences and block scalars")
     func shapes() throws {
         let text = """

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct RegularFileTests {
+@Suite(.timeLimit(.minutes(10))) struct RegularFileTests {
     @Test("Only regular files are read; FIFOs, sockets, devices and folders are refused without blocking")
     func refusals() throws {
         let folder = try Binary.temporaryFolder("regular-file")

@@ -6,7 +6,7 @@ import StoryrunSteps
 
 /// storyrun's own fixture stories that pass, run as Swift Testing test
 /// cases: one test case per story, named after it.
-@Suite(.timeLimit(.minutes(3))) struct StoryCaseTests {
+@Suite(.timeLimit(.minutes(10))) struct StoryCaseTests {
     @Test("Each passing fixture story is a test case", arguments: StoryCase.all(in: "Fixtures/stories/good/basket.stories", "Fixtures/stories/good/windows-line-ends.stories"))
     func story(_ story: StoryCase) async {
         await story.run(steps: StoryrunSteps.fixtures)
@@ -47,7 +47,7 @@ final class ProcessHookSteps: StepDefinitions {
     }
 }
 
-@Suite(.timeLimit(.minutes(3))) struct StoryCaseProblemTests {
+@Suite(.timeLimit(.minutes(10))) struct StoryCaseProblemTests {
     @Test("A story file with a bad line is a failing case naming file:line:col and the problem")
     func badFile() async throws {
         let cases = StoryCase.all(in: "Fixtures/stories/bad/unknown-keyword.stories")

@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 /// Both watchers against real files, each wait bounded by a deadline.
-@Suite(.timeLimit(.minutes(3))) struct ChangeWatcherTests {
+@Suite(.timeLimit(.minutes(10))) struct ChangeWatcherTests {
     /// Each watcher is made when its turn comes, after the changes the one
     /// before it saw.
     static func watchers(_ tree: WatchedTree) -> [() -> any ChangeWatcher] {

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct SwiftRebuildTests {
+@Suite(.timeLimit(.minutes(10))) struct SwiftRebuildTests {
     @Test("The package, product and configuration come from the executable's path")
     func fromPath() {
         #expect(SwiftRebuild.forExecutable("/work/app/.build/x86_64-unknown-linux-gnu/debug/tictactoe") == SwiftRebuild(

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct WatchModeTests {
+@Suite(.timeLimit(.minutes(10))) struct WatchModeTests {
     @Test("A saved file runs whole, unless the command line named it with lines")
     func paths() {
         #expect(WatchMode.paths(for: ["s/a.stories", "s/b.stories"], arguments: ["s/", "./s/b.stories:3:9"])

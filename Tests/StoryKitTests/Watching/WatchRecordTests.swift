@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct WatchRecordTests {
+@Suite(.timeLimit(.minutes(10))) struct WatchRecordTests {
     static func result(_ name: String, _ status: StoryStatus, file: String = "s/a.stories") -> StoryResult {
         let story = Story(name: name, location: SourceLocation(file: file, line: 1), steps: [])
         return StoryResult(story: story, status: status, testSteps: [], duration: 0)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct WatchedTreeTests {
+@Suite(.timeLimit(.minutes(10))) struct WatchedTreeTests {
     @Test("Story files under a story path and Swift files under the sources are watched; nothing else", arguments: [
         ("stories/a.stories", WatchedTree.Kind.story),
         ("stories/deep/b.feature", .story),

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct StackTraceTests {
+@Suite(.timeLimit(.minutes(10))) struct StackTraceTests {
     @Test("Frames in glibc's form and in the Swift runtime's are read under the trace's first line, at most 64")
     func frames() {
         let text = """

@@ -1,7 +1,7 @@
 import Testing
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct SwiftDemanglerTests {
+@Suite(.timeLimit(.minutes(10))) struct SwiftDemanglerTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var id: String
         var symbol: String

@@ -4,7 +4,7 @@ import Testing
 
 /// The ELF and DWARF readers against binutils, on this test process's own
 /// executable and on small C programs: the same functions, files and lines.
-@Suite(.timeLimit(.minutes(3))) struct SymbolizerTests {
+@Suite(.timeLimit(.minutes(10))) struct SymbolizerTests {
     /// Every `count`th function of a binary's symbol table, spread over it.
     static func sample(_ functions: [Oracle.Function], count: Int) -> [Oracle.Function] {
         let step = max(functions.count / count, 1)

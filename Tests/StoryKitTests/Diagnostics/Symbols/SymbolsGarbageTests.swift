@@ -5,7 +5,7 @@ import Testing
 /// The symbol readers on files that are not what they claim: truncated,
 /// random, garbled. The parent reads a crashed worker's executable, which
 /// anything may have replaced: it gets less detail, never a crash or a hang.
-@Suite(.timeLimit(.minutes(2))) struct SymbolsGarbageTests {
+@Suite(.timeLimit(.minutes(10))) struct SymbolsGarbageTests {
     /// A generator of the same pseudo-random bytes on every run.
     struct SplitMix: RandomNumberGenerator {
         var state: UInt64

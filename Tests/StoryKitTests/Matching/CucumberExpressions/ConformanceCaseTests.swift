@@ -1,7 +1,7 @@
 import Testing
 
 extension CucumberExpressionsTests {
-    @Suite(.timeLimit(.minutes(3)), .conformance("cucumber-expressions")) struct ConformanceCaseTests {
+    @Suite(.timeLimit(.minutes(10)), .conformance("cucumber-expressions")) struct ConformanceCaseTests {
         @Test(
             "Every stage of the official conformance data is present",
             arguments: [

@@ -4,7 +4,7 @@ import Testing
 @testable import StoryKit
 
 extension CucumberExpressionsTests {
-    @Suite(.timeLimit(.minutes(3))) struct CucumberArgumentJSONTests {
+    @Suite(.timeLimit(.minutes(10))) struct CucumberArgumentJSONTests {
         @Test("Arguments render as a JSON array of numbers, strings and nulls")
         func array() throws {
             var registry = ParameterTypeRegistry()

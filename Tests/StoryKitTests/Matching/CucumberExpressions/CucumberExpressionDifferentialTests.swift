@@ -6,7 +6,7 @@ import Testing
 extension CucumberExpressionsTests {
     /// Compares storyrun with the official Python implementation on generated
     /// inputs (`Fixtures/cucumber-expressions/differential/generate.py`).
-    @Suite(.timeLimit(.minutes(3))) struct CucumberExpressionDifferentialTests {
+    @Suite(.timeLimit(.minutes(10))) struct CucumberExpressionDifferentialTests {
         static func cases(_ name: String) throws -> [[String: String]] {
             let url = URL(fileURLWithPath: Golden.fixture("cucumber-expressions/differential/\(name)"))
             return try JSONDecoder().decode([[String: String]].self, from: Data(contentsOf: url))

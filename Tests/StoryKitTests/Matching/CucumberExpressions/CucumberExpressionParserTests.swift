@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 extension CucumberExpressionsTests {
-    @Suite(.timeLimit(.minutes(3))) struct CucumberExpressionParserTests {
+    @Suite(.timeLimit(.minutes(10))) struct CucumberExpressionParserTests {
         @Test(
             "Expressions parse into the official syntax tree",
             .conformance("cucumber-expressions"),

@@ -4,7 +4,7 @@ import Testing
 @testable import StoryKit
 
 extension CucumberExpressionsTests {
-    @Suite(.timeLimit(.minutes(3))) struct CucumberExpressionTests {
+    @Suite(.timeLimit(.minutes(10))) struct CucumberExpressionTests {
         @Test(
             "Expressions turn into the official regular expressions",
             .conformance("cucumber-expressions"),

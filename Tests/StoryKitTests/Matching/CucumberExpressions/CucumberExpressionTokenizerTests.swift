@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 extension CucumberExpressionsTests {
-    @Suite(.timeLimit(.minutes(3))) struct CucumberExpressionTokenizerTests {
+    @Suite(.timeLimit(.minutes(10))) struct CucumberExpressionTokenizerTests {
         @Test(
             "Expressions split into the official tokens",
             .conformance("cucumber-expressions"),

@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 extension CucumberExpressionsTests {
-    @Suite(.timeLimit(.minutes(3))) struct ParameterTypeRegistryTests {
+    @Suite(.timeLimit(.minutes(10))) struct ParameterTypeRegistryTests {
         @Test("A new registry holds every official built-in type, in order")
         func builtIns() {
             let names = ParameterTypeRegistry().parameterTypes.map(\.name)

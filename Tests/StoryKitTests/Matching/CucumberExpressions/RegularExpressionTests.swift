@@ -3,7 +3,7 @@ import Testing
 @testable import StoryKit
 
 extension CucumberExpressionsTests {
-    @Suite(.timeLimit(.minutes(3))) struct RegularExpressionTests {
+    @Suite(.timeLimit(.minutes(10))) struct RegularExpressionTests {
         @Test(
             "Regular expressions match texts into the official arguments",
             .conformance("cucumber-expressions"),

@@ -2,7 +2,7 @@ import Testing
 
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct FeatureFileTests {
+@Suite(.timeLimit(.minutes(10))) struct FeatureFileTests {
     static let outline = """
         @billing
         Feature: Refunds

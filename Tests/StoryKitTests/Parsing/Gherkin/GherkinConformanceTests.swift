@@ -5,7 +5,7 @@ import Testing
 
 /// Runs the official Cucumber Gherkin test data: every good file must
 /// compile to the official pickles, every bad file must give the official errors.
-@Suite(.timeLimit(.minutes(3)), .conformance("gherkin")) struct GherkinConformanceTests {
+@Suite(.timeLimit(.minutes(10)), .conformance("gherkin")) struct GherkinConformanceTests {
     @Test("The official test data is there")
     func fixturesArePresent() {
         #expect(GherkinFixtures.features(in: "good").count == 40)

@@ -2,7 +2,7 @@ import Testing
 
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct GherkinDialectTests {
+@Suite(.timeLimit(.minutes(10))) struct GherkinDialectTests {
     @Test("Every language in gherkin-languages.json has a dialect")
     func everyLanguage() throws {
         #expect(GherkinDialect.codes.count == 80)

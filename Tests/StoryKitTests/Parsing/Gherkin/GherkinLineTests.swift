@@ -2,7 +2,7 @@ import Testing
 
 @testable import StoryKit
 
-@Suite(.timeLimit(.minutes(3))) struct GherkinLineTests {
+@Suite(.timeLimit(.minutes(10))) struct GherkinLineTests {
     /// A table row and the cells it must give.
     struct Case: CustomTestStringConvertible, Sendable {
         let id: String

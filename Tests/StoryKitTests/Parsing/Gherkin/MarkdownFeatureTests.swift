@@ -5,7 +5,7 @@ import Testing
 
 /// Gherkin in Markdown (`.feature.md`), read as the official parsers read
 /// it: headings for titles, bullets for steps, indented tables, prose left out.
-@Suite(.timeLimit(.minutes(5))) struct MarkdownFeatureTests {
+@Suite(.timeLimit(.minutes(10))) struct MarkdownFeatureTests {
     static let cheese = """
         # Feature: Cheese
 

@@ -4,7 +4,7 @@ import Testing
 
 /// ``StoryCompiler`` compiles the syntax tree straight to stories; these
 /// tests hold it to the stories the official pickles map to, one by one.
-@Suite(.timeLimit(.minutes(3))) struct StoryCompilerTests {
+@Suite(.timeLimit(.minutes(10))) struct StoryCompilerTests {
     @Test("Stories match the pickles of every good official file", .conformance("gherkin"), arguments: GherkinFixtures.features(in: "good"))
     func goodFile(name: String) throws {
         let text = try GherkinFixtures.read("good", name)
