@@ -33,7 +33,8 @@ import Testing
         #expect(!page.contains("<script>alert"))
         #expect(!page.contains("<img"))
         #expect(!page.contains("</pre><script>"))
-        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the name in Needs attention, escaped as HTML")
+        #expect(page.contains(#""n":"\u003cscript\u003ealert(1)\u003c/script\u003e""#), "the name in the page's data, escaped for a script element")
     }
 
     @Test("JSON strings escape quotes, backslashes and control characters")

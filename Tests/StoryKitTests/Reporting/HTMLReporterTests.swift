@@ -27,7 +27,7 @@ import StoryrunSteps
         try reporter.finish()
         FileManager.default.changeCurrentDirectoryPath(previous)
         let page = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(page.components(separatedBy: "<details class=\"story").count - 1 == 14)
+        #expect(try HTMLPageData.stories(in: page).count == 14)
     }
 }
 
@@ -53,6 +53,12 @@ extension HTMLReporterTests {
         let page = try await ReportGoldenTests.run(["basket.stories", "failing.stories"])["html"]
         let links = page.components(separatedBy: "<a href=\"#").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(links == ["s2-1", "s2-2", "s2-3", "s2-4"])
-        for link in links { #expect(page.contains("id=\"\(link)\"")) }
+        // The page's script gives story n of file f the id s<f>-<n>.
+        let files = try HTMLPageData.files(in: page)
+        for link in links {
+            let numbers = link.dropFirst().split(separator: "-").compactMap { Int($0) }
+            let story = (files[numbers[0] - 1]["s"] as? [[String: Any]])?[numbers[1] - 1]
+            #expect(["failed", "undefined", "pending"].contains(story?["st"] as? String ?? ""), "\(link) leads to a story that needs attention")
+        }
     }
 }
