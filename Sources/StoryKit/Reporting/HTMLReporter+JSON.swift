@@ -16,6 +16,12 @@ extension [UInt8] {
     /// Appends UTF-8 text as a JSON string that is safe inside a script element.
     mutating func scriptJSON(_ bytes: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
+        // Most text needs no escape: one scan, one append.
+        if bytes.allSatisfy(Self.isScriptPlain) {
+            append(contentsOf: bytes)
+            append(UInt8(ascii: "\""))
+            return
+        }
         var start = 0
         var index = 0
         while index < bytes.count {
@@ -47,6 +53,14 @@ extension [UInt8] {
         text.append(UInt8(ascii: ":"))
         text.decimal(place.line)
         text.withUnsafeBufferPointer { scriptJSON($0) }
+    }
+
+    /// Printable ASCII that a JSON string in a script element keeps as it is.
+    @inline(__always)
+    private static func isScriptPlain(_ byte: UInt8) -> Bool {
+        // `"`, `&`, `<` and `>` as bits of a mask of the bytes below 0x40.
+        let specials: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x3C | 1 << 0x3E
+        return byte >= 0x20 && byte < 0x7F && byte != 0x5C && (byte >= 0x40 || specials & (1 << UInt64(byte)) == 0)
     }
 
     @inline(__always)
