@@ -35,7 +35,7 @@ extension HTMLReporter {
         .attention .more{margin:6px 0 0;color:var(--muted);font-size:14px}
         .attention button,.more-stories{font:inherit;font-size:14px;border:1px solid var(--line);background:#fff;border-radius:8px;padding:4px 10px;cursor:pointer}
         .more-stories{display:block;margin:16px auto}
-        details.story{background:#fff;border:1px solid var(--line);border-left:6px solid var(--line);border-radius:10px;margin:10px 0;padding:10px 16px 10px 30px}
+        details.story{scroll-margin-top:64px;background:#fff;border:1px solid var(--line);border-left:6px solid var(--line);border-radius:10px;margin:10px 0;padding:10px 16px 10px 30px}
         details.passed{border-left-color:var(--pass)}details.failed{border-left-color:var(--fail)}
         details.undefined,details.pending{border-left-color:#d4a72c}details.skipped{border-left-color:#8c959f}
         summary{cursor:pointer;list-style-position:outside}
