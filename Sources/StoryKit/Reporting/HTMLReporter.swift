@@ -183,7 +183,10 @@ public struct HTMLReporter: Reporter {
         return "\(failing.title) — \(TestStepResult.hook(plain).shortReason)"
     }
 
+    /// The notes for developers, but for a failed run hook's, which
+    /// "Needs attention" already gives (a hook failure is said once).
     private var problems: String {
+        let diagnostics = diagnostics.filter { note in !runHooks.contains { $0.location == note.location } }
         guard !diagnostics.isEmpty else { return "" }
         let errors = diagnostics.filter(\.isError).count
         var html = "<details class=\"problems\"\(errors > 0 ? " open" : "")><summary>\(diagnostics.count) note\(diagnostics.count == 1 ? "" : "s") for developers</summary><ul>"

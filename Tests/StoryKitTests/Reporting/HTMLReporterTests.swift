@@ -62,3 +62,19 @@ extension HTMLReporterTests {
         }
     }
 }
+
+extension HTMLReporterTests {
+    @Test("A failed run hook is said once, in Needs attention, not again in the notes for developers")
+    func runHookOnce() {
+        var reporter = HTMLReporter(path: "/dev/null")
+        let place = SourceLocation(file: "/elsewhere/Hooks.swift", line: 4)
+        let message = "the before run hook failed: the server did not start"
+        reporter.handle(.runHookFinished(HookResult(kind: "before run", location: place, status: .failed, error: StepError(message: message), duration: 0)))
+        reporter.handle(.diagnostic(Diagnostic(at: place, problem: message)))
+        reporter.handle(.diagnostic(Diagnostic(at: SourceLocation(file: "other.stories", line: 1), problem: "another note")))
+        let page = reporter.page
+        #expect(page.components(separatedBy: "Hooks.swift:4").count - 1 == 1, "the hook's place once")
+        #expect(page.components(separatedBy: "the server did not start").count - 1 == 1, "its message once")
+        #expect(page.contains("another note"), "other notes stay")
+    }
+}
