@@ -2,10 +2,12 @@
 /// and the totals, the stories that need attention, then every story grouped
 /// by file, each with its steps marked by status.
 ///
-/// The page needs no network (inline CSS and a little JavaScript for the
-/// filters, search and technical details) and reads fine with JavaScript off
-/// and on paper. Patterns, Swift places and snippets are technical details,
-/// hidden until asked for.
+/// The page needs no network (inline CSS and JavaScript). The stories are
+/// data (JSON in the page) that its script builds a chunk at a time as the
+/// reader scrolls, a story's steps when it is opened, so a run of 100,000
+/// stories opens in seconds. With JavaScript off it shows the verdict, the
+/// totals and every story that needs attention. Patterns, Swift places and
+/// snippets are technical details, hidden until asked for.
 public struct HTMLReporter: Reporter {
     let path: String
     let title: String
