@@ -10,7 +10,7 @@ CONFORMANCE_DIR ?= $(abspath ../shared/conformance)
 export CONFORMANCE_DIR
 OFFICIAL = sh Tests/Conformance/official.sh
 
-.PHONY: docs docs-test plugin-test bench-tools consistency build test unit lsp-test stories example example-todo example-web conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: bench-html docs docs-test plugin-test bench-tools consistency build test unit lsp-test stories example example-todo example-web conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -128,6 +128,12 @@ bench: bench-tools
 	python3 Benchmarks/profile.py Benchmarks/out/neutral-$${BENCH_N:-10000}
 	python3 Benchmarks/lsp_latency.py
 	python3 Benchmarks/watch_latency.py
+
+# The HTML report at 1,000 / 10,000 / 100,000 stories: page size, time to
+# write it, and headless Chromium's time to show it (scripts on and off).
+bench-html: test-tools
+	$(SWIFT) build -c release --product storyrun
+	python3 Benchmarks/html_scale.py --storyrun .build/release/storyrun
 
 # Fuzz the parsers with libFuzzer for FUZZ_SECONDS (default 600), seeded from Fixtures.
 FUZZ_SECONDS ?= 600

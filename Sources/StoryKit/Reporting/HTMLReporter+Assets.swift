@@ -32,7 +32,10 @@ extension HTMLReporter {
         .attention li{padding:6px 0;border-top:1px solid #f0f0f0}.attention li:first-child{border-top:0}
         .attention a{color:var(--ink);font-weight:600;text-decoration:none}.attention a:hover{text-decoration:underline}
         .attention .why{display:block;color:var(--muted);font-size:14px;margin-left:108px}
-        details.story{background:#fff;border:1px solid var(--line);border-left:6px solid var(--line);border-radius:10px;margin:10px 0;padding:10px 16px 10px 30px}
+        .attention .more{margin:6px 0 0;color:var(--muted);font-size:14px}
+        .attention button,.more-stories{font:inherit;font-size:14px;border:1px solid var(--line);background:#fff;border-radius:8px;padding:4px 10px;cursor:pointer}
+        .more-stories{display:block;margin:16px auto}
+        details.story{scroll-margin-top:64px;background:#fff;border:1px solid var(--line);border-left:6px solid var(--line);border-radius:10px;margin:10px 0;padding:10px 16px 10px 30px}
         details.passed{border-left-color:var(--pass)}details.failed{border-left-color:var(--fail)}
         details.undefined,details.pending{border-left-color:#d4a72c}details.skipped{border-left-color:#8c959f}
         summary{cursor:pointer;list-style-position:outside}
@@ -74,28 +77,357 @@ extension HTMLReporter {
         @media print{.tools{display:none}header{padding:0 0 12px}details.story{break-inside:avoid}}
         """
 
-    /// The filters, search, expand/collapse and technical details; without
-    /// JavaScript the page shows everything, technical details included.
-    static let script = """
-        (function(){var root=document.documentElement;root.classList.add('js');
-        var nav=document.querySelector('.tools');nav.hidden=false;var filter='all',query='';
-        var stories=[].slice.call(document.querySelectorAll('details.story'));
-        var cards=[].slice.call(document.querySelectorAll('.card'));
-        var shown=nav.querySelector('.shown');
-        function apply(){var n=0;stories.forEach(function(d){
-        var ok=(filter==='all'||d.dataset.status===filter)&&(!query||d.textContent.toLowerCase().indexOf(query)>=0);
-        d.classList.toggle('hidden',!ok);if(ok){n++;}});
-        document.querySelectorAll('section.file').forEach(function(s){s.classList.toggle('hidden',!s.querySelector('details.story:not(.hidden)'));});
-        document.querySelector('.empty').classList.toggle('hidden',n>0);
-        shown.textContent=n===stories.length?'':n+' of '+stories.length+' stories shown';}
-        cards.forEach(function(c){c.addEventListener('click',function(){filter=c.dataset.filter;
-        cards.forEach(function(x){x.classList.toggle('on',x===c);});apply();});});
-        nav.querySelector('input[type=search]').addEventListener('input',function(e){query=e.target.value.toLowerCase();apply();});
-        nav.querySelector('[data-action=expand]').addEventListener('click',function(){stories.forEach(function(d){d.open=true;});});
-        nav.querySelector('[data-action=collapse]').addEventListener('click',function(){stories.forEach(function(d){d.open=false;});});
-        nav.querySelector('[data-action=technical]').addEventListener('change',function(e){root.classList.toggle('technical',e.target.checked);});
-        function reveal(){var d=location.hash&&document.getElementById(location.hash.slice(1));if(d&&d.tagName==='DETAILS'){d.open=true;}}
-        window.addEventListener('hashchange',reveal);reveal();
-        window.addEventListener('beforeprint',function(){stories.forEach(function(d){d.open=true;});});})();
-        """
+    /// Builds the story list from the page's data (`#storyrun-data`,
+    /// written by ``story(_:rule:info:into:)``): a chunk of stories at a time
+    /// as the reader scrolls, a story's steps when it is opened; and the
+    /// filters, search, expand/collapse and technical details. Every string
+    /// of the data becomes text (`textContent`), never markup.
+    static let script = #"""
+        (function () {
+        'use strict';
+        var CHUNK = 100, ORDER = ['passed', 'failed', 'undefined', 'pending', 'skipped'];
+        var ICONS = {passed: '✓', failed: '✗', undefined: '?', skipped: '–', ambiguous: '!', pending: '…'};
+        var COLOURS = ['#24292f', '#cf222e', '#1a7f37', '#9a6700', '#0969da', '#8250df', '#1b7c83', '#6e7781'];
+        var root = document.documentElement, nav = document.querySelector('.tools'), list = document.querySelector('.stories');
+        var search = nav.querySelector('input[type=search]'), shown = nav.querySelector('.shown');
+        var cards = [].slice.call(document.querySelectorAll('.card'));
+        var data = JSON.parse(document.getElementById('storyrun-data').textContent);
+        var all = [], byId = {}, matching, rendered = 0, lastFile = null, filter = 'all', query = '';
+        root.classList.add('js');
+        nav.hidden = false;
+        data.files.forEach(function (file, f) {
+          file.counts = {};
+          file.s.forEach(function (s, i) {
+            s.file = file;
+            s.id = 's' + (f + 1) + '-' + (i + 1);
+            file.counts[s.st] = (file.counts[s.st] || 0) + 1;
+            byId[s.id] = s;
+            all.push(s);
+          });
+        });
+        matching = all;
+
+        function el(tag, cls, text) {
+          var e = document.createElement(tag);
+          if (cls) { e.className = cls; }
+          if (text != null) { e.textContent = text; }
+          return e;
+        }
+        function add(parent, tag, cls, text) { return parent.appendChild(el(tag, cls, text)); }
+        function plain(text) { return text.replace(/\x1b\[[0-9;]*[A-Za-z]|\x1b/g, ''); }
+
+        // Text with ANSI colour codes (SGR) as coloured spans; other escape sequences dropped.
+        function ansi(parent, text) {
+          var parts = text.split(/\x1b\[([0-9;]*)([A-Za-z])/), colour = null, bold = false;
+          for (var i = 0; i < parts.length; i += 3) {
+            var piece = parts[i].replace(/\x1b/g, '');
+            if (piece && (colour || bold)) {
+              var span = add(parent, 'span', null, piece);
+              span.style.color = colour || '';
+              span.style.fontWeight = bold ? 700 : '';
+            } else if (piece) { parent.append(piece); }
+            if (parts[i + 2] !== 'm') { continue; }
+            (parts[i + 1] || '0').split(';').forEach(function (code) {
+              code = +code;
+              if (code === 0) { colour = null; bold = false; }
+              else if (code === 1) { bold = true; }
+              else if (code === 22) { bold = false; }
+              else if (code === 39) { colour = null; }
+              else if (code >= 30 && code <= 37) { colour = COLOURS[code - 30]; }
+              else if (code >= 90 && code <= 97) { colour = COLOURS[code - 90]; }
+            });
+          }
+          return parent;
+        }
+
+        function bar(counts, total, label) {
+          var b = el('div', 'bar');
+          b.setAttribute('role', 'img');
+          b.setAttribute('aria-label', label);
+          ORDER.forEach(function (status) {
+            if (!counts[status]) { return; }
+            var part = add(b, 'span', status);
+            part.style.width = (counts[status] * 100 / total).toFixed(2) + '%';
+            part.title = counts[status] + ' ' + status;
+          });
+          return b;
+        }
+
+        function fileSection(file) {
+          var section = el('section', 'file'), h2 = add(section, 'h2');
+          var passed = file.counts.passed || 0, label = passed + ' of ' + file.s.length + ' pass';
+          add(h2, 'span', 'name', file.n);
+          add(add(h2, 'small', null, label + ' · '), 'span', 'path', file.p);
+          section.appendChild(bar(file.counts, file.s.length, label));
+          if (file.d) { add(section, 'p', 'description', file.d); }
+          return section;
+        }
+
+        function storyElement(s) {
+          var d = el('details', 'story ' + s.st), summary = add(d, 'summary');
+          d.id = s.id;
+          d.dataset.status = s.st;
+          d.story = s;
+          add(summary, 'span', 'status', s.st);
+          add(summary, 'span', 'title', s.n);
+          if (s.a) {
+            summary.append(' ');
+            add(summary, 'span', s.fl ? 'badge flaky' : 'badge', s.fl ? 'flaky · passed on attempt ' + s.a : s.a + ' attempts').title = s.an;
+          }
+          (s.t || []).forEach(function (tag) { summary.append(' '); add(summary, 'span', 'tag', tag); });
+          var where = add(summary, 'span', 'where', s.c[0] + '/' + s.c[1] + ' steps · ' + s.ms);
+          add(where, 'span', 'tech', ' · ' + s.file.p + ':' + s.l);
+          if (s.st !== 'passed' || s.a) { openStory(d); }
+          return d;
+        }
+
+        function openStory(d) {
+          if (!d.built) { storyBody(d); }
+          d.open = true;
+        }
+
+        function storyBody(d) {
+          var s = d.story;
+          d.built = true;
+          if (s.d) { add(d, 'p', 'description', s.d); }
+          d.appendChild(steps(s.x, s.st));
+          if (s.e) {
+            var attempts = add(d, 'details', 'attempts');
+            add(attempts, 'summary', null, s.e.length + (s.e.length === 1 ? ' earlier attempt failed' : ' earlier attempts failed'));
+            s.e.forEach(function (attempt, i) {
+              add(attempts, 'p', 'attempt', 'Attempt ' + (i + 1) + ': ' + attempt[0]);
+              attempts.appendChild(steps(attempt[1], attempt[0]));
+            });
+          }
+          if (s.fx) { add(add(d, 'div', 'error'), 'pre', 'message', s.fx); }
+        }
+
+        function skipReason(testSteps, status) {
+          if (status === 'undefined') { return 'Skipped: a step of this story is not written yet.'; }
+          if (status === 'pending') { return 'Skipped: an earlier step is pending.'; }
+          if (status !== 'skipped') { return 'Skipped: an earlier step or hook did not pass.'; }
+          return testSteps.some(function (t) { return t.s === 'skipped' && t.nt; })
+            ? 'Skipped: the story was skipped (the reason is above).' : 'Skipped: a dry run matches steps without running them.';
+        }
+
+        function steps(testSteps, status) {
+          var ol = el('ol', 'steps'), skip = skipReason(testSteps, status);
+          testSteps.forEach(function (t) { ol.appendChild(t.h ? hook(t) : step(t, skip)); });
+          return ol;
+        }
+
+        function icon(li, status) {
+          var i = add(li, 'span', 'icon', ICONS[status]);
+          i.title = status;
+          i.setAttribute('aria-label', status);
+        }
+
+        function step(t, skip) {
+          var li = el('li', 'step ' + t.s + (t.bg ? ' background' : '')), text;
+          icon(li, t.s);
+          text = add(li, 'span', 'text');
+          add(text, 'span', 'keyword', t.k);
+          text.append(' ' + t.t);
+          if (t.bg) {
+            li.append(' ');
+            add(li, 'span', 'from', 'background').title = 'a step of the Background, run before each story of its feature or rule';
+          }
+          add(li, 'span', 'where tech', 'line ' + t.l + ' · ' + t.ms);
+          if (t.tb) {
+            var table = add(li, 'table', 'datatable');
+            t.tb.forEach(function (row) {
+              var tr = add(table, 'tr');
+              row.forEach(function (cell) { add(tr, 'td', null, cell); });
+            });
+          }
+          if (t.doc) {
+            var doc = add(li, 'div', 'docstring');
+            if (t.doc[1] != null) { add(doc, 'span', 'mediatype', t.doc[1]); }
+            add(doc, 'pre', null, t.doc[0]);
+          }
+          if (t.m) {
+            var match = add(li, 'div', 'match tech', 'matched ');
+            add(match, 'code', null, t.m[0]);
+            match.append(' at ' + t.m[1]);
+          }
+          problem(li, t);
+          if (t.s === 'undefined') {
+            add(li, 'div', 'note', 'Not written yet: no step definition matches this step.');
+            add(li, 'pre', 'snippet tech', t.sn);
+          } else if (t.s === 'pending' && !t.nt) {
+            add(li, 'div', 'note', 'Pending: the step is not written yet.');
+          } else if (t.s === 'skipped' && !t.nt && !t.err) {
+            add(li, 'div', 'note', skip);
+          }
+          attachments(li, t.at);
+          return li;
+        }
+
+        function hook(t) {
+          var li = el('li', 'step hook ' + t.s), text;
+          icon(li, t.s);
+          text = add(li, 'span', 'text');
+          add(text, 'span', 'keyword', t.h + ' hook');
+          text.append(' ');
+          add(text, 'span', 'hookplace', t.p);
+          add(li, 'span', 'where tech', t.ms);
+          problem(li, t);
+          attachments(li, t.at);
+          return li;
+        }
+
+        // A failure's message and places, or the reason given to pending() or skip().
+        function problem(li, t) {
+          if (t.nt) {
+            var note = add(li, 'div', 'note', (t.s === 'pending' ? 'Pending: ' : 'Skipped: ') + t.nt[0]);
+            if (t.nt[1]) { add(note, 'span', 'tech', ' (' + t.nt[1] + ')'); }
+          }
+          if (t.err) {
+            var error = add(li, 'div', 'error');
+            ansi(add(error, 'pre', 'message'), t.err[0]);
+            if (t.err[1]) { add(error, 'pre', t.h ? 'places' : 'places tech', t.err[1]); }
+          }
+        }
+
+        function attachments(li, list) {
+          (list || []).forEach(function (a) {
+            var box;
+            if (a.k === 'log') {
+              ansi(add(li, 'pre', 'log'), a.b);
+            } else if (a.k === 'img') {
+              box = add(li, 'figure', 'attachment');
+              var img = add(box, 'img');
+              img.src = a.b;
+              img.alt = a.n;
+              add(box, 'figcaption', null, a.l);
+            } else if (a.k === 'txt') {
+              box = add(li, 'details', 'attachment');
+              add(box, 'summary', null, a.l);
+              add(box, 'pre', null, a.b);
+            } else if (a.k === 'bin') {
+              box = add(li, 'div', 'attachment');
+              var link = add(box, 'a', null, a.l);
+              link.href = a.b;
+              link.download = a.n;
+              box.append(', ' + a.z + ' bytes');
+            } else {
+              add(li, 'div', 'attachment', a.l);
+            }
+            if (a.nt) { add(li, 'div', 'note', a.nt); }
+          });
+        }
+
+        // Stories are added a chunk at a time, when "Show more" comes near the screen.
+        var more = el('button', 'more-stories');
+        more.type = 'button';
+        more.addEventListener('click', function () { renderMore(0); });
+        var observer = window.IntersectionObserver && new IntersectionObserver(function (entries) {
+          if (entries[0].isIntersecting) { renderMore(0); }
+        }, {rootMargin: '600px'});
+
+        function renderMore(upTo) {
+          var end = Math.min(matching.length, Math.max(rendered + CHUNK, upTo)), section;
+          if (observer) { observer.unobserve(more); }
+          more.remove();
+          section = list.lastElementChild;
+          for (; rendered < end; rendered++) {
+            var s = matching[rendered];
+            if (s.file !== lastFile) { lastFile = s.file; section = list.appendChild(fileSection(s.file)); }
+            if (s.r) {
+              add(section, 'h3', 'rule', s.r[0] + ': ' + s.r[1]);
+              if (s.r[2]) { add(section, 'p', 'description', s.r[2]); }
+            }
+            section.appendChild(storyElement(s));
+          }
+          if (rendered < matching.length) {
+            more.textContent = 'Show more (' + (matching.length - rendered) + ' more stories)';
+            list.appendChild(more);
+            if (observer) { observer.observe(more); }
+          }
+        }
+
+        function searchText(s) {
+          if (s.q == null) {
+            s.q = [s.n, s.file.n, s.file.p].concat(s.t || [], s.x.map(function (t) {
+              return (t.k || t.h) + ' ' + (t.t || '') + (t.err ? ' ' + t.err[0] : '');
+            })).join('\n').toLowerCase();
+          }
+          return s.q;
+        }
+
+        function apply() {
+          matching = all.filter(function (s) {
+            return (filter === 'all' || s.st === filter) && (!query || searchText(s).indexOf(query) >= 0);
+          });
+          list.textContent = '';
+          rendered = 0;
+          lastFile = null;
+          renderMore(0);
+          document.querySelector('.empty').classList.toggle('hidden', matching.length > 0);
+          shown.textContent = matching.length === all.length ? '' : matching.length + ' of ' + all.length + ' stories shown';
+        }
+
+        function setFilter(card) {
+          filter = card.dataset.filter;
+          cards.forEach(function (c) { c.classList.toggle('on', c === card); });
+        }
+
+        // A link to a story (from "Needs attention"): shown, opened and scrolled to.
+        function reveal() {
+          var s = byId[location.hash.slice(1)], at;
+          if (!s) { return; }
+          if (matching.indexOf(s) < 0) { setFilter(cards[0]); query = search.value = ''; apply(); }
+          at = matching.indexOf(s);
+          if (at >= rendered) { renderMore(at + 1); }
+          var d = document.getElementById(s.id);
+          openStory(d);
+          d.scrollIntoView();
+        }
+
+        function attentionItem(s) {
+          var li = el('li', s.st), link = add(li, 'a');
+          link.href = '#' + s.id;
+          add(link, 'span', 'status', s.st);
+          link.append(s.n);
+          li.append(' ');
+          add(li, 'span', 'why', plain(s.w));
+          return li;
+        }
+
+        var showAll = document.querySelector('[data-action=attention]');
+        if (showAll) {
+          showAll.hidden = false;
+          showAll.addEventListener('click', function () {
+            var ul = document.querySelector('.attention ul');
+            all.filter(function (s) { return s.w; }).slice(+showAll.dataset.shown).forEach(function (s) { ul.appendChild(attentionItem(s)); });
+            showAll.parentNode.remove();
+          });
+        }
+        list.addEventListener('toggle', function (e) {
+          if (e.target.story && e.target.open && !e.target.built) { storyBody(e.target); }
+        }, true);
+        cards.forEach(function (card) { card.addEventListener('click', function () { setFilter(card); apply(); }); });
+        var typing;
+        search.addEventListener('input', function () {
+          clearTimeout(typing);
+          typing = setTimeout(function () { query = search.value.toLowerCase(); apply(); }, 150);
+        });
+        nav.querySelector('[data-action=expand]').addEventListener('click', function () {
+          list.querySelectorAll('details.story').forEach(openStory);
+        });
+        nav.querySelector('[data-action=collapse]').addEventListener('click', function () {
+          list.querySelectorAll('details.story').forEach(function (d) { d.open = false; });
+        });
+        nav.querySelector('[data-action=technical]').addEventListener('change', function (e) {
+          root.classList.toggle('technical', e.target.checked);
+        });
+        window.addEventListener('beforeprint', function () {
+          renderMore(matching.length);
+          list.querySelectorAll('details.story').forEach(openStory);
+        });
+        window.addEventListener('hashchange', reveal);
+        renderMore(0);
+        reveal();
+        })();
+        """#
 }

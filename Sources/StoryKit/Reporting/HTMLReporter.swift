@@ -2,10 +2,12 @@
 /// and the totals, the stories that need attention, then every story grouped
 /// by file, each with its steps marked by status.
 ///
-/// The page needs no network (inline CSS and a little JavaScript for the
-/// filters, search and technical details) and reads fine with JavaScript off
-/// and on paper. Patterns, Swift places and snippets are technical details,
-/// hidden until asked for.
+/// The page needs no network (inline CSS and JavaScript). The stories are
+/// data (JSON in the page) that its script builds a chunk at a time as the
+/// reader scrolls, a story's steps when it is opened, so a run of 100,000
+/// stories opens in seconds. With JavaScript off it shows the verdict, the
+/// totals and every story that needs attention. Patterns, Swift places and
+/// snippets are technical details, hidden until asked for.
 public struct HTMLReporter: Reporter {
     let path: String
     let title: String
@@ -89,27 +91,49 @@ public struct HTMLReporter: Reporter {
             </nav><main>
 
             """)
-        // Links to the stories that failed, are undefined or pending, first on the page.
-        let hooks = runHooks.map { hook in
-            "<li class=\"failed\"><span class=\"status\">failed</span><b>\((hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()).htmlEscaped) hook</b> \(hook.location.displayFileAndLine.htmlEscaped)"
-                + " <span class=\"why\">\((hook.error?.message ?? "failed").htmlEscaped)\(hook.error?.location.map { " — at " + $0.displayFileAndLine.htmlEscaped } ?? "")</span></li>"
-        }
-        let attention = files.flatMap(\.attention)
-        if !attention.isEmpty || !hooks.isEmpty {
-            // Each item is written with the line end before it.
-            try write("<section class=\"attention\"><h2>Needs attention</h2><ul>" + hooks.map { "\n" + $0 }.joined())
-            try copy(attention)
-            try write("\n</ul></section>\n")
-        }
-        for section in files {
-            try write(header(of: section))
+        try writeAttention(write, copy: copy)
+        try write("<noscript><p class=\"note\">The page lists every story with JavaScript on; without it, the stories that need attention are above.</p></noscript>\n"
+            + "<div class=\"stories\"></div>\n<script type=\"application/json\" id=\"storyrun-data\">{\"files\":[")
+        for (number, section) in files.enumerated() {
+            try write(String(decoding: header(of: section, first: number == 0), as: UTF8.self))
             try copy(section.stories)
-            try write("</section>\n")
+            try write("]}")
         }
+        try write("]}</script>\n")
         try write(problems)
         try write("<p class=\"empty hidden\">No story matches.</p></main>\n"
             + "<footer>Written by storyrun \(StoryRun.version)</footer>\n"
             + "<script>\(HTMLReporter.script)</script></body></html>\n")
+    }
+
+    /// How many stories "Needs attention" lists before "Show all".
+    static let attentionShown = 20
+
+    /// The failed run hooks and the first stories that failed, are
+    /// undefined or pending, with a count of the rest: listed after them
+    /// when scripts are off, on "Show all" when on.
+    private func writeAttention(
+        _ write: (String) throws(Diagnostic) -> Void, copy: ([ReportSpill.Place]) throws(Diagnostic) -> Void
+    ) throws(Diagnostic) {
+        let hooks = runHooks.map { hook in
+            let message = Self.hookMessage(hook, hook.error?.message ?? "failed").ansiStripped
+            let elsewhere = hook.error?.location.flatMap { $0 == hook.location ? nil : " — at " + $0.displayFileAndLine.htmlEscaped } ?? ""
+            return "<li class=\"failed\"><span class=\"status\">failed</span><b>\((hook.kind.prefix(1).uppercased() + hook.kind.dropFirst()).htmlEscaped) hook</b> \(hook.location.displayFileAndLine.htmlEscaped)"
+                + " <span class=\"why\">\(message.htmlEscaped)\(elsewhere)</span></li>"
+        }
+        let attention = files.flatMap(\.attention)
+        guard !attention.isEmpty || !hooks.isEmpty else { return }
+        // Each item is written with the line end before it.
+        try write("<section class=\"attention\"><h2>Needs attention</h2><ul>" + hooks.map { "\n" + $0 }.joined())
+        try copy(Array(attention.prefix(Self.attentionShown)))
+        try write("\n</ul>")
+        if attention.count > Self.attentionShown {
+            let rest = attention.count - Self.attentionShown
+            try write("\n<p class=\"more\">and \(rest) more \(rest == 1 ? "story" : "stories") <button type=\"button\" data-action=\"attention\" data-shown=\"\(Self.attentionShown)\" hidden>Show all \(attention.count)</button></p>\n<noscript><ul>")
+            try copy(Array(attention.dropFirst(Self.attentionShown)))
+            try write("\n</ul></noscript>")
+        }
+        try write("</section>\n")
     }
 
     var storyCount: Int { summary.stories.values.reduce(0, +) }
@@ -152,12 +176,19 @@ public struct HTMLReporter: Reporter {
         return "<div class=\"bar\" role=\"img\" aria-label=\"\(label.htmlEscaped)\">\(segments)</div>"
     }
 
-    /// Why a story did not pass, in one line.
+    /// Why a story did not pass, in one line; a hook's place is left to
+    /// the hook's own line on the page (its message named it again).
     static func reason(_ result: StoryResult) -> String {
-        result.reason
+        guard let failing = result.firstFailure, let hook = failing.hookResult, let error = hook.error else { return result.reason }
+        var plain = hook
+        plain.error?.message = hookMessage(hook, error.message)
+        return "\(failing.title) — \(TestStepResult.hook(plain).shortReason)"
     }
 
+    /// The notes for developers, but for a failed run hook's, which
+    /// "Needs attention" already gives (a hook failure is said once).
     private var problems: String {
+        let diagnostics = diagnostics.filter { note in !runHooks.contains { $0.location == note.location } }
         guard !diagnostics.isEmpty else { return "" }
         let errors = diagnostics.filter(\.isError).count
         var html = "<details class=\"problems\"\(errors > 0 ? " open" : "")><summary>\(diagnostics.count) note\(diagnostics.count == 1 ? "" : "s") for developers</summary><ul>"

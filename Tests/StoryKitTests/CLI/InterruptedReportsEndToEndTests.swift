@@ -63,7 +63,7 @@ import FoundationXML
         // HTML: the whole page, the same stories.
         let html = try String(contentsOfFile: folder + "/r.html", encoding: .utf8)
         #expect(html.hasSuffix("</html>\n"))
-        #expect(html.components(separatedBy: "<details class=\"story ").count - 1 == testCases)
+        #expect(try HTMLPageData.stories(in: html).count == testCases)
 
         // Rerun: written (the interrupted run names what did not pass).
         #expect(FileManager.default.fileExists(atPath: folder + "/rerun.txt"))

@@ -13,7 +13,8 @@ struct HTMLHostileInputTests {
     /// Markup that marks the page when it runs, in each of the places markup can break out of.
     static func hostile(_ n: Int) -> String {
         let mark = "document.documentElement.setAttribute('data-pwned','\(n)')"
-        return "x<img src=x onerror=\"\(mark)\">\"'><script>\(mark)</script></script><script>\(mark)</script>]]>-->"
+        // `<!--<script>` in a script element's data would keep its end tag from ending it.
+        return "x<img src=x onerror=\"\(mark)\">\"'><script>\(mark)</script></script><script>\(mark)</script>]]>--><!--<script>\u{2028}"
     }
 
     /// A Cucumber JSON document with a hostile string in every field merge reads.
@@ -63,6 +64,12 @@ struct HTMLHostileInputTests {
         #expect(!root.contains("data-pwned"), "a script from the input ran: <html\(root)>")
         // The hostile text is on the page as text (escaped again by the DOM dump).
         #expect(dom.contains("x&lt;img src=x onerror="))
+        // The stories' data is JSON inside its script element, which ended where it should.
+        let page = try String(contentsOfFile: html, encoding: .utf8)
+        let stories = try HTMLPageData.stories(in: page)
+        #expect(stories.count == 1)
+        #expect((stories.first?["n"] as? String)?.hasSuffix("<!--<script>\u{2028}") == true, "the name read back whole")
+        #expect(dom.contains("&lt;!--&lt;script&gt;"), "the story's text shows as text")
     }
 
     /// The page's DOM after its scripts ran (and its images failed), as Chromium serialises it.

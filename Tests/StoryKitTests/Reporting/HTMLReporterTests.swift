@@ -27,7 +27,7 @@ import StoryrunSteps
         try reporter.finish()
         FileManager.default.changeCurrentDirectoryPath(previous)
         let page = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(page.components(separatedBy: "<details class=\"story").count - 1 == 14)
+        #expect(try HTMLPageData.stories(in: page).count == 14)
     }
 }
 
@@ -53,6 +53,28 @@ extension HTMLReporterTests {
         let page = try await ReportGoldenTests.run(["basket.stories", "failing.stories"])["html"]
         let links = page.components(separatedBy: "<a href=\"#").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         #expect(links == ["s2-1", "s2-2", "s2-3", "s2-4"])
-        for link in links { #expect(page.contains("id=\"\(link)\"")) }
+        // The page's script gives story n of file f the id s<f>-<n>.
+        let files = try HTMLPageData.files(in: page)
+        for link in links {
+            let numbers = link.dropFirst().split(separator: "-").compactMap { Int($0) }
+            let story = (files[numbers[0] - 1]["s"] as? [[String: Any]])?[numbers[1] - 1]
+            #expect(["failed", "undefined", "pending"].contains(story?["st"] as? String ?? ""), "\(link) leads to a story that needs attention")
+        }
+    }
+}
+
+extension HTMLReporterTests {
+    @Test("A failed run hook is said once, in Needs attention, not again in the notes for developers")
+    func runHookOnce() {
+        var reporter = HTMLReporter(path: "/dev/null")
+        let place = SourceLocation(file: "/elsewhere/Hooks.swift", line: 4)
+        let message = "the before run hook failed: the server did not start"
+        reporter.handle(.runHookFinished(HookResult(kind: "before run", location: place, status: .failed, error: StepError(message: message), duration: 0)))
+        reporter.handle(.diagnostic(Diagnostic(at: place, problem: message)))
+        reporter.handle(.diagnostic(Diagnostic(at: SourceLocation(file: "other.stories", line: 1), problem: "another note")))
+        let page = reporter.page
+        #expect(page.components(separatedBy: "Hooks.swift:4").count - 1 == 1, "the hook's place once")
+        #expect(page.components(separatedBy: "the server did not start").count - 1 == 1, "its message once")
+        #expect(page.contains("another note"), "other notes stay")
     }
 }
