@@ -46,7 +46,7 @@ import Testing
 }
 
 /// Strings in the HTML page's data, inside `<script type="application/json">`.
-@Suite(.timeLimit(.minutes(1))) struct ScriptJSONTests {
+@Suite(.timeLimit(.minutes(10))) struct ScriptJSONTests {
     static func json(_ text: String) -> String {
         var bytes: [UInt8] = []
         bytes.scriptJSON(text)

@@ -6,7 +6,7 @@ import Testing
 /// built from the page's data a chunk at a time, a story's steps when it is
 /// opened, "Needs attention" lists the first failures and a count, logged
 /// ANSI colours are colours, and a failed hook is named once.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct HTMLPageInChromiumTests {
     static let esc = "\u{1B}"
 
