@@ -100,6 +100,10 @@ final class WatchSteps: StepDefinitions {
             try data.write(to: URL(fileURLWithPath: temporary))
             try expect(rename(temporary, path) == 0, "renaming \(temporary) over \(path): errno \(errno)")
         }
+        step("^a FIFO is made at (\\S+)$") { (steps: WatchSteps, file: String) in
+            steps.seenUpTo = steps.output.utf8.count
+            try expect(mkfifo(steps.folder + "/stories/" + file, 0o644) == 0, "mkfifo \(file): errno \(errno)")
+        }
         step("^(\\S+) is deleted$") { (steps: WatchSteps, file: String) in
             steps.seenUpTo = steps.output.utf8.count
             try FileManager.default.removeItem(atPath: steps.folder + "/stories/" + file)
