@@ -75,7 +75,7 @@ final class WatchSteps: StepDefinitions {
             process.environment = environment.merging(
                 ["STORYRUN_FIXTURE_STEPS": rejecting == nil ? "1" : "rejected", "STORYRUN_WATCH_MARK": steps.mark]) { $1 }
             let output = steps.folder + "/output.txt"
-            FileManager.default.createFile(atPath: output, contents: nil)
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: output)
             process.standardError = process.standardOutput
             process.standardInput = FileHandle.nullDevice
@@ -130,7 +130,6 @@ final class WatchSteps: StepDefinitions {
             let text = steps.recentOutput
             guard let a = text.range(of: first), let b = text.range(of: second) else {
                 try fail("\"\(first)\" or \"\(second)\" not in:\n\(text)")
-                return
             }
             try expect(a.lowerBound < b.lowerBound, "\"\(second)\" came before \"\(first)\" in:\n\(text)")
         }
