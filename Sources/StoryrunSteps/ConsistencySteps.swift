@@ -51,7 +51,7 @@ final class ConsistencySteps: StepDefinitions {
     private func countAttempt(_ number: Int) -> Int {
         let file = ".attempts-" + story.location.displayFileAndLine.replacingOccurrences(of: "/", with: "_") + "-\(number)"
         let count = (Int((try? String(contentsOfFile: file, encoding: .utf8)) ?? "") ?? 0) + 1
-        FileManager.default.createFile(atPath: file, contents: Data("\(count)".utf8))
+        _ = FileManager.default.createFile(atPath: file, contents: Data("\(count)".utf8))
         return count
     }
 }

@@ -164,7 +164,7 @@ final class FaultSteps: StepDefinitions {
         }
         step("^the step crashes once, marking \"(.*)\"$") { (_: FaultSteps, path: String) in
             if !FileManager.default.fileExists(atPath: path) {
-                FileManager.default.createFile(atPath: path, contents: Data())
+                _ = FileManager.default.createFile(atPath: path, contents: Data())
                 fatalError("a step crashed once on purpose")
             }
         }

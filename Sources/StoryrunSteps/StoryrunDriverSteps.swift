@@ -94,7 +94,7 @@ final class StoryrunDriverSteps: StepDefinitions {
             process.arguments = steps.options + steps.files
             process.environment = ProcessInfo.processInfo.environment.merging(["STORYRUN_FIXTURE_STEPS": steps.fixtureSetting]) { $1 }
             let output = steps.reportFolder + "/output.txt"
-            FileManager.default.createFile(atPath: output, contents: nil)
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: output)
             process.standardError = process.standardOutput
             try process.run()

@@ -75,7 +75,7 @@ final class WatchSteps: StepDefinitions {
             process.environment = environment.merging(
                 ["STORYRUN_FIXTURE_STEPS": rejecting == nil ? "1" : "rejected", "STORYRUN_WATCH_MARK": steps.mark]) { $1 }
             let output = steps.folder + "/output.txt"
-            FileManager.default.createFile(atPath: output, contents: nil)
+            _ = FileManager.default.createFile(atPath: output, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: output)
             process.standardError = process.standardOutput
             process.standardInput = FileHandle.nullDevice
@@ -99,6 +99,10 @@ final class WatchSteps: StepDefinitions {
             let temporary = path + ".swp"
             try data.write(to: URL(fileURLWithPath: temporary))
             try expect(rename(temporary, path) == 0, "renaming \(temporary) over \(path): errno \(errno)")
+        }
+        step("^a FIFO is made at (\\S+)$") { (steps: WatchSteps, file: String) in
+            steps.seenUpTo = steps.output.utf8.count
+            try expect(mkfifo(steps.folder + "/stories/" + file, 0o644) == 0, "mkfifo \(file): errno \(errno)")
         }
         step("^(\\S+) is deleted$") { (steps: WatchSteps, file: String) in
             steps.seenUpTo = steps.output.utf8.count
@@ -126,7 +130,6 @@ final class WatchSteps: StepDefinitions {
             let text = steps.recentOutput
             guard let a = text.range(of: first), let b = text.range(of: second) else {
                 try fail("\"\(first)\" or \"\(second)\" not in:\n\(text)")
-                return
             }
             try expect(a.lowerBound < b.lowerBound, "\"\(second)\" came before \"\(first)\" in:\n\(text)")
         }

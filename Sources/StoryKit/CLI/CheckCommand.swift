@@ -32,7 +32,7 @@ enum CheckCommand {
                 if result.isUndefined {
                     undefined += 1
                     output("\(step.location.displayFileAndLine): \(style.paint("undefined:", .yellow)) \(step.line)")
-                    let snippet = Snippet(for: step, stepClass: Snippet.stepClass(for: step, in: registry))
+                    let snippet = Snippet.suggested(for: step, in: registry)
                     json.undefined.append(.object([
                         ("location", CheckJSON.location(step.location)), ("step", .string(step.line)),
                         ("snippet", .string(snippet.code())),

@@ -37,7 +37,7 @@ enum ExplainCommand {
         let matches = registry.matches(step).matches
         if matches.isEmpty {
             output("  \(style.paint("no step definition matches", .yellow)); this snippet would:")
-            output(Snippet(for: step, stepClass: Snippet.stepClass(for: step, in: registry)).code().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+            output(Snippet.suggested(for: step, in: registry).code().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
         }
         for (rank, match) in matches.enumerated() {
             let verdict = rank == 0 ? style.paint("wins", .green) : style.paint("also matches", .yellow)

@@ -28,9 +28,10 @@ extension LanguageServer {
             if let close = Suggestion.closest(to: step, in: registry.definitions) {
                 message += "; did you mean \"\(close.pattern)\" (\(close.location.displayFileAndLine))?"
             }
-            message += "\nhelp: define it with the quick fix, or paste this snippet into a step class:\n" + Snippet(for: step).code()
+            let snippet = Snippet(for: step, numbers: .used(in: registry)).code()
+            message += "\nhelp: define it with the quick fix, or paste this snippet into a step class:\n" + snippet
             return [["range": range, "severity": 2, "source": "storyrun", "code": "undefined", "message": message,
-                     "data": ["snippet": Snippet(for: step).code()]]]
+                     "data": ["snippet": snippet]]]
         }
         var out: [JSONObject] = []
         if use.result.isAmbiguous {

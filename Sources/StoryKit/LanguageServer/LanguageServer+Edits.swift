@@ -44,7 +44,7 @@ extension LanguageServer {
                 let swiftLines = swift.split(separator: "\n", omittingEmptySubsequences: false)
                 guard location.line >= 1, location.line <= swiftLines.count else { continue }
                 let indent = String(swiftLines[location.line - 1].prefix { $0 == " " || $0 == "\t" })
-                let code = Snippet(for: use.step, stepClass: owner).code()
+                let code = Snippet(for: use.step, stepClass: owner, numbers: .used(in: registry)).code()
                     .split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }.joined(separator: "\n")
                 let edit: JSONObject = [
                     "range": StoryDocument.range(line: location.line - 1, start: 0, end: 0), "newText": code + "\n",

@@ -13,7 +13,7 @@ extension LanguageServer {
         guard let winner = use.result.winner else {
             text.append("**Undefined step**: no step definition matches `\(use.step.line)`.")
             text.append("Define it with this snippet in a step class:")
-            text.append("```swift\n\(Snippet(for: use.step).code())\n```")
+            text.append("```swift\n\(Snippet(for: use.step, numbers: .used(in: registry)).code())\n```")
             return ["contents": ["kind": "markdown", "value": text.joined(separator: "\n\n")], "range": document.lineRange(line)]
         }
         let definition = winner.definition

@@ -41,9 +41,14 @@ final class RegistryBuilder {
         for type in classes { register(type) }
     }
 
+    /// The prefix ``StepLibrary/prefixed(_:)`` gave the library
+    /// registering now, which its patterns take.
+    private(set) var libraryPrefix: String?
+
     private func register<Steps: StepDefinitions>(_ type: Steps.Type) {
         isRegisteringLibrary = type is any StepLibrary.Type
-        defer { isRegisteringLibrary = false }
+        libraryPrefix = isRegisteringLibrary ? StepLibraryPrefix.prefix(for: type) : nil
+        defer { (isRegisteringLibrary, libraryPrefix) = (false, nil) }
         type.define(StepMap<Steps>(builder: self))
     }
 

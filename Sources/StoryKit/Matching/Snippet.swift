@@ -3,8 +3,12 @@
 /// Numbers and quoted strings (`"…"` or `'…'`) in the step become typed
 /// parameters, so steps of the same shape share one snippet; a number
 /// joined to others by `-`, `/` or `:` (`4111-1111`, `2024-05-01`) stays
-/// text. The closure names the project's step class and takes the step's
-/// `DataTable` or `DocString` last, so the snippet compiles as pasted.
+/// text. A number with a decimal comma and two decimals (`10,50`, money
+/// in many locales) is one parameter, taken as text, with a comment that
+/// says how to read it. Numbers take the types the project's own steps
+/// take (``Numbers``). The closure names the project's step class and
+/// takes the step's `DataTable` or `DocString` last, so the snippet
+/// compiles as pasted.
 struct Snippet: Hashable {
     /// How a snippet writes its pattern.
     enum Style: String, Sendable, Codable, CaseIterable {
@@ -25,10 +29,13 @@ struct Snippet: Hashable {
     let style: Style
     /// Whether the step is an `As` line (Simon's role line).
     let isRole: Bool
+    /// The parameters (0-based) that hold a number with a decimal comma.
+    let commaDecimals: [Int]
 
-    init(for step: Step, stepClass: String = "YourSteps", style: Style = .regex) {
+    init(for step: Step, stepClass: String = "YourSteps", style: Style = .regex, numbers: Numbers = .standard) {
         var pattern = style == .regex ? "^" : ""
         var types: [String] = []
+        var commaDecimals: [Int] = []
         var scanner = Substring(step.text)
         var previous: Character?
         while let first = scanner.first {
@@ -39,10 +46,18 @@ struct Snippet: Hashable {
                 types.append("String")
                 scanner = scanner[scanner.index(after: end)...]
                 previous = first
-            } else if !Self.joinsWord(previous), let number = Self.number(at: scanner) {
-                let isDecimal = number.contains(".")
-                pattern += style == .regex ? (isDecimal ? "(-?\\d*\\.?\\d+)" : "(-?\\d+)") : (isDecimal ? "{float}" : "{int}")
-                types.append(isDecimal ? "Double" : "Int")
+            } else if !Self.joinsWord(previous), let number = Self.number(at: scanner, commaDecimal: previous != ",") {
+                if number.contains(",") {
+                    // One number with a decimal comma: its text, which
+                    // neither a Double nor a Decimal reads as it is.
+                    pattern += style == .regex ? "(-?\\d+,\\d+)" : "{}"
+                    commaDecimals.append(types.count)
+                    types.append("String")
+                } else {
+                    let isDecimal = number.contains(".")
+                    pattern += style == .regex ? (isDecimal ? "(-?\\d*\\.?\\d+)" : "(-?\\d+)") : (isDecimal ? "{float}" : "{int}")
+                    types.append(isDecimal ? numbers.decimal : numbers.integer)
+                }
                 scanner = scanner.dropFirst(number.count)
                 previous = number.last
             } else {
@@ -53,6 +68,7 @@ struct Snippet: Hashable {
         }
         self.pattern = pattern + (style == .regex ? "$" : "")
         parameterTypes = types
+        self.commaDecimals = commaDecimals
         self.stepClass = stepClass
         self.style = style
         isRole = step.kind == .role
@@ -76,9 +92,14 @@ struct Snippet: Hashable {
             isRole
             ? "// Every line of a story is a step, `As` lines too (Simon's rule): define\n// this one, or accept every `As` line at once with step.acceptsRoles().\n"
             : ""
+        let commas = commaDecimals.map { index in
+            let name = "\(parameterTypes[index].lowercased())\(index + 1)"
+            return "    // \(name) is one number written with a decimal comma (10,50), taken as text; read it with\n"
+                + "    // Decimal(string: \(name).replacingOccurrences(of: \",\", with: \".\"))\n"
+        }.joined()
         return role + """
             \(call) { (\(parameters.joined(separator: ", "))) in
-                try pending("not written yet")
+            \(commas)    try pending("not written yet")
             }
             """
     }
@@ -90,8 +111,10 @@ struct Snippet: Hashable {
         return character.isLetter || character.isNumber || "-/:._".contains(character)
     }
 
-    /// The number at the start of the text, when one stands there as a word.
-    private static func number(at text: Substring) -> Substring? {
+    /// The number at the start of the text, when one stands there as a word;
+    /// with `commaDecimal`, `10,50` is one number (not after a comma: in
+    /// `1,50,70` it is a list).
+    private static func number(at text: Substring, commaDecimal: Bool) -> Substring? {
         var end = text.startIndex
         if text.first == "-" { end = text.index(after: end) }
         let digitsStart = end
@@ -103,6 +126,7 @@ struct Snippet: Hashable {
             end = text.index(after: end)
             while end < text.endIndex, text[end].isASCII, text[end].isNumber { end = text.index(after: end) }
         }
+        if commaDecimal, end < text.endIndex, text[end] == ",", let commaEnd = twoDecimals(in: text, after: end) { end = commaEnd }
         if end < text.endIndex, text[end].isLetter { return nil }
         // Joined to more digits by - / : (a card number, a date, a time).
         if end < text.endIndex, "-/:".contains(text[end]), text.index(after: end) < text.endIndex,
@@ -111,6 +135,21 @@ struct Snippet: Hashable {
             return nil
         }
         return text[..<end]
+    }
+
+    /// The end of exactly two digits after the comma at `comma` (`10,50`),
+    /// with no other digit or decimal comma after them (`1,000` and
+    /// `1,5,7` are not money); nil otherwise.
+    private static func twoDecimals(in text: Substring, after comma: Substring.Index) -> Substring.Index? {
+        var end = text.index(after: comma)
+        for _ in 0..<2 {
+            guard end < text.endIndex, text[end].isASCII, text[end].isNumber else { return nil }
+            end = text.index(after: end)
+        }
+        guard end == text.endIndex || !(text[end].isNumber || text[end].isLetter) else { return nil }
+        let rest = text[end...]
+        if rest.first == ",", rest.dropFirst().first?.isNumber == true { return nil }
+        return end
     }
 
     private static func escaped(_ character: Character) -> String {

@@ -28,6 +28,7 @@ public final class StepMap<Steps: StepDefinitions> {
     ) {
         let location = SourceLocation(file: file, line: line)
         let types = Self.parameterTypes(repeat (each Arg).self)
+        let pattern = builder.libraryPrefix.map { StepLibraryPrefix.regex(pattern, prefix: $0) } ?? pattern
         let compiled: Pattern
         do {
             compiled = try Pattern(regex: pattern)
@@ -59,6 +60,7 @@ public final class StepMap<Steps: StepDefinitions> {
     ) {
         let location = SourceLocation(file: file, line: line)
         let types = Self.parameterTypes(repeat (each Arg).self)
+        let expression = builder.libraryPrefix.map { StepLibraryPrefix.expression(expression, prefix: $0) } ?? expression
         let compiled: CucumberExpression
         let fallback: Pattern
         do {

@@ -121,7 +121,7 @@ struct StoryExecution {
             status = .undefined
             undefined = (
                 Suggestion.closest(to: step, in: registry.definitions).map { MatchInfo($0) },
-                Snippet(for: step, stepClass: Snippet.stepClass(for: step, in: registry), style: configuration.snippetStyle).code()
+                Snippet.suggested(for: step, in: registry, style: configuration.snippetStyle).code()
             )
             state.hasUndefined = true
         } else if match.isAmbiguous && configuration.isStrict {

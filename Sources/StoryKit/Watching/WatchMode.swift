@@ -27,6 +27,8 @@ final class WatchMode {
     private var record = WatchRecord()
     /// The story files the last run ran (canonical paths).
     private var lastRunFiles: Set<String> = []
+    /// The story paths named as not regular files, each until it is one.
+    private var notRegularNamed: Set<String> = []
 
     init(
         options: Options, settings: WatchSettings, registry: StepRegistry, context: ReporterContext,
@@ -136,10 +138,8 @@ final class WatchMode {
             let stories = Self.storyFiles(in: tree)
             var deleted = knownStories.subtracting(stories)
             knownStories = stories
-            var storyFiles: [String] = []
-            for file in changes where tree.kind(of: file) == .story {
-                if WatchedTree.stamp(file) == nil { deleted.insert(file) } else { storyFiles.append(file) }
-            }
+            var (storyFiles, gone) = savedStoryFiles(in: changes, of: tree)
+            deleted.formUnion(gone)
             for file in deleted { record.forget(file: file) }
             var runsEvenEmpty = false
             if !lastRunFiles.isDisjoint(with: deleted), options.reports.contains(where: \.format.isFile) {
@@ -183,6 +183,24 @@ final class WatchMode {
             }
         }
         return Self.stoppedStatus
+    }
+
+    /// The changed story files that are there to run, and those gone. One
+    /// that is there but is not a regular file (a FIFO saved as
+    /// `x.stories`) counts as gone, and is named once, never opened.
+    private func savedStoryFiles(in changes: Set<String>, of tree: WatchedTree) -> (saved: [String], gone: Set<String>) {
+        var saved: [String] = []
+        var gone: Set<String> = []
+        for file in changes where tree.kind(of: file) == .story {
+            guard WatchedTree.stamp(file) == nil else {
+                saved.append(file)
+                notRegularNamed.remove(file)
+                continue
+            }
+            gone.insert(file)
+            if let warning = WatchedTree.notRegularWarning(file), notRegularNamed.insert(file).inserted { context.output(warning) }
+        }
+        return (saved, gone)
     }
 
     /// The story files of the tree now.

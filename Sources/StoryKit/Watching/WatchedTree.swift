@@ -145,6 +145,17 @@ struct WatchedTree: Sendable {
         #endif
     }
 
+    /// The warning for a story path that is there but is not a regular
+    /// file (a FIFO, a socket, a device), which watch mode never opens (a
+    /// FIFO would block it); nil for a regular file or nothing.
+    static func notRegularWarning(_ path: String) -> String? {
+        var status = stat()
+        guard stat(fileSystemPath(path), &status) == 0 else { return nil }
+        let type = status.st_mode & S_IFMT
+        guard type != S_IFREG, type != S_IFDIR else { return nil }
+        return "storyrun: warning: \(path) is not a regular file (\(RegularFile.kind(status.st_mode))); it is not watched"
+    }
+
     static func isFolder(_ path: String) -> Bool {
         var status = stat()
         return stat(fileSystemPath(path), &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR

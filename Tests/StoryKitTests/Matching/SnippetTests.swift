@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StoryKit
 
@@ -84,6 +85,59 @@ import Testing
         let registry = builder.freeze()
         #expect(!registry.matches(Self.step("a shop owner", kind: .role, keyword: "As")).isUndefined)
         #expect(registry.matches(Self.step("a shop owner", kind: .context, keyword: "Given")).isUndefined)
+    }
+}
+
+extension SnippetTests {
+    @Test("A snippet types numbers as the project's own steps do: Decimal for decimals when a step takes a Decimal")
+    func numbersFollowTheProject() throws {
+        let builder = RegistryBuilder()
+        builder.register([MoneySteps.self])
+        let registry = builder.freeze()
+        let snippet = Snippet.suggested(for: Self.step("I pay 2.5 euros for 3 apples"), in: registry)
+        #expect(snippet.parameterTypes == ["Decimal", "Int"])
+        #expect(snippet.code().contains("(steps: MoneySteps, decimal1: Decimal, int2: Int) in"), "\(snippet.code())")
+        let captured = try #require(try Pattern(regex: snippet.pattern).captures(in: "I pay 2.5 euros for 3 apples")?.first ?? nil)
+        #expect(Decimal(stepArgument: captured) == Decimal(string: "2.5"))
+        let expression = Snippet.suggested(for: Self.step("I pay 2.5 euros"), in: registry, style: .expression)
+        #expect(expression.pattern == "I pay {float} euros")
+        #expect(expression.parameterTypes == ["Decimal"])
+        // A project whose steps take no Decimal keeps Double.
+        let plain = RegistryBuilder()
+        plain.register([CountingSteps.self])
+        #expect(Snippet.suggested(for: Self.step("I pay 2.5 euros"), in: plain.freeze()).parameterTypes == ["Double"])
+    }
+
+    @Test("A number with a decimal comma and two decimals is one parameter, and the snippet says how to read it", arguments: [
+        ("I pay 10,50 euros", #"^I pay (-?\d+,\d+) euros$"#, ["String"]),
+        ("the total is 10,50", #"^the total is (-?\d+,\d+)$"#, ["String"]),
+        ("I pay 1,000 euros", #"^I pay (-?\d+),(-?\d+) euros$"#, ["Int", "Int"]),
+        ("the points 1,50,70", #"^the points (-?\d+),(-?\d+),(-?\d+)$"#, ["Int", "Int", "Int"]),
+    ])
+    func commaDecimal(text: String, pattern: String, types: [String]) throws {
+        let snippet = Snippet(for: Self.step(text))
+        #expect(snippet.pattern == pattern)
+        #expect(snippet.parameterTypes == types)
+        #expect(try Pattern(regex: snippet.pattern).captures(in: text)?.count == types.count)
+        #expect(snippet.code().contains("decimal comma") == (types == ["String"]), "\(snippet.code())")
+    }
+
+    @Test("A comma decimal in a Cucumber Expression snippet is one anonymous parameter")
+    func commaDecimalExpression() throws {
+        let snippet = Snippet(for: Self.step("I pay 10,50 euros"), style: .expression)
+        #expect(snippet.pattern == "I pay {} euros")
+        #expect(snippet.code().contains("string1 is one number written with a decimal comma"))
+        let expression = try CucumberExpression(snippet.pattern, parameterTypes: ParameterTypeRegistry())
+        #expect(expression.parameterTypes.count == 1)
+    }
+}
+
+final class MoneySteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<MoneySteps>) {
+        step(#"^my balance is (-?\d*\.?\d+) euros$"#) { (_: MoneySteps, _: Decimal) in }
+        step(#"^I owe (-?\d*\.?\d+) euros$"#) { (_: MoneySteps, _: Double) in }
+        step(#"^I owe (-?\d*\.?\d+) pounds$"#) { (_: MoneySteps, _: Double) in }
     }
 }
 

@@ -104,3 +104,48 @@ final class BadSteps: StepDefinitions {
         #expect(repeating.isCaching)
     }
 }
+
+/// A step library whose wording a user's step shares, for
+/// ``StepLibraryPrefixTests``; only that suite lists it.
+final class ServiceLibrary: StepLibrary {
+    required init() {}
+    static func define(_ step: StepMap<ServiceLibrary>) {
+        step(#"^the (\w[\w-]*) service is running$"#) { (_: ServiceLibrary, _: String) in }
+        step.expression("the {word} service answers {int}") { (_: ServiceLibrary, _: String, _: Int) in }
+        step("service (.+) stopped") { (_: ServiceLibrary, _: String) in }
+    }
+}
+
+final class ConversionSteps: StepDefinitions {
+    required init() {}
+    static func define(_ step: StepMap<ConversionSteps>) {
+        step("^the conversion service is running$") { (_: ConversionSteps) in }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct StepLibraryPrefixTests {
+    static func step(_ text: String) -> Step {
+        Step(keyword: "Given", kind: .context, text: text, location: .init(file: "f", line: 1))
+    }
+
+    @Test("A library listed with prefixed(_:) matches only lines with its prefix, so a user's own wording is not ambiguous")
+    func prefixedLibrary() throws {
+        let plain = RegistryBuilder()
+        plain.register([ConversionSteps.self, ServiceLibrary.self])
+        #expect(plain.freeze().matches(Self.step("the conversion service is running")).isAmbiguous)
+
+        let builder = RegistryBuilder()
+        builder.register([ConversionSteps.self, ServiceLibrary.prefixed("lib (v2): ")])
+        let registry = builder.freeze()
+        #expect(builder.diagnostics.isEmpty, "\(builder.diagnostics)")
+        let mine = registry.matches(Self.step("the conversion service is running"))
+        #expect(!mine.isAmbiguous && mine.winner?.definition.ownerName == "ConversionSteps")
+        let library = registry.matches(Self.step("lib (v2): the rates service is running"))
+        #expect(library.winner?.definition.ownerName == "ServiceLibrary" && library.winner?.capturedTexts == ["rates"])
+        #expect(registry.matches(Self.step("lib (v2): the rates service answers 200")).winner?.definition.pattern
+            == #"lib \(v2\): the {word} service answers {int}"#)
+        #expect(registry.matches(Self.step("lib (v2): so service x stopped")).winner?.capturedTexts == ["x"])
+        #expect(registry.matches(Self.step("the rates service answers 200")).isUndefined)
+        #expect(registry.matches(Self.step("so service x stopped")).isUndefined)
+    }
+}

@@ -29,7 +29,7 @@ enum FeatureFile {
     {
         let (document, errors, nextID) = GherkinParser.parse(text, markdown: isMarkdown(path))
         guard let document, errors.isEmpty else { return ([], errors.map { $0.diagnostic(path: path) }, nil, nextID) }
-        return (StoryCompiler.compile(document, path: path), [], document, nextID)
+        return (StoryCompiler.compile(document, path: path), document.keywordTypos.map { $0.diagnostic(path: path) }, document, nextID)
     }
 
     /// The compiled pickles as NDJSON lines in the official shape

@@ -61,6 +61,9 @@ struct GherkinASTBuilder {
     private var docStringLineCount = 0
     /// The tag lines of the open tags rule.
     private var tagLines: [TagLine] = []
+    /// Every line of text read as a description, for
+    /// ``GherkinKeywordTypos`` (a mistyped keyword is one).
+    private(set) var descriptionLines: [GherkinKeywordTypos.DescriptionLine] = []
     /// The open description's text, line count and blank lines not yet
     /// followed by text.
     private var descriptionText = ""
@@ -184,6 +187,9 @@ struct GherkinASTBuilder {
             if token.text.allSatisfy(\.isWhitespace) {
                 pendingBlankLines.append(token.text)
                 return
+            }
+            if let index = Self.blockIndex(stack[stack.count - 2]), let block = blocks[index].keywordLine {
+                descriptionLines.append(.init(line: token.line, text: token.text, blockLine: block.location.line, inSteps: index == 2 || index == 3))
             }
             for line in pendingBlankLines + [token.text] {
                 if descriptionLineCount > 0 { descriptionText += "\n" }

@@ -20,6 +20,10 @@ struct GherkinDocument: Sendable {
     var feature: GherkinFeature?
     /// Every comment line, in file order.
     var comments: [Comment]
+    /// Lines read as description text that look like a mistyped keyword
+    /// (`Scenaro:`): warnings, not errors, as the official parser reads
+    /// them as text.
+    var keywordTypos: [GherkinKeywordTypos.Typo] = []
 }
 
 /// A tag (`@wip`) on a feature, rule, scenario or examples.

@@ -146,8 +146,12 @@ struct GherkinParser {
                 start = parser.nextStart
                 parser.lineNumber += 1
             }
-            let document = parser.builder.finish()
+            var document = parser.builder.finish()
             let errors = parser.builder.errors
+            if errors.isEmpty, !parser.builder.descriptionLines.isEmpty {
+                document.keywordTypos = GherkinKeywordTypos.find(
+                    in: parser.builder.descriptionLines, of: document, dialect: parser.matcher.dialect)
+            }
             return (errors.isEmpty ? document : nil, errors, parser.builder.nextID)
         }
     }
