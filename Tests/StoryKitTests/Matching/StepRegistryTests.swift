@@ -123,7 +123,7 @@ final class ConversionSteps: StepDefinitions {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct StepLibraryPrefixTests {
+@Suite(.timeLimit(.minutes(10))) struct StepLibraryPrefixTests {
     static func step(_ text: String) -> Step {
         Step(keyword: "Given", kind: .context, text: text, location: .init(file: "f", line: 1))
     }

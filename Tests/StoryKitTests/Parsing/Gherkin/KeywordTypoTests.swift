@@ -3,7 +3,7 @@ import Testing
 
 /// A mistyped Gherkin keyword is read as description text, as the official
 /// parser reads it, and a run says so.
-@Suite(.timeLimit(.minutes(1))) struct KeywordTypoTests {
+@Suite(.timeLimit(.minutes(10))) struct KeywordTypoTests {
     static let typos = """
         Feature: f
           Rules: every account has an owner.
