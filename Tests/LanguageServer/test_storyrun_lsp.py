@@ -4,6 +4,7 @@ The server is `.build/debug/storyrun lsp` with the fixture step classes
 (STORYRUN_FIXTURE_STEPS=1): BasketSteps, CheckoutSteps, MoodSteps...
 """
 import asyncio
+import json
 import os
 import pathlib
 import shutil
@@ -245,5 +246,39 @@ def test_neovim_smoke():
         assert any(line.startswith("diagnostic 3 undefined step") for line in lines), lines
         assert any(line.startswith("hover `^Given an empty basket$` (regex)") for line in lines), lines
         assert any(line.startswith("definition file://") and "BasketSteps.swift:" in line for line in lines), lines
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_neovim_recipe_of_the_documentation():
+    """The Neovim recipe in TheEditor.md, as a user pastes it into init.lua,
+    starts the server and shows its diagnostics in the Neovim installed here
+    (Debian 12's is 0.7.2, where `vim.lsp.start` and `vim.filetype.add` do
+    not exist: the recipe before did nothing there)."""
+    import re
+    import subprocess
+    nvim = shutil.which("nvim")
+    if nvim is None:
+        pytest.skip("neovim is not installed (make lsp-test installs it with apt-get where it can)")
+    page = pathlib.Path(__file__).resolve().parents[2] / "Sources/StoryKit/StoryKit.docc/TheEditor.md"
+    text = page.read_text()
+    neovim = text[text.index("**Neovim**"):]
+    recipe = re.search(r"```lua\n(.*?)```", neovim, re.S).group(1)
+    placeholder = 'vim.fn.getcwd() .. "/.build/debug/YOUR-EXECUTABLE"'
+    assert placeholder in recipe, recipe
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="storyrun-nvim-recipe-"))
+    try:
+        (folder / "init.lua").write_text(recipe.replace(placeholder, json.dumps(str(STORYRUN))))
+        feature = folder / "smoke.feature"
+        feature.write_text("Feature: Smoke\n  Scenario: S\n    Given an empty basket\n    When nothing is defined here\n")
+        out = folder / "out.txt"
+        env = {**os.environ, "STORYRUN_FIXTURE_STEPS": "1", "RECIPE": str(folder / "init.lua"),
+               "SMOKE_FEATURE": str(feature), "SMOKE_OUT": str(out), "HOME": str(folder)}
+        subprocess.run([nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c",
+                        f"luafile {pathlib.Path(__file__).with_name('neovim_recipe.lua')}"],
+                       cwd=folder, env=env, timeout=60, check=False, capture_output=True)
+        lines = out.read_text().splitlines() if out.exists() else []
+        assert "filetype cucumber" in lines, lines
+        assert any(line.startswith("diagnostic 3 undefined step") for line in lines), lines
     finally:
         shutil.rmtree(folder, ignore_errors=True)
