@@ -10,7 +10,7 @@ CONFORMANCE_DIR ?= $(abspath ../shared/conformance)
 export CONFORMANCE_DIR
 OFFICIAL = sh Tests/Conformance/official.sh
 
-.PHONY: bench-html docs docs-test plugin-test bench-tools consistency build test unit lsp-test stories example example-todo example-web conformance goldens bench fuzz fuzz-cli report-screenshot clean test-tools messages-schema cucumber-json
+.PHONY: bench-html docs docs-test plugin-test bench-tools consistency build test unit lsp-test stories example example-todo example-web conformance goldens bench fuzz fuzz-cli report-screenshot bench-browser bench-browser-tools clean test-tools messages-schema cucumber-json
 
 build:
 	$(SWIFT) build
@@ -128,6 +128,18 @@ bench: bench-tools
 	python3 Benchmarks/profile.py Benchmarks/out/neutral-$${BENCH_N:-10000}
 	python3 Benchmarks/lsp_latency.py
 	python3 Benchmarks/watch_latency.py
+	$(MAKE) --no-print-directory bench-browser
+
+# The browser bench's peer: Selenium (PyPI) driving Debian's chromium through chromium-driver.
+bench-browser-tools: bench-tools
+	@python3 -c "import selenium" 2>/dev/null || pip install selenium 2>/dev/null || pip install --break-system-packages selenium
+	@command -v chromedriver >/dev/null || (apt-get update -qq && timeout 600 apt-get install -y -qq chromium-driver) >/dev/null 2>&1 || echo "chromium-driver cannot be installed here: the browser bench cannot run"
+
+# The same 50 UI stories run by storyrun (StoryKitBrowser, release build) and by
+# behave with Selenium against one running web example, in alternating runs.
+bench-browser: bench-browser-tools
+	cd Examples/WebApp && $(SWIFT) build -c release
+	timeout 1500 python3 Benchmarks/browser_bench.py
 
 # The HTML report at 1,000 / 10,000 / 100,000 stories: page size, time to
 # write it, and headless Chromium's time to show it (scripts on and off).

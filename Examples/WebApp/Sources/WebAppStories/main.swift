@@ -12,5 +12,7 @@ for file in try FileManager.default.contentsOfDirectory(atPath: site.path) {
     let type = file.hasSuffix(".js") ? "text/javascript" : file.hasSuffix(".css") ? "text/css" : "text/html; charset=utf-8"
     server.answer(StubRule(method: "GET", path: file == "index.html" ? "/" : "/" + file, status: 200, headers: [("Content-Type", type)], body: body))
 }
-BrowserSteps.defaultBaseURL = server.url
+// STORYKIT_BASE_URL points the stories at an app already running elsewhere
+// (Benchmarks/browser_bench.py serves one app to storyrun and to behave).
+if ProcessInfo.processInfo.environment["STORYKIT_BASE_URL"] == nil { BrowserSteps.defaultBaseURL = server.url }
 await StoryRun.main(steps: [BrowserSteps.self])
