@@ -4,7 +4,8 @@ import StoryKit
 /// The steps of the random suites `Tests/Consistency/consistency.py` writes:
 /// steps that pass, fail, pass on a later attempt, attach, print, match
 /// twice, hang past the time limit, or crash their worker (every time, or
-/// until a later attempt);
+/// until a later attempt), write a stray line to the worker's channel, or
+/// zero its time limit on the shared page;
 /// hooks that fail for stories tagged to ask for it, and run hooks that fail
 /// when `STORYRUN_CONSISTENCY_FAIL_RUN` says so (`before` or `after`).
 final class ConsistencySteps: StepDefinitions {
@@ -31,6 +32,21 @@ final class ConsistencySteps: StepDefinitions {
         }
         // Past any --step-timeout the suites give: the parent ends the worker.
         step("^step (\\d+) hangs$") { (_: ConsistencySteps, _: Int) in usleep(60_000_000) }
+        // Accidents a step's code may cause the worker protocol: a stray
+        // line on the worker's channel (descriptor 4), which the parent
+        // rejects (it ends the worker, failing the story it is in), and a
+        // time limit zeroed on the shared page (slot 5), which the parent's
+        // own clock ignores. Supervised suites only.
+        step("^step (\\d+) strays$") { (_: ConsistencySteps, _: Int) in
+            _ = "U -1\n".withCString { write(4, $0, 5) }
+            usleep(10_000_000)
+        }
+        step("^step (\\d+) stalls its clock$") { (_: ConsistencySteps, _: Int) in
+            for _ in 0..<60_000 {
+                FaultSteps.writeSharedSlot(5, 0)
+                usleep(1_000)
+            }
+        }
         step("^step (\\d+) prints$") { (_: ConsistencySteps, number: Int) in print("step \(number) prints to standard output") }
         step("^step (\\d+) is ambiguous$") { (_: ConsistencySteps, _: Int) in }
         step("^step (\\d+) is ambig\\w+$") { (_: ConsistencySteps, _: Int) in }

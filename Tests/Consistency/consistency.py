@@ -8,7 +8,8 @@ background and scenario outlines) of random stories over the steps of
 StoryrunSteps/ConsistencySteps.swift (STORYRUN_FIXTURE_STEPS=consistency):
 steps that pass, fail, attach, print, are undefined, are ambiguous, pass
 only on a later attempt, hang past `--step-timeout 1`, or crash their worker
-process (always, or until a later attempt); stories tagged so their before, after or after-step hook
+process (always, or until a later attempt), write a stray line to their
+worker's channel to storyrun, or zero their time limit on the shared page; stories tagged so their before, after or after-step hook
 fails; now and then a failing before-run or after-run hook; `--retry` 0-2.
 
 The suite runs once, supervised as a user runs it (workers, not
@@ -32,7 +33,7 @@ do), so reports that agree on a wrong answer fail too.
 
 Prints `N suites, N stories, N verdicts compared, N differ` and exits 1 on
 a difference (the suite's folder is kept and named)."""
-import html as htmllib, json, os, random, re, shutil, subprocess, sys, tempfile
+import json, os, random, re, shutil, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
 
 KEYWORDS = ["Given", "And"]
@@ -42,8 +43,9 @@ def random_step(rng, n, retries):
     """A step of one of the kinds the suites use: (kind, text, attempt).
     A step that hangs costs seconds each time it runs (its limit, then the
     worker's grace): only in suites that do not retry."""
-    kind = rng.choices(["passes", "fails", "attaches", "nowhere", "ambiguous", "late", "crashes", "crashlate", "prints", "hangs"],
-                       [10, 2, 2, 1, 1, 2, 1, 1, 1, 0.3 if retries == 0 else 0])[0]
+    kind = rng.choices(["passes", "fails", "attaches", "nowhere", "ambiguous", "late", "crashes", "crashlate", "prints", "hangs",
+                        "strays", "stalls"],
+                       [10, 2, 2, 1, 1, 2, 1, 1, 1, 0.3 if retries == 0 else 0, 0.5, 0.3 if retries == 0 else 0])[0]
     if kind == "late":
         attempt = rng.randint(2, 3)
         return kind, f"step {n} passes on attempt {attempt}", attempt
@@ -54,6 +56,8 @@ def random_step(rng, n, retries):
         return kind, f"step {n} is nowhere", 0
     if kind == "ambiguous":
         return kind, f"step {n} is ambiguous", 0
+    if kind == "stalls":
+        return kind, f"step {n} stalls its clock", 0
     return kind, f"step {n} {kind}", 0
 
 
@@ -163,7 +167,7 @@ def expect(steps, tags, retries):
                     culprit = text
                 continue
             runs[text] = runs.get(text, 0) + 1
-            if kind in ("fails", "ambiguous", "crashes", "hangs") or (kind in ("late", "crashlate") and runs[text] < late):
+            if kind in ("fails", "ambiguous", "crashes", "hangs", "strays", "stalls") or (kind in ("late", "crashlate") and runs[text] < late):
                 # A crash ends the attempt there: no after hook runs.
                 culprit = text
             elif "@fail-after-step" in tags:
@@ -302,21 +306,26 @@ def from_messages(path):
 
 
 def from_html(path):
+    """The verdicts in the page's data (`<script type="application/json"
+    id="storyrun-data">`), which its script shows: a story's status, the
+    first failed (or undefined) step or hook of its last attempt, and
+    whether it was flaky."""
     text = open(path, encoding="utf-8").read()
+    opening = '<script type="application/json" id="storyrun-data">'
+    start = text.index(opening) + len(opening)
+    data = json.loads(text[start:text.index("</script>", start)])
     verdicts = {}
-    for match in re.finditer(r'<details class="story [^"]*" id="[^"]*" data-status="(\w+)"[^>]*>(.*?)</details>\n(?=<details class="story|</section|</main|<section|$)', text, re.S):
-        status, body = match.group(1), match.group(2)
-        where = re.search(r'&middot; ([^<&]+):(\d+)</span></span></summary>', body)
-        if not where:
-            continue
-        flaky = '<span class="badge flaky"' in body.split("</summary>")[0] and status == "passed"
-        current = body.split('<details class="attempts">')[0]
-        culprit = None
-        wanted = "failed|ambiguous" if status == "failed" else "undefined"
-        step = re.search(r'<li class="step (hook )?(' + wanted + r')">.*?<span class="text"><span class="keyword">([^<]*)</span>([^<]*)', current, re.S)
-        if step:
-            culprit = hook_label(step.group(3)) if step.group(1) else htmllib.unescape(step.group(4)).strip()
-        verdicts[(os.path.basename(where.group(1)), int(where.group(2)))] = (status, culprit, flaky)
+    for file in data["files"]:
+        for story in file["s"]:
+            status = story["st"]
+            wanted = ("failed", "ambiguous") if status == "failed" else ("undefined",)
+            culprit = None
+            for step in story.get("x", []):
+                if step.get("s") in wanted:
+                    culprit = hook_label(step["h"] + " hook") if "h" in step else step["t"]
+                    break
+            flaky = bool(story.get("fl")) and status == "passed"
+            verdicts[(os.path.basename(file["p"]), story["l"])] = (status, culprit, flaky)
     return verdicts
 
 
@@ -361,7 +370,7 @@ def check_suite(storyrun, rng, index, keep):
             os.remove(os.path.join(folder, leftover))
     merge_status, merge_summary = run(storyrun, ["merge"] + shards + ["--json", "m.json", "--junit", "m.xml", "--html", "m.html"], folder, env)
     # In process too, where no step ends the process: the same verdicts.
-    in_process = not any(("crashes" in text or "hangs" in text) for text in files.values())
+    in_process = not any(word in text for word in ("crashes", "hangs", "strays", "stalls") for text in files.values())
     if in_process:
         run(storyrun, common + ["--in-process", "--json", "p.json"] + names, folder, env)
         for leftover in [f for f in os.listdir(folder) if f.startswith(".attempts")]:
