@@ -193,22 +193,9 @@ public enum StoryRun {
         if isGitHubActions && !options.reports.contains(where: { $0.format == .github }) {
             options.reports.append(ReportRequest(format: .github))
         }
-        switch options.command {
-        case .help:
-            output(Options.usage)
-            return .success
-        case .version:
-            output("storyrun \(version)")
-            return .success
-        case .match(let syntax, let pattern, let text):
-            return MatchCommand.run(syntax, pattern: pattern, text: text, output: output)
-        case .pickles:
-            return PicklesCommand.run(paths: options.paths, output: output)
-        case .i18nLanguages:
-            return LanguagesCommand.languages(output: output)
-        case .i18nKeywords(let language):
-            return LanguagesCommand.keywords(language, style: style, output: output)
-        case .run, .check, .explain, .worker, .lsp, .definitions:
+        if let status = runWithoutSteps(options, style: style, output: output) { return status }
+        // What follows writes with --no-color's style and output.
+        do {
             let style = options.isColorDisabled ? .plain : style
             // --no-color: no escape sequence reaches the terminal, not even
             // a story's own colours (the caller's output lets storyrun's pass).
@@ -262,6 +249,29 @@ public enum StoryRun {
                     .run(first: selection, feed: feed)
             }
             return await runStories(options, selection: selection, feed: feed, registry: registry, context: context, userReporters: reporters, clock: clock)
+        }
+    }
+
+    /// The commands that need no step class: help, version, match, pickles,
+    /// the languages; nil for the others.
+    private static func runWithoutSteps(_ options: Options, style: TextStyle, output: (String) -> Void) -> ExitStatus? {
+        switch options.command {
+        case .help:
+            output(Options.usage)
+            return .success
+        case .version:
+            output("storyrun \(version)")
+            return .success
+        case .match(let syntax, let pattern, let text):
+            return MatchCommand.run(syntax, pattern: pattern, text: text, output: output)
+        case .pickles:
+            return PicklesCommand.run(paths: options.paths, output: output)
+        case .i18nLanguages:
+            return LanguagesCommand.languages(output: output)
+        case .i18nKeywords(let language):
+            return LanguagesCommand.keywords(language, style: style, output: output)
+        case .run, .check, .explain, .worker, .lsp, .definitions:
+            return nil
         }
     }
 

@@ -29,6 +29,8 @@ final class WatchMode {
     private var lastRunFiles: Set<String> = []
     /// The story paths named as not regular files, each until it is one.
     private var notRegularNamed: Set<String> = []
+    /// The story files of the tree when it was last looked at.
+    private var knownStories: Set<String> = []
 
     init(
         options: Options, settings: WatchSettings, registry: StepRegistry, context: ReporterContext,
@@ -71,19 +73,9 @@ final class WatchMode {
             for diagnostic in selection.pathDiagnostics { output(diagnostic.rendered(style: context.style)) }
             return .inputError
         }
-        var notes: [String] = []
-        var rebuild: SwiftRebuild?
-        var sources = settings.swiftSources
-        if let folder = sources {
-            rebuild = SwiftRebuild.forExecutable(SwiftRebuild.runningExecutable())
-            if rebuild == nil {
-                notes.append("storyrun: Swift sources are not watched: \(Options.executableName) is not in a package's .build folder")
-                sources = nil
-            } else if !WatchedTree.isFolder(folder) {
-                output("storyrun: --watch-sources \(folder) is not a folder")
-                feed.stop()
-                return .inputError
-            }
+        guard case (let rebuild, let sources, var notes)? = watchedSources() else {
+            feed.stop()
+            return .inputError
         }
         let tree = WatchedTree(storyPaths: options.paths, sourcesFolder: sources)
         // Watching starts before the first run, so a save during it counts.
@@ -105,48 +97,21 @@ final class WatchMode {
             showStatus(tree, outcome: "last run: " + record.countsText)
         }
 
-        var knownStories = Self.storyFiles(in: tree)
+        knownStories = Self.storyFiles(in: tree)
         while let changes = watcher.nextChanges(isStopped: { Self.isStopped }) {
             let swiftChanges = changes.filter { tree.kind(of: $0) == .swiftSource }.sorted()
             // A build that fails keeps the executable that runs: the story
             // files saved with the source run with it, below the errors.
             var buildProblem: String?
             if let rebuild, let changed = swiftChanges.first {
-                clearScreen()
-                output("storyrun: \(changed) changed: building \(rebuild.product) (\(rebuild.configuration))…")
-                switch rebuild.build(isStopped: { Self.isStopped }) {
-                case .interrupted: return Self.stoppedStatus
-                case .failed(let errors):
-                    output(errors)
-                    buildProblem = "build failed"
-                case .cannotStart(let reason):
-                    output("storyrun: cannot build: \(reason)")
-                    buildProblem = "build failed"
-                case .rebuilt:
-                    output("storyrun: restarting \(rebuild.product)")
-                    output("storyrun: " + rebuild.restart())
-                    showStatus(tree, outcome: "restart failed")
-                    continue
-                case .unchanged:
-                    output("storyrun: the build left \(rebuild.product) as it was")
+                switch self.rebuild(rebuild, for: changed, tree: tree) {
+                case .stopped: return Self.stoppedStatus
+                case .restarted: continue
+                case .failed: buildProblem = "build failed"
+                case .unchanged: break
                 }
             }
-            // A story file gone (deleted, renamed away, its folder removed
-            // or moved) leaves the status; when the last run ran it and
-            // reports are written, the last run's other files run again, so
-            // that the reports, rewritten by each run, lose its stories.
-            let stories = Self.storyFiles(in: tree)
-            var deleted = knownStories.subtracting(stories)
-            knownStories = stories
-            var (storyFiles, gone) = savedStoryFiles(in: changes, of: tree)
-            deleted.formUnion(gone)
-            for file in deleted { record.forget(file: file) }
-            var runsEvenEmpty = false
-            if !lastRunFiles.isDisjoint(with: deleted), options.reports.contains(where: \.format.isFile) {
-                let again = lastRunFiles.subtracting(deleted).filter { stories.contains($0) && !storyFiles.contains($0) }
-                storyFiles += again
-                runsEvenEmpty = true
-            }
+            let (storyFiles, runsEvenEmpty) = filesToRun(after: changes, in: tree)
             if !rejectedDefinitions.isEmpty, !storyFiles.isEmpty {
                 if buildProblem == nil { clearScreen() }
                 showRejected()
@@ -160,29 +125,95 @@ final class WatchMode {
                     tree, outcome: buildProblem ?? (rejectedDefinitions.isEmpty ? "last run: " + record.countsText : Self.rejectedOutcome))
                 continue
             }
-            // The files with failures first, then by name.
-            storyFiles.sort { a, b in
-                let (failedA, failedB) = (record.hasFailures(in: a), record.hasFailures(in: b))
-                return failedA != failedB ? failedA : a < b
-            }
-            var runOptions = options
-            runOptions.paths = Self.paths(for: storyFiles, arguments: options.paths)
-            switch StorySelection.make(runOptions) {
-            case .failure(let diagnostic):
-                output(diagnostic.rendered(style: context.style))
-                showStatus(tree, outcome: buildProblem ?? "no run")
-            case .success(let selection):
-                let runsInProcess = options.isInProcess || options.isDryRun || !StoryRun.startsWorkers
-                let feed = StoryFeed(
-                    files: selection.files, filter: selection.filter, matchesSteps: runsInProcess,
-                    keepsParses: options.reports.contains(where: \.format.readsStoryFiles))
-                feed.match(with: registry)
-                await runStories(selection: selection, feed: feed, options: runOptions, clearsScreen: buildProblem == nil)
-                if Self.isStopped { return Self.stoppedStatus }
-                showStatus(tree, outcome: (buildProblem.map { $0 + "; " } ?? "") + "last run: " + record.countsText)
-            }
+            await run(storyFiles, tree: tree, buildProblem: buildProblem)
+            if Self.isStopped { return Self.stoppedStatus }
         }
         return Self.stoppedStatus
+    }
+
+    /// The Swift rebuild (`--watch-sources`), the sources folder watched and
+    /// the notes for after the first run; nil (after saying why) when the
+    /// folder is not one.
+    private func watchedSources() -> (rebuild: SwiftRebuild?, sources: String?, notes: [String])? {
+        guard let folder = settings.swiftSources else { return (nil, nil, []) }
+        guard let rebuild = SwiftRebuild.forExecutable(SwiftRebuild.runningExecutable()) else {
+            return (nil, nil, ["storyrun: Swift sources are not watched: \(Options.executableName) is not in a package's .build folder"])
+        }
+        guard WatchedTree.isFolder(folder) else {
+            context.output("storyrun: --watch-sources \(folder) is not a folder")
+            return nil
+        }
+        return (rebuild, folder, [])
+    }
+
+    /// What a rebuild after a Swift source changed came to.
+    private enum RebuildTurn { case stopped, restarted, failed, unchanged }
+
+    /// Builds the executable again after `changed` was saved; restarts it
+    /// when the build changed it.
+    private func rebuild(_ rebuild: SwiftRebuild, for changed: String, tree: WatchedTree) -> RebuildTurn {
+        let output = context.output
+        clearScreen()
+        output("storyrun: \(changed) changed: building \(rebuild.product) (\(rebuild.configuration))…")
+        switch rebuild.build(isStopped: { Self.isStopped }) {
+        case .interrupted: return .stopped
+        case .failed(let errors):
+            output(errors)
+            return .failed
+        case .cannotStart(let reason):
+            output("storyrun: cannot build: \(reason)")
+            return .failed
+        case .rebuilt:
+            output("storyrun: restarting \(rebuild.product)")
+            output("storyrun: " + rebuild.restart())
+            showStatus(tree, outcome: "restart failed")
+            return .restarted
+        case .unchanged:
+            output("storyrun: the build left \(rebuild.product) as it was")
+            return .unchanged
+        }
+    }
+
+    /// The story files to run after `changes`: those saved, and when a
+    /// story file the last run ran is gone (deleted, renamed away, its
+    /// folder removed or moved) and reports are written, the last run's
+    /// other files, so that the reports, rewritten by each run, lose its
+    /// stories (`runsEvenEmpty`). A file gone leaves the status.
+    private func filesToRun(after changes: Set<String>, in tree: WatchedTree) -> (files: [String], runsEvenEmpty: Bool) {
+        let stories = Self.storyFiles(in: tree)
+        var deleted = knownStories.subtracting(stories)
+        knownStories = stories
+        var (storyFiles, gone) = savedStoryFiles(in: changes, of: tree)
+        deleted.formUnion(gone)
+        for file in deleted { record.forget(file: file) }
+        guard !lastRunFiles.isDisjoint(with: deleted), options.reports.contains(where: \.format.isFile) else { return (storyFiles, false) }
+        storyFiles += lastRunFiles.subtracting(deleted).filter { stories.contains($0) && !storyFiles.contains($0) }
+        return (storyFiles, true)
+    }
+
+    /// Runs story files saved (the files with failures first, then by name)
+    /// and shows the status.
+    private func run(_ files: [String], tree: WatchedTree, buildProblem: String?) async {
+        let storyFiles = files.sorted { a, b in
+            let (failedA, failedB) = (record.hasFailures(in: a), record.hasFailures(in: b))
+            return failedA != failedB ? failedA : a < b
+        }
+        var runOptions = options
+        runOptions.paths = Self.paths(for: storyFiles, arguments: options.paths)
+        switch StorySelection.make(runOptions) {
+        case .failure(let diagnostic):
+            context.output(diagnostic.rendered(style: context.style))
+            showStatus(tree, outcome: buildProblem ?? "no run")
+        case .success(let selection):
+            let runsInProcess = options.isInProcess || options.isDryRun || !StoryRun.startsWorkers
+            let feed = StoryFeed(
+                files: selection.files, filter: selection.filter, matchesSteps: runsInProcess,
+                keepsParses: options.reports.contains(where: \.format.readsStoryFiles))
+            feed.match(with: registry)
+            await runStories(selection: selection, feed: feed, options: runOptions, clearsScreen: buildProblem == nil)
+            if Self.isStopped { return }
+            showStatus(tree, outcome: (buildProblem.map { $0 + "; " } ?? "") + "last run: " + record.countsText)
+        }
     }
 
     /// The changed story files that are there to run, and those gone. One
