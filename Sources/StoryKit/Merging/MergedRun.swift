@@ -32,8 +32,8 @@ struct MergedRun {
             used = run.used
             note = run.note
             // Those the note lists, and those the stream gives as test
-            // cases or pickles that never started.
-            // By file and line: a pickle's place has a column, the note's not.
+            // cases or pickles that never started (by file and line: a
+            // pickle's place has a column, the note's not).
             let listed = Set(note.notRunStories.map(\.fileAndLine))
             let more = run.notRunStories.filter { !listed.contains($0.fileAndLine) }
             note.notRunStories += more

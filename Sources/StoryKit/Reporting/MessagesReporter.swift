@@ -388,9 +388,8 @@ public struct MessagesReporter: Reporter {
 
     /// Writes the pickle of a feature file's story that did not run (a
     /// before-run hook failed, the run was stopped), as Cucumber writes
-    /// every pickle it read; it has no test case.
-    /// Gives a story not run as a pickle with no test case (Gherkin files
-    /// only); false when it cannot.
+    /// every pickle it read; it has no test case. False when it cannot (a
+    /// `.stories` file has no pickles): the run's note names the story.
     @discardableResult
     private mutating func addNotRun(_ location: SourceLocation) -> Bool {
         let info = fileInfos.info(location.file)
