@@ -150,24 +150,18 @@ extension SupervisedRun {
             guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
                 let flight = take(sequence, from: worker)
             else { return }
-            if let result = supervisor.rebuild(flight.planned, duration: duration, testSteps: testSteps) {
-                finish(result, matches: flight.planned.matches)
-            } else {
-                finish(Supervisor.lost(flight.planned.story, "its worker's answer did not fit the story"), matches: nil)
-                reject(worker, "an answer that did not fit the story \"\(flight.planned.story.name)\"", fromOutbox: fromOutbox)
-            }
+            settle(
+                flight, supervisor.rebuild(flight.planned, duration: duration, testSteps: testSteps),
+                unfit: "its worker's answer did not fit the story", from: worker, fromOutbox: fromOutbox)
         case .result(let sequence, let wire):
             guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
                 let flight = take(sequence, from: worker)
             else { return }
-            if let result = wire.result(for: flight.planned.story) {
-                finish(result, matches: flight.planned.matches)
-            } else {
-                // "Passed" with no steps, say: a passed story accounts
-                // for every step the parent planned.
-                finish(Supervisor.lost(flight.planned.story, "its worker's answer did not account for the story's steps"), matches: nil)
-                reject(worker, "an answer that did not fit the story \"\(flight.planned.story.name)\"", fromOutbox: fromOutbox)
-            }
+            // "Passed" with no steps, say: a passed story accounts for
+            // every step the parent planned.
+            settle(
+                flight, wire.result(for: flight.planned.story),
+                unfit: "its worker's answer did not account for the story's steps", from: worker, fromOutbox: fromOutbox)
         case .missing(let sequence, let text):
             guard isOwnAnswer(sequence, from: worker, isResult: false, fromOutbox: fromOutbox),
                 let flight = take(sequence, from: worker)
@@ -176,6 +170,19 @@ extension SupervisedRun {
         default:
             return
         }
+    }
+
+    /// A story's answer, or, when it did not fit the story (nil), a failure
+    /// saying `unfit` and the worker ended.
+    private mutating func settle(
+        _ flight: InFlight, _ result: consuming StoryResult?, unfit: String, from worker: SupervisedWorker, fromOutbox: Bool
+    ) {
+        if let result {
+            finish(result, matches: flight.planned.matches)
+            return
+        }
+        finish(Supervisor.lost(flight.planned.story, unfit), matches: nil)
+        reject(worker, "an answer that did not fit the story \"\(flight.planned.story.name)\"", fromOutbox: fromOutbox)
     }
 
     /// It could open no more story files (a step leaked its descriptors,
