@@ -351,7 +351,6 @@ public enum StoryRun {
         observe: ((RunEvent) -> Void)? = nil, runsFirst: ((Story) -> Bool)? = nil, listsUnused: Bool = true
     ) async -> ExitStatus {
         let output = context.output
-        let start = clock()
         let reports = RunReports(
             options, context: context, feed: feed, userReporters: userReporters, clock: clock, observe: observe, listsUnused: listsUnused)
         let queue = RunQueue(feed: feed, reports: reports)
@@ -368,37 +367,40 @@ public enum StoryRun {
         var configuration = runnerConfiguration(options)
         configuration.emitsStoryProgress = reports.readsStoryProgress
         PhaseTimer.mark("running")
-        var summary: RunSummary
         // A dry run runs no user code, so it needs no worker.
+        let coordinator = RunCoordinator(registry: registry, configuration: configuration, now: clock)
+        let summary: RunSummary
         if options.isInProcess || options.isDryRun || !startsWorkers {
-            summary = await runInProcess(registry: registry, configuration: configuration, clock: clock, queue: queue, reports: reports, output: output)
+            var executor = InProcessExecutor(registry: registry, configuration: configuration, now: clock)
+            summary = await coordinator.run(&executor, queue: queue, emit: reports.emit, warn: output)
         } else {
-            let supervisor = Supervisor(
+            var executor = Supervisor(
                 registry: registry, configuration: configuration, workerCount: max(1, options.jobs),
                 workerArguments: options.workerArguments, now: clock)
-            summary = StandardOutput.gathering { supervisor.run(next: queue.next, emit: reports.emit, warn: output) }
-            summary.duration = clock() &- start
-            summary.rejectedFiles = queue.rejectedFiles
-            reports.emit(.runFinished(summary))
+            summary = await coordinator.run(&executor, queue: queue, emit: reports.emit, warn: output)
         }
         feed.stop()
         PhaseTimer.mark("ran")
 
-        var status = verdict(of: summary, options, selection: selection, rejected: queue.rejected, output: output, style: context.style)
-        if let note = StorySelection.rerunLeftOut(options, leftOut: feed.byLine.total, status: &status) { output(note) }
-        if let signal = Interrupts.received { status = .stopped(by: signal) }
-        let reportProblems = reports.finish()
-        // A signal while the reports were written: they are whole (every
-        // story had run), but the run was asked to stop, and says so.
-        if let signal = Interrupts.received { status = .stopped(by: signal) }
-        for problem in reportProblems {
-            output(problem.rendered(style: context.style))
-            if !status.isStoppedBySignal { status = .inputError }
+        let leftOut = StorySelection.rerunLeftOut(options, leftOut: feed.byLine.total)
+        var facts = RunVerdict.Facts(
+            isStrict: options.isStrict, readsRerunFiles: !options.rerunFiles.isEmpty,
+            choosesByNameOrTags: selection.filter.choosesByNameOrTags, foundStoryFiles: !selection.files.isEmpty,
+            hasPathErrors: selection.pathDiagnostics.contains(where: \.isError), rejectedInputs: queue.rejected,
+            rerunLeftOutAll: leftOut?.isAll)
+        // What it says of a selection that ran nothing comes before the
+        // reports are written; the status, once they are.
+        for note in RunVerdict.of(summary, facts).notes {
+            output(say(note, options, selection: selection, rerunLeftOut: leftOut?.line, style: context.style))
         }
+        let reportProblems = reports.finish()
+        for problem in reportProblems { output(problem.rendered(style: context.style)) }
         if queue.rejected > 0 {
             output("storyrun: \(queue.rejected) problem\(queue.rejected == 1 ? "" : "s") in the input (above); the stories they are in did not run")
-            status = .inputError
         }
+        facts.reportProblems = reportProblems.count
+        facts.signal = Interrupts.received
+        let status = RunVerdict.of(summary, facts).status
         Supervisor.endRetired()
         return status
     }
@@ -418,55 +420,19 @@ public enum StoryRun {
         return lines
     }
 
-    /// Runs the stories in this process (`--in-process`, a dry run): user
-    /// code in the parent.
-    private static func runInProcess(
-        registry: StepRegistry, configuration: Runner.Configuration, clock: @escaping @Sendable () -> UInt64, queue: RunQueue,
-        reports: RunReports, output: (String) -> Void
-    ) async -> RunSummary {
-        var runner = Runner(registry: registry, configuration: configuration, now: clock)
-        CrashNote.runsStories(true)
-        await runner.begin(emit: reports.emit)
-        while !runner.isStopped, Interrupts.received == nil, let planned = queue.next() {
-            await runner.run(planned, emit: reports.emit)
+    /// What the run says for a note of its verdict: a rerun file that chose
+    /// nothing, a name or tag that chose nothing, a folder or files with no
+    /// story in them, stories a rerun file named that filters left out.
+    private static func say(
+        _ note: RunVerdict.Note, _ options: Options, selection: StorySelection, rerunLeftOut: String?, style: TextStyle
+    ) -> String {
+        switch note {
+        case .rerunRanNothing: StorySelection.rerunRanNothing(options).rendered(style: style)
+        case .nothingChosen: StorySelection.nothingChosen(options)
+        case .noStoryFile:
+            "storyrun: no .stories or .feature file in \(options.paths.joined(separator: " "))\(options.isStrict ? " (an error under --strict)" : "")"
+        case .noStoryIn: StorySelection.noStoryIn(selection.files, isStrict: options.isStrict)
+        case .rerunLeftOut: rerunLeftOut ?? ""
         }
-        let notRunStories = queue.drain()
-        let wasInterrupted = Interrupts.received != nil
-        runner.noteNotRun(notRunStories, interrupted: wasInterrupted, rejectedFiles: queue.rejectedFiles)
-        // Before the totals, where a supervised run says it too.
-        if let note = RunSummary.notRunNote(
-            notRunStories.count, wasInterrupted: wasInterrupted, hasFailedBeforeRun: runner.hasFailedBeforeRun, isStopping: true)
-        {
-            output(note)
-        }
-        return await runner.finish(emit: reports.emit)
-    }
-
-    /// The run's exit status from its totals, and what it says when it ran
-    /// nothing: a rerun file that chose nothing, a name or tag that chose
-    /// nothing, a folder or files with no story in them.
-    private static func verdict(
-        of summary: RunSummary, _ options: Options, selection: StorySelection, rejected: Int, output: (String) -> Void, style: TextStyle
-    ) -> ExitStatus {
-        var status: ExitStatus = summary.hasFailures(strict: options.isStrict) ? .storyFailed : .success
-        let ranNone = summary.stories.values.reduce(0, +) == 0 && summary.notRun == 0
-        if !options.rerunFiles.isEmpty, ranNone, summary.rejectedFiles.isEmpty, status == .success {
-            output(StorySelection.rerunRanNothing(options).rendered(style: style))
-            status = .inputError
-        } else if selection.filter.choosesByNameOrTags, ranNone {
-            output(StorySelection.nothingChosen(options))
-            if options.isStrict { status = .storyFailed }
-        } else if selection.files.isEmpty, !selection.pathDiagnostics.contains(where: \.isError) {
-            // A folder that holds no story file (a wrong path, stories
-            // saved as .story): said, not a silent "0 passed".
-            output("storyrun: no .stories or .feature file in \(options.paths.joined(separator: " "))\(options.isStrict ? " (an error under --strict)" : "")")
-            if options.isStrict { status = .storyFailed }
-        } else if ranNone, rejected == 0, summary.rejectedFiles.isEmpty {
-            // Files with no story in them (empty, blank, comments, a
-            // `Feature:` alone): said, as an empty folder is.
-            output(StorySelection.noStoryIn(selection.files, isStrict: options.isStrict))
-            if options.isStrict { status = .storyFailed }
-        }
-        return status
     }
 }

@@ -140,9 +140,10 @@ struct StorySelection {
 
     /// What a run of rerun files says when `--name` or `--tags` left out
     /// some of the stories they name (a failure of the run before, dropped
-    /// in silence, would pass); when it left them all out, the run fails.
-    static func rerunLeftOut(_ options: Options, leftOut: [SourceLocation], status: inout ExitStatus) -> String? {
-        guard !options.rerunFiles.isEmpty, !leftOut.isEmpty, status != .inputError,
+    /// in silence, would pass), and whether it left them all out (then the
+    /// run fails: see ``RunVerdict``).
+    static func rerunLeftOut(_ options: Options, leftOut: [SourceLocation]) -> (line: String, isAll: Bool)? {
+        guard !options.rerunFiles.isEmpty, !leftOut.isEmpty,
             !options.namePatterns.isEmpty || !options.tagExpressions.isEmpty
         else { return nil }
         let named = StoryFilter.splitLines(options.rerunEntries).lines
@@ -150,9 +151,9 @@ struct StorySelection {
         let dropped = leftOut.filter { named[$0.file]?.contains($0.line) == true }.count
         guard dropped > 0 else { return nil }
         let isAll = dropped >= count
-        if isAll && status == .success { status = .inputError }
-        return "storyrun: \(isAll ? "error" : "warning"): \(chosenBy(options)) left out \(dropped) of the \(count) "
+        let line = "storyrun: \(isAll ? "error" : "warning"): \(chosenBy(options)) left out \(dropped) of the \(count) "
             + "stor\(count == 1 ? "y" : "ies") \(rerunFileNames(options)) names to run again; \(dropped == 1 ? "it" : "they") did not run"
+        return (line, isAll)
     }
 
     /// The `--name` and `--tags` a run chose by, as written: `--name "a"

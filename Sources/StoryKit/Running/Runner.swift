@@ -13,18 +13,14 @@ struct Runner {
     private let start: UInt64
     private var matcher: CachingMatcher
     private var reportedAmbiguities: Set<[Int]> = []
-    /// Whether each definition, by id, has won a match.
-    private var isUsed: [Bool]
+    /// The run's rules: its totals, the definitions used, when it stops.
+    private(set) var rules: RunRules
     /// The ids of the definitions that have won a match.
-    var usedDefinitionIDs: [Int] { isUsed.indices.filter { isUsed[$0] } }
-    /// The totals so far.
-    private(set) var summary = RunSummary()
-    /// Whether `--fail-fast`, or a failed before-run hook, has stopped the run.
-    private(set) var isStopped = false
-    /// Whether a before-run hook failed: the run's setup did not happen,
-    /// so no story runs (as Cucumber's BeforeAll); the other before-run
-    /// hooks and every after-run hook still run.
-    private(set) var hasFailedBeforeRun = false
+    var usedDefinitionIDs: [Int] { rules.usedDefinitionIDs }
+    /// Whether `--fail-fast`, a failed before-run hook or a signal has stopped the run.
+    var isStopped: Bool { rules.isStopping }
+    /// Whether a before-run hook failed (see ``RunRules/hasFailedBeforeRun``).
+    var hasFailedBeforeRun: Bool { rules.hasFailedBeforeRun }
     /// Cancels a step that overruns its time limit.
     let watchdog: StepWatchdog
     /// In a worker process, what its parent watches.
@@ -32,7 +28,12 @@ struct Runner {
     /// The working directory and mask each story starts with.
     private let processState = ProcessState()
 
-    init(registry: StepRegistry, configuration: Configuration, probe: WorkerProbe? = nil, now: @escaping @Sendable () -> UInt64) {
+    /// `rules`: the run's, when a ``RunCoordinator`` keeps them (see
+    /// ``InProcessExecutor``); else the runner keeps its own.
+    init(
+        registry: StepRegistry, configuration: Configuration, rules: RunRules? = nil, probe: WorkerProbe? = nil,
+        now: @escaping @Sendable () -> UInt64
+    ) {
         self.registry = registry
         self.configuration = configuration
         self.probe = probe
@@ -40,7 +41,8 @@ struct Runner {
         self.now = now
         start = now()
         matcher = CachingMatcher(registry: registry)
-        isUsed = Array(repeating: false, count: registry.definitions.count)
+        // A worker's totals are its parent's to keep (from the results it sends).
+        self.rules = rules ?? RunRules(registry: registry, configuration: configuration, keepsTotals: probe == nil)
     }
 
     /// Runs a list of stories from start to finish: the whole run.
@@ -78,7 +80,6 @@ struct Runner {
         if configuration.emitsStoryProgress { emit(.storyStarted(story)) }
         // By index: pairs of steps and matches would copy both.
         for index in 0..<min(story.steps.count, matches.count) where !matches[index].matches.isEmpty {
-            isUsed[matches[index].matches[0].definition.id] = true
             if matches[index].isAmbiguous, reportedAmbiguities.insert(matches[index].matches.map(\.definition.id)).inserted {
                 emit(.diagnostic(AmbiguityDiagnostic.make(step: story.steps[index], result: matches[index], isStrict: configuration.isStrict)))
             }
@@ -108,10 +109,8 @@ struct Runner {
         result.earlierAttempts = earlier
         processState.restore()
         events.forEach(emit)
-        // A worker's totals are its parent's to keep (from the results it sends).
-        if probe == nil { summary.add(result) }
+        rules.storyFinished(result, matches: matches)
         emit(.storyFinished(result))
-        if configuration.isFailFast && result.status == .failed { isStopped = true }
     }
 
     /// Whether another attempt at a story could change its verdict. As
@@ -121,22 +120,23 @@ struct Runner {
         !matches.contains { $0.isUndefined || ($0.isAmbiguous && isStrict) }
     }
 
-    /// Notes stories that were selected and not run, and whether a signal
-    /// stopped the run, before ``finish(emit:)``.
-    mutating func noteNotRun(_ stories: [SourceLocation], interrupted: Bool, rejectedFiles: [String]) {
-        summary.notRun = stories.count
-        summary.notRunStories = stories
-        summary.rejectedFiles = rejectedFiles
-        summary.wasInterrupted = interrupted
+    /// A signal asked the run to stop: no story starts after this one.
+    mutating func interrupted() {
+        rules.interrupted()
+    }
+
+    /// Ends the run: runs the after-run hooks. The rules' totals are then
+    /// whole but for the stories not run (see ``RunRules/end(notRun:rejectedFiles:duration:)``).
+    mutating func finishHooks(emit: (RunEvent) -> Void) async {
+        await runRunHooks(.afterRun, emit: emit)
+        watchdog.stop()
     }
 
     /// Ends the run: runs the after-run hooks, lists the definitions no
     /// story used and emits the totals.
     mutating func finish(emit: (RunEvent) -> Void) async -> RunSummary {
-        await runRunHooks(.afterRun, emit: emit)
-        watchdog.stop()
-        summary.unusedDefinitions = registry.unusedDefinitions(isUsed: isUsed)
-        summary.duration = now() &- start
+        await finishHooks(emit: emit)
+        let summary = rules.end(notRun: [], rejectedFiles: [], duration: now() &- start).summary
         emit(.runFinished(summary))
         return summary
     }
@@ -190,15 +190,11 @@ struct Runner {
             // Once an overrun has cancelled this task, in a task of its own.
             let failure = Task.isCancelled ? await Task.detached(operation: body).value.value : await body().value
             if let error = failure {
-                summary.failedHooks += 1
+                rules.runHookFailed(kind)
                 let cause = StepError(error)
                 let message = error is HookTimeoutError ? cause.message : "the \(kind.rawValue) hook failed: \(cause.message)"
                 result.status = .failed
                 result.error = StepError(message: message, location: cause.location ?? hook.location)
-                if kind == .beforeRun {
-                    hasFailedBeforeRun = true
-                    isStopped = true
-                }
                 emit(.diagnostic(Diagnostic(at: hook.location, problem: message)))
             }
             result.attachments = recorder.take() + (probe?.end() ?? [])

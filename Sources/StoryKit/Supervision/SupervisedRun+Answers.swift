@@ -15,14 +15,8 @@ extension SupervisedRun {
         finishedNanoseconds &+= result.duration
         if workerCount > 1 { demand.noteFinished(duration: result.duration) }
         if configuration.emitsStoryProgress { Self.replayProgress(of: result, emit: emit) }
-        // One pass over the test steps (`steps` would build an array each time).
-        for index in result.testSteps.indices {
-            guard case .step(let step) = result.testSteps[index] else { continue }
-            if let id = step.match?.definitionID, id < isUsed.count { isUsed[id] = true }
-        }
-        summary.add(result)
+        rules.storyFinished(result, matches: matches)
         emit(.storyFinished(result))
-        if configuration.isFailFast && result.status == .failed { isStopping = true }
     }
 
     /// The events an in-process run emits while a story runs, replayed
@@ -63,7 +57,7 @@ extension SupervisedRun {
         }
         if !fromOutbox {
             let snapshot = worker.position.snapshot
-            summary.failedHooks += 1
+            rules.runFailedOutsideStories()
             let running = snapshot.story.flatMap { inFlight[$0]?.planned.story }
             let culprit = running.map {
                 "a step wrote to it, in the story now running, \"\($0.name)\" (\($0.location.fileAndLine)), or in one before it in that worker"
@@ -90,7 +84,7 @@ extension SupervisedRun {
             // retire workers for ever).
             // And only once the parent has told it no more stories
             // come: before that, it is not the worker's own.
-            guard worker.requestsAreClosed || hasFailedBeforeRun, worker.position.snapshot.phase == .done else { return }
+            guard worker.requestsAreClosed || rules.hasFailedBeforeRun, worker.position.snapshot.phase == .done else { return }
             worker.hasEnded = true
             afterRunHooksRan = true
             // It has said everything and ended what its steps started:
@@ -101,11 +95,11 @@ extension SupervisedRun {
         case .diagnostic(let diagnostic):
             if seenDiagnostics.insert(diagnostic).inserted { emit(.diagnostic(diagnostic)) }
         case .used(let ids):
-            if let bad = ids.first(where: { $0 < 0 || $0 >= isUsed.count }) {
-                reject(worker, "a line of definitions used naming definition \(bad), of \(isUsed.count)", fromOutbox: fromOutbox)
+            if let bad = ids.first(where: { $0 < 0 || $0 >= registry.definitions.count }) {
+                reject(worker, "a line of definitions used naming definition \(bad), of \(registry.definitions.count)", fromOutbox: fromOutbox)
                 return
             }
-            for id in ids { isUsed[id] = true }
+            for id in ids { rules.markUsed(id) }
         case .invalid(let what):
             reject(worker, what, fromOutbox: fromOutbox)
         case .passed, .result, .missing:
@@ -131,14 +125,11 @@ extension SupervisedRun {
 
     private mutating func handleRunHook(_ hook: HookResult) {
         if hook.status == .failed {
-            summary.failedHooks += 1
+            // A failed before-run hook: the run's setup failed, no story
+            // runs (the worker runs none either).
+            rules.runHookFailed(hook.kind == Hook.Kind.beforeRun.rawValue ? .beforeRun : .afterRun)
             let diagnostic = Diagnostic(at: hook.location, problem: hook.error?.message ?? "the \(hook.kind) hook failed")
             if seenDiagnostics.insert(diagnostic).inserted { emit(.diagnostic(diagnostic)) }
-            // The run's setup failed: no story runs (the worker runs none either).
-            if hook.kind == Hook.Kind.beforeRun.rawValue {
-                hasFailedBeforeRun = true
-                isStopping = true
-            }
         }
         emit(.runHookFinished(hook))
     }
@@ -194,8 +185,8 @@ extension SupervisedRun {
         guard !worker.hasStopped, worker.dispatched.contains(sequence), worker.position.stoppedBefore == sequence else { return }
         worker.hasStopped = true
         worker.closeRequests()
-        summary.failedHooks += 1
-        emit(.diagnostic(Diagnostic(at: nil, problem: text + (isStopping ? "" : "; the run went on with a new worker"))))
+        rules.runFailedOutsideStories()
+        emit(.diagnostic(Diagnostic(at: nil, problem: text + (rules.isStopping ? "" : "; the run went on with a new worker"))))
     }
 
     /// A line from `worker` that is not the worker's own (no message, or
@@ -206,7 +197,7 @@ extension SupervisedRun {
     mutating func reject(_ worker: SupervisedWorker, _ what: String, fromOutbox: Bool) {
         guard !fromOutbox, worker.killReason == nil else { return }
         let running = worker.position.snapshot.story.flatMap { inFlight[$0]?.planned.story }
-        summary.failedHooks += 1
+        rules.runFailedOutsideStories()
         emit(.diagnostic(Diagnostic(
             at: running?.location,
             problem: "a worker process's channel to storyrun (descriptor \(WorkerMain.messages)) carried \(what), which the worker never sends: "

@@ -60,7 +60,7 @@ extension SupervisedRun {
             let crash = crashReport(of: worker, since: snapshot, reason: reason)
             let hook = WorkerFailure.runHook(
                 registry.hooks[snapshot.hookIndex], reason: reason, printed: crash.printed, site: crash.site, elapsed: 0)
-            summary.failedHooks += 1
+            rules.runFailedOutsideStories()
             emit(.diagnostic(Diagnostic(at: hook.location, problem: hook.error?.message ?? "")))
             emit(.runHookFinished(hook))
             if !worker.isReady && !isInterrupted {
@@ -83,7 +83,7 @@ extension SupervisedRun {
             let result = WorkerFailure.result(
                 for: flight.planned.story, registry: registry, at: snapshot, reason: reason, printed: crash.printed,
                 site: crash.site, elapsed: Supervisor.elapsed(since: snapshot, sentAt: flight.sentAt, now: supervisor.now))
-            if !isInterrupted, !isStopping, snapshot.attempt < configuration.retries, supervisor.canChange(flight.planned) {
+            if !isInterrupted, !rules.isStopping, snapshot.attempt < configuration.retries, supervisor.canChange(flight.planned) {
                 // --retry: a crash is a failure like any other; the story runs again
                 // in a new worker, this attempt kept.
                 crashedAttempts[result.story.location, default: []].append(
@@ -108,7 +108,7 @@ extension SupervisedRun {
             snapshot.phase == .stories || snapshot.phase == .afterRun && snapshot.stepKind != .hook,
             let hook = registry.hooks.first(where: { $0.kind == .afterRun })
         else { return }
-        summary.failedHooks += 1
+        rules.runFailedOutsideStories()
         emit(.diagnostic(Diagnostic(
             at: hook.location,
             problem: "the after-run hooks of a worker process did not run: " + WorkerFailure.message(.channelLost, printed: []))))
@@ -145,6 +145,6 @@ extension SupervisedRun {
         // A worker that never got ready is not replaced: its successor
         // would fail the same way, for ever.
         let hasWork = !queue.isEmpty || !isSourceDone
-        if !isStopping && hasWork && worker.isReady { startWorker() }
+        if !rules.isStopping && hasWork && worker.isReady { startWorker() }
     }
 }

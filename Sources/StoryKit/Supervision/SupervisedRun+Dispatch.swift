@@ -45,7 +45,7 @@ extension SupervisedRun {
     /// More workers only while there is work to share with them, once the
     /// stories prove slow.
     mutating func startMoreWorkersIfSlow(at time: UInt64) {
-        if workers.count < workerCount, startFailure == nil, !isStopping,
+        if workers.count < workerCount, startFailure == nil, !rules.isStopping,
             !queue.isEmpty || !isSourceDone || workers.contains(where: { $0.dispatched.count >= 2 }),
             demand.wantsMore(longestRunning: longestRunning(at: time))
         {
@@ -64,7 +64,7 @@ extension SupervisedRun {
     /// or a worker that answers a batch at a time idles while it asks for
     /// the next. The idlest first.
     mutating func handOut() {
-        guard !isStopping else { return }
+        guard !rules.isStopping else { return }
         for worker in workers.sorted(by: { $0.dispatched.count < $1.dispatched.count })
         where worker.isReady && !worker.hasEnded && !worker.hasStopped {
             while worker.dispatched.count < window, sendBatch(to: worker) {}
@@ -74,15 +74,15 @@ extension SupervisedRun {
     /// Tells idle workers when there is nothing more: nothing to send, and
     /// nothing another worker may yet give back.
     mutating func closeIdleWorkers(hasWork: Bool) {
-        if !isStopping && !hasWork && workerCount > 1 { takeBackWork() }
-        let mayGiveBack = !isStopping && workers.contains { $0.givingBack != nil || $0.dispatched.count >= 2 }
+        if !rules.isStopping && !hasWork && workerCount > 1 { takeBackWork() }
+        let mayGiveBack = !rules.isStopping && workers.contains { $0.givingBack != nil || $0.dispatched.count >= 2 }
         for worker in workers {
             worker.flush()
             // A lone worker is never asked for stories back: once all
             // are sent it may see the end of its requests at once, and
             // go on to its after-run hooks without a round trip.
             let mayClose = worker.dispatched.isEmpty || workerCount == 1
-            if worker.isReady && mayClose && !worker.hasUnsent && (isStopping || !hasWork && (workerCount == 1 || !mayGiveBack)) {
+            if worker.isReady && mayClose && !worker.hasUnsent && (rules.isStopping || !hasWork && (workerCount == 1 || !mayGiveBack)) {
                 worker.closeRequests()
             }
         }

@@ -1,29 +1,21 @@
 import Foundation
 
 /// The end of a supervised run: crashed attempts settled, stories not run
-/// counted, definitions no story used listed.
+/// gathered.
 extension SupervisedRun {
-    /// The run's totals, once no worker is left.
-    mutating func end() -> RunSummary {
+    /// The stories taken from `next` and not run, once no worker is left
+    /// (the run's rules say what of them, see ``RunCoordinator``).
+    mutating func end() -> [SourceLocation] {
         settleCrashedAttempts()
         // Whatever was never run is counted, never silently dropped.
         var notRunStories = queue.map(\.story.location)
         notRunStories += inFlight.sorted { $0.key < $1.key }.map(\.value.planned.story.location)
         while let planned = next() { notRunStories.append(planned.story.location) }
-        let notRun = notRunStories.count
-        summary.notRun = notRun
-        summary.notRunStories = notRunStories
-        if let startFailure, notRun > 0 || !everReady {
+        if let startFailure, !notRunStories.isEmpty || !everReady {
             warn("storyrun: \(startFailure)")
-            summary.runErrors.append(startFailure)
+            rules.runError(startFailure)
         }
-        if let note = RunSummary.notRunNote(
-            notRun, wasInterrupted: summary.wasInterrupted, hasFailedBeforeRun: hasFailedBeforeRun, isStopping: isStopping)
-        {
-            warn(note)
-        }
-        summary.unusedDefinitions = registry.unusedDefinitions(isUsed: isUsed)
-        return summary
+        return notRunStories
     }
 
     /// A story a crash ended, waiting to run again (--retry) when the run
@@ -48,25 +40,5 @@ extension SupervisedRun {
             StoryResult(story: planned.story, status: last.status, testSteps: last.testSteps, duration: last.duration),
             matches: planned.matches)
         return true
-    }
-}
-
-extension RunSummary {
-    /// What a run says of the stories it selected and did not run, and
-    /// why; nil when it ran them all. One wording for every way of running.
-    static func notRunNote(_ count: Int, wasInterrupted: Bool, hasFailedBeforeRun: Bool, isStopping: Bool) -> String? {
-        guard count > 0 else { return nil }
-        let why = wasInterrupted ? " (the run was interrupted)" : hasFailedBeforeRun ? " (a before-run hook failed)" : isStopping ? " (--fail-fast)" : ""
-        return "storyrun: \(count) stor\(count == 1 ? "y was" : "ies were") not run" + why
-    }
-}
-
-extension StepRegistry {
-    /// The definitions no story used, from the run's marks by definition
-    /// id: listed in the summary (a library's only when asked).
-    func unusedDefinitions(isUsed: [Bool]) -> [UnusedDefinition] {
-        definitions
-            .filter { !isUsed[$0.id] }
-            .map { UnusedDefinition(pattern: $0.pattern, location: $0.location, isFromLibrary: $0.isFromLibrary) }
     }
 }

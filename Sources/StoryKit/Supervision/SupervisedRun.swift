@@ -28,8 +28,8 @@ struct SupervisedRun {
     var configuration: Runner.Configuration { supervisor.configuration }
     var workerCount: Int { supervisor.workerCount }
 
-    var summary = RunSummary()
-    var isUsed: [Bool]
+    /// The run's rules: its totals, the definitions used, when it stops.
+    var rules: RunRules
     var seenDiagnostics: Set<Diagnostic> = []
     var queue: [PlannedStory] = []
     /// Stories workers gave back since the last wait: they go to the
@@ -39,9 +39,6 @@ struct SupervisedRun {
     var inFlight: [UInt64: InFlight] = [:]
     var nextSequence: UInt64 = 0
     var workers: [SupervisedWorker] = []
-    var isStopping = false
-    /// Whether a before-run hook failed (and so stopped the run).
-    var hasFailedBeforeRun = false
     var startFailure: String?
     var everReady = false
     /// Whether a worker ran its after-run hooks to its end; a run whose
@@ -78,21 +75,21 @@ struct SupervisedRun {
     }
 
     init(
-        supervisor: Supervisor, next: @escaping () -> PlannedStory?, emit: @escaping (RunEvent) -> Void,
+        supervisor: Supervisor, rules: RunRules, next: @escaping () -> PlannedStory?, emit: @escaping (RunEvent) -> Void,
         warn: @escaping (String) -> Void
     ) {
+        self.rules = rules
         self.supervisor = supervisor
         self.next = next
         self.emit = emit
         self.warn = warn
-        isUsed = Array(repeating: false, count: supervisor.registry.definitions.count)
         hasAfterRunHooks = supervisor.registry.hooks.contains { $0.kind == .afterRun }
         fullBatch = supervisor.configuration.isFailFast ? 1 : 64
     }
 
     /// Runs every story `next` gives and emits their events; returns the
-    /// totals.
-    mutating func run() -> RunSummary {
+    /// stories taken from `next` and not run.
+    mutating func run() -> [SourceLocation] {
         Orphans.adopt()
         Orphans.noteOwn()
         // The worker started while this process registered and parsed; with
@@ -115,21 +112,20 @@ struct SupervisedRun {
     /// more comes, a wait for a word from any worker, then their answers,
     /// time limits and deaths. False once no worker is left.
     private mutating func turn() -> Bool {
-        if let signal = Interrupts.received, !isStopping || !summary.wasInterrupted {
-            isStopping = true
-            summary.wasInterrupted = true
+        if let signal = Interrupts.received, !rules.summary.wasInterrupted {
+            rules.interrupted()
             for worker in workers { worker.kill(.interrupted(signal)) }
         }
         handOut()
         let hasWork = !queue.isEmpty || !isSourceDone
         closeIdleWorkers(hasWork: hasWork)
         if workers.isEmpty {
-            if !isStopping && hasWork && startFailure == nil { startWorker() }
+            if !rules.isStopping && hasWork && startFailure == nil { startWorker() }
             // Every worker ended in a crash (its last story's, say): the
             // run's after-run hooks still run, in a worker given no
             // story (after its before-run hooks, as in any worker).
             if workers.isEmpty, hasAfterRunHooks, !afterRunHooksRan, !startedForAfterRunHooks, everReady, startFailure == nil,
-                !summary.wasInterrupted
+                !rules.summary.wasInterrupted
             {
                 startedForAfterRunHooks = true
                 startWorker()
@@ -161,7 +157,7 @@ struct SupervisedRun {
     private mutating func waitForWord() {
         StandardOutput.flush()
         fds = workers.map { pollfd(fd: $0.messages, events: Int16(POLLIN), revents: 0) }
-        _ = poll(&fds, nfds_t(fds.count), workers.count < workerCount && startFailure == nil && !isStopping ? 5 : 50)
+        _ = poll(&fds, nfds_t(fds.count), workers.count < workerCount && startFailure == nil && !rules.isStopping ? 5 : 50)
     }
 
     /// Reads what each worker said; retires a worker that is done, and

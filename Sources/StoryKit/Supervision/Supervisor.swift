@@ -13,7 +13,7 @@ import Foundation
 /// hook's) or is interrupted is ended with its whole process group; the
 /// story it was in fails at the test step it was in, with what that step
 /// printed; the stories it had not started go to another worker.
-struct Supervisor {
+struct Supervisor: StoryExecutor {
     let registry: StepRegistry
     let configuration: Runner.Configuration
     /// How many workers run at once.
@@ -94,14 +94,18 @@ struct Supervisor {
         return workers
     }
 
-    /// Runs every story `next` gives and emits their events; returns the
-    /// totals (see ``SupervisedRun``).
-    func run(next: () -> PlannedStory?, emit: (RunEvent) -> Void, warn: (String) -> Void) -> RunSummary {
+    /// Runs every story `next` gives in worker processes and emits their
+    /// events (see ``SupervisedRun``); the ``StoryExecutor`` of a
+    /// supervised run.
+    func run(
+        next: () -> PlannedStory?, rules: inout RunRules, emit: (RunEvent) -> Void, warn: (String) -> Void
+    ) -> [SourceLocation] {
         withoutActuallyEscaping(next) { next in
             withoutActuallyEscaping(emit) { emit in
                 withoutActuallyEscaping(warn) { warn in
-                    var run = SupervisedRun(supervisor: self, next: next, emit: emit, warn: warn)
-                    return run.run()
+                    var run = SupervisedRun(supervisor: self, rules: rules, next: next, emit: emit, warn: warn)
+                    defer { rules = run.rules }
+                    return StandardOutput.gathering { run.run() }
                 }
             }
         }
