@@ -105,7 +105,7 @@ public enum StoryRun {
     private static func prestartWorker(
         arguments: [String], steps: [any StepDefinitions.Type]
     ) -> (registry: StepRegistry?, workerArguments: [String]?)? {
-        guard !arguments.contains("--in-process"), let options = try? Options.load(arguments: arguments),
+        guard let options = try? Options.load(arguments: arguments),
             options.command == .run,
             !options.isInProcess, !options.isDryRun, options.watch == nil
         else { return nil }
