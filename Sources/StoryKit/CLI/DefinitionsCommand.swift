@@ -2,6 +2,17 @@
 /// expression, syntax, Swift location, step class, parameter types) and
 /// every parameter type Cucumber Expressions may use, for editors and tools.
 enum DefinitionsCommand {
+    /// Reads the arguments after `definitions`: `--json`, or `--help`.
+    static func parse(_ arguments: ArraySlice<String>) throws(Diagnostic) -> Options.Command {
+        if arguments.contains(where: { $0 == "-h" || $0 == "--help" }) { return .help }
+        if let other = arguments.first(where: { $0 != "--json" }) {
+            throw Diagnostic(
+                at: nil, problem: "definitions takes no \(other)",
+                help: "write `\(Options.executableName) definitions` or `\(Options.executableName) definitions --json`")
+        }
+        return .definitions(json: arguments.contains("--json"))
+    }
+
     /// Lists the definitions; always exits 0.
     static func run(registry: StepRegistry, parameterTypes: ParameterTypeRegistry, json: Bool, output: (String) -> Void) -> ExitStatus {
         if json {

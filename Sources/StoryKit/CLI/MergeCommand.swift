@@ -58,28 +58,34 @@ enum MergeCommand {
         return write(merged, reports: request.reports, output: output)
     }
 
-    /// Reads the arguments: inputs, `--strict`, and the file reports
-    /// (declared as a run's are, ``Options/reportDeclarations``).
+    /// Merge's options: the file reports (declared as a run's are,
+    /// ``Options/reportDeclarations``), `--strict` and `--help`.
+    static let declarations: [OptionDeclaration] = Options.reportDeclarations + [
+        .flag(["--strict"], help: ["fail undefined and pending stories, as a --strict run does"]) { $0.isStrict = true },
+        .flag(["--help", "-h"], help: ["print this help"]) { $0.command = .help },
+    ]
+
+    private static let declarationsByName = OptionDeclaration.byName(declarations)
+
+    /// Reads the arguments: inputs and merge's options (``declarations``).
     static func parse(_ arguments: [String]) throws(Diagnostic) -> Request {
         var request = Request()
-        var remaining = arguments[...]
-        let reportOptions = Dictionary(Options.reportDeclarations.map { ($0.names[0], $0) }) { first, _ in first }
-        var parsing = Options.Parsing(options: Options(), remaining: [], overridesEarlier: false)
-        while let argument = remaining.popFirst() {
-            if argument == "-h" || argument == "--help" {
-                request.isHelp = true
-                return request
-            } else if argument == "--strict" {
-                request.isStrict = true
-            } else if let declaration = reportOptions[argument] {
-                guard let path = remaining.popFirst() else { throw declaration.missingValue(argument) }
-                try declaration.apply(&parsing, path)
+        var parsing = Options.Parsing(options: Options(), remaining: arguments[...], overridesEarlier: false)
+        while let argument = parsing.remaining.popFirst() {
+            if try parsing.readOption(argument, from: declarationsByName) {
+                if parsing.options.command == .help {
+                    request.isHelp = true
+                    return request
+                }
             } else if argument.hasPrefix("-") {
-                throw Diagnostic(at: nil, problem: "unknown option \(argument) for merge", help: "see `\(Options.executableName) merge --help`")
+                let suggestion = OptionDeclaration.nearest(to: argument, in: declarations).map { "did you mean \($0)? " } ?? ""
+                throw Diagnostic(
+                    at: nil, problem: "unknown option \(argument) for merge", help: "\(suggestion)see `\(Options.executableName) merge --help`")
             } else {
                 request.inputs.append(argument)
             }
         }
+        request.isStrict = parsing.options.isStrict
         request.reports = parsing.options.reports
         try Options.checkReportPaths(request.reports)
         guard !request.inputs.isEmpty else {

@@ -89,6 +89,23 @@ struct OptionDeclaration: Sendable {
         return [head + first] + help.dropFirst().map { String(repeating: " ", count: 18) + $0 } + details
     }
 
+    /// The declaration of each name in `declarations`, `--jobs` and `-j` alike.
+    static func byName(_ declarations: [OptionDeclaration]) -> [String: OptionDeclaration] {
+        var byName: [String: OptionDeclaration] = [:]
+        for declaration in declarations {
+            for name in declaration.names { byName[name] = declaration }
+        }
+        return byName
+    }
+
+    /// The declared long name nearest to an unknown option (`--strict`
+    /// for `--strikt`), if one is near enough to be what was meant.
+    static func nearest(to option: String, in declarations: [OptionDeclaration]) -> String? {
+        let known = declarations.flatMap(\.names).filter { $0.hasPrefix("--") && $0.count > 2 }
+        let guess = known.min { option.editDistance(to: $0) < option.editDistance(to: $1) }
+        return guess.flatMap { option.editDistance(to: $0) <= max(1, option.count / 4) ? $0 : nil }
+    }
+
     /// The problem of an option given with no value (`-D` alone), as
     /// written (`name`).
     func missingValue(_ name: String) -> Diagnostic {

@@ -8,13 +8,7 @@ extension Options {
         + runDeclarations + outputDeclarations + commandDeclarations
 
     /// The declaration of each name, `--jobs` and `-j` alike.
-    static let declarationsByName: [String: OptionDeclaration] = {
-        var byName: [String: OptionDeclaration] = [:]
-        for declaration in declarations {
-            for name in declaration.names { byName[name] = declaration }
-        }
-        return byName
-    }()
+    static let declarationsByName = OptionDeclaration.byName(declarations)
 
     /// `--html FILE`, `--junit FILE`…: one for each file report.
     static var reportDeclarations: [OptionDeclaration] {

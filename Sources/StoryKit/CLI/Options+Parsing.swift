@@ -28,6 +28,20 @@ extension Options {
             replacesNames = overridesEarlier
         }
 
+        /// Reads `argument` as the option it names in `declarations`, with
+        /// its value (the next argument, which cannot be an option);
+        /// returns false when it names none.
+        mutating func readOption(_ argument: String, from declarations: [String: OptionDeclaration]) throws(Diagnostic) -> Bool {
+            guard let declaration = declarations[argument] else { return false }
+            var value = ""
+            if declaration.value != nil {
+                guard let given = remaining.popFirst(), !given.hasPrefix("--") else { throw declaration.missingValue(argument) }
+                value = given
+            }
+            try declaration.apply(&self, value)
+            return true
+        }
+
         /// Adds paths to run; the first given over a config's replaces its paths.
         mutating func addPaths(_ more: [String]) {
             if replacesPaths {

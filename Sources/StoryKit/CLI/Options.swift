@@ -24,6 +24,9 @@ struct Options: Equatable {
         case match(MatchCommand.Syntax, pattern: String, text: String)
         /// Serve the Language Server Protocol over standard input and output.
         case lsp
+        /// Merge the records of several runs (`storyrun merge`), with its
+        /// arguments.
+        case merge([String])
         /// List the step definitions and parameter types (`--json`: as JSON).
         case definitions(json: Bool)
         /// List the Gherkin languages (`--i18n-languages`).
@@ -96,36 +99,6 @@ struct Options: Equatable {
         try validate()
     }
 
-    /// Reads a leading command word (`check`, `explain`, `lsp`…); returns
-    /// the arguments left to apply, or nil when the command takes no options.
-    mutating func parseCommand(_ arguments: [String]) throws(Diagnostic) -> ArraySlice<String>? {
-        var remaining = arguments[...]
-        switch remaining.first {
-        case "check", "lint": command = .check; remaining.removeFirst()
-        case "explain": command = .explain; remaining.removeFirst()
-        case "lsp":
-            // Editors pass options such as --stdio; stdio is the only transport.
-            command = .lsp
-            return nil
-        case "definitions":
-            if remaining.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
-                command = .help
-                return nil
-            }
-            if let other = remaining.dropFirst().first(where: { $0 != "--json" }) {
-                throw Diagnostic(at: nil, problem: "definitions takes no \(other)", help: "write `\(Self.executableName) definitions` or `\(Self.executableName) definitions --json`")
-            }
-            command = .definitions(json: remaining.contains("--json"))
-            return nil
-        case "match":
-            let (syntax, pattern, text) = try MatchCommand.parse(remaining.dropFirst())
-            command = .match(syntax, pattern: pattern, text: text)
-            return nil
-        default: break
-        }
-        return remaining
-    }
-
     /// Applies options over those already set. With `overridesEarlier`
     /// (the command line over a config file) the first path replaces the
     /// earlier paths, the first terminal format the earlier terminal
@@ -134,13 +107,8 @@ struct Options: Equatable {
     mutating func apply(_ arguments: ArraySlice<String>, overridesEarlier: Bool = false) throws(Diagnostic) {
         var parsing = Parsing(options: self, remaining: arguments, overridesEarlier: overridesEarlier)
         while let argument = parsing.remaining.popFirst() {
-            if let declaration = Self.declarationsByName[argument] {
-                var value = ""
-                if declaration.value != nil {
-                    guard let given = parsing.remaining.popFirst(), !given.hasPrefix("--") else { throw declaration.missingValue(argument) }
-                    value = given
-                }
-                try declaration.apply(&parsing, value)
+            if try parsing.readOption(argument, from: Self.declarationsByName) {
+                continue
             } else if let attached = Self.attachedValue(argument) {
                 try attached.declaration.apply(&parsing, attached.value)
             } else if argument.hasPrefix("-") && argument.count > 1 {
@@ -192,6 +160,14 @@ struct Options: Equatable {
         Self.declarations.flatMap { $0.forward?(self) ?? [] }
     }
 
+    /// How the stories run, in this process or in a worker (which is given
+    /// the options it needs, ``workerArguments``).
+    var runnerConfiguration: Runner.Configuration {
+        Runner.Configuration(
+            isStrict: isStrict, isDryRun: isDryRun, isFailFast: isFailFast, retries: retries, stepTimeout: stepTimeout,
+            snippetStyle: snippetStyle)
+    }
+
     /// Reads a rerun file: one `PATH:LINE:LINE…` a line, as `--rerun` writes.
     private static func rerunList(_ path: String) throws(Diagnostic) -> [String] {
         let data: [UInt8]
@@ -206,10 +182,7 @@ struct Options: Equatable {
     }
 
     private static func unknown(_ option: String) -> Diagnostic {
-        let known = declarations.flatMap(\.names).filter { $0.hasPrefix("--") && $0.count > 2 }
-        let guess = known.min { option.editDistance(to: $0) < option.editDistance(to: $1) }
-        let limit = max(1, option.count / 4)
-        let suggestion = guess.flatMap { option.editDistance(to: $0) <= limit ? "did you mean \($0)? " : nil } ?? ""
+        let suggestion = OptionDeclaration.nearest(to: option, in: declarations).map { "did you mean \($0)? " } ?? ""
         return Diagnostic(at: nil, problem: "unknown option \(option)", help: "\(suggestion)see `\(Self.executableName) --help`")
     }
 
@@ -225,14 +198,12 @@ struct Options: Equatable {
         return name.hasSuffix("xctest") || name.hasPrefix("swift") || name.isEmpty ? "storyrun" : name
     }()
 
-    private static let usageHead = """
-        USAGE: storyrun [options] PATH...
-               storyrun check PATH...             (or --check) match, run nothing; list problems
-               storyrun explain "STEP LINE"...    which definitions match a step line, and why
-               storyrun match --regex PATTERN TEXT | --expression EXPRESSION TEXT
-               storyrun merge IN.ndjson... [--strict] [--html FILE] [--junit FILE] [--json FILE]
-               storyrun definitions [--json]      every step definition and parameter type
-               storyrun lsp                       a language server for editors (stdio)
+    /// The usage text's head: the run, then each command word.
+    private static var usageHead: String {
+        (["USAGE: storyrun [options] PATH..."] + commands.map(\.usageLine)).joined(separator: "\n") + "\n" + usageAbout
+    }
+
+    private static let usageAbout = """
 
         Runs the stories in .stories and .feature files (folders are searched
         recursively) and reports, story by story, what passed and what failed.

@@ -105,7 +105,7 @@ public enum StoryRun {
     private static func prestartWorker(
         arguments: [String], steps: [any StepDefinitions.Type]
     ) -> (registry: StepRegistry?, workerArguments: [String]?)? {
-        guard arguments.first != "merge", !arguments.contains("--in-process"), let options = try? Options.load(arguments: arguments),
+        guard let options = try? Options.load(arguments: arguments),
             options.command == .run,
             !options.isInProcess, !options.isDryRun, options.watch == nil
         else { return nil }
@@ -169,9 +169,6 @@ public enum StoryRun {
         output: @escaping (String) -> Void,
         partialOutput: ((String) -> Void)?
     ) async -> ExitStatus {
-        if arguments.first == "merge" {
-            return MergeCommand.run(arguments: Array(arguments.dropFirst()), output: output)
-        }
         var options: Options
         do {
             options = try Options.load(arguments: arguments)
@@ -217,21 +214,9 @@ public enum StoryRun {
             } else {
                 builder.register(steps)
                 guard builder.diagnostics.isEmpty else {
-                    Supervisor.discardPrestarted()
-                    // Watch mode keeps watching: a save of the sources can fix them.
-                    if let watch = options.watch, let (selection, feed) = started {
-                        let context = reporterContext(
-                            options, selection: selection, registry: StepRegistry(definitions: []), style: style, output: output,
-                            partialOutput: partialOutput, startTime: startTime)
-                        return await WatchMode(
-                            options: options, settings: watch, registry: context.registry!, context: context, clock: clock,
-                            rejectedDefinitions: builder.diagnostics
-                        ).run(first: selection, feed: feed)
-                    }
-                    started?.feed.stop()
-                    for diagnostic in builder.diagnostics { output(diagnostic.rendered(style: style)) }
-                    output("storyrun: no story was run: \(builder.diagnostics.count) step definition\(builder.diagnostics.count == 1 ? " was" : "s were") rejected")
-                    return .inputError
+                    return await rejected(
+                        builder.diagnostics, options, started: started, style: style, output: output, partialOutput: partialOutput,
+                        startTime: startTime, clock: clock)
                 }
                 registry = builder.freeze()
                 PhaseTimer.mark("registered")
@@ -252,9 +237,32 @@ public enum StoryRun {
         }
     }
 
+    /// A run whose step definitions were rejected: watch mode keeps
+    /// watching (a save of the sources can fix them); any other run says
+    /// why and runs nothing.
+    private static func rejected(
+        _ diagnostics: [Diagnostic], _ options: Options, started: (selection: StorySelection, feed: StoryFeed)?, style: TextStyle,
+        output: @escaping (String) -> Void, partialOutput: ((String) -> Void)?, startTime: Date, clock: @escaping @Sendable () -> UInt64
+    ) async -> ExitStatus {
+        Supervisor.discardPrestarted()
+        if let watch = options.watch, let (selection, feed) = started {
+            let context = reporterContext(
+                options, selection: selection, registry: StepRegistry(definitions: []), style: style, output: output,
+                partialOutput: partialOutput, startTime: startTime)
+            return await WatchMode(
+                options: options, settings: watch, registry: context.registry!, context: context, clock: clock,
+                rejectedDefinitions: diagnostics
+            ).run(first: selection, feed: feed)
+        }
+        started?.feed.stop()
+        for diagnostic in diagnostics { output(diagnostic.rendered(style: style)) }
+        output("storyrun: no story was run: \(diagnostics.count) step definition\(diagnostics.count == 1 ? " was" : "s were") rejected")
+        return .inputError
+    }
+
     /// The commands that need no step class: help, version, match, pickles,
-    /// the languages; nil for the others.
-    private static func runWithoutSteps(_ options: Options, style: TextStyle, output: (String) -> Void) -> ExitStatus? {
+    /// merge, the languages; nil for the others.
+    private static func runWithoutSteps(_ options: Options, style: TextStyle, output: @escaping (String) -> Void) -> ExitStatus? {
         switch options.command {
         case .help:
             output(Options.usage)
@@ -266,6 +274,8 @@ public enum StoryRun {
             return MatchCommand.run(syntax, pattern: pattern, text: text, output: output)
         case .pickles:
             return PicklesCommand.run(paths: options.paths, output: output)
+        case .merge(let arguments):
+            return MergeCommand.run(arguments: arguments, output: output)
         case .i18nLanguages:
             return LanguagesCommand.languages(output: output)
         case .i18nKeywords(let language):
@@ -321,20 +331,14 @@ public enum StoryRun {
         case .definitions(let json):
             return DefinitionsCommand.run(registry: registry, parameterTypes: parameterTypes, json: json, output: output)
         case .worker:
-            var configuration = runnerConfiguration(options)
+            var configuration = options.runnerConfiguration
             // Its parent sees each step start on the shared page.
             configuration.emitsStoryProgress = false
             // The parent decides when to stop.
             configuration.isFailFast = false
             return await WorkerMain.run(registry: registry, configuration: configuration, clock: clock)
-        case .run, .help, .version, .match, .pickles, .i18nLanguages, .i18nKeywords: return .success
+        case .run, .help, .version, .match, .pickles, .merge, .i18nLanguages, .i18nKeywords: return .success
         }
-    }
-
-    private static func runnerConfiguration(_ options: Options) -> Runner.Configuration {
-        Runner.Configuration(
-            isStrict: options.isStrict, isDryRun: options.isDryRun, isFailFast: options.isFailFast,
-            retries: options.retries, stepTimeout: options.stepTimeout, snippetStyle: options.snippetStyle)
     }
 
     /// Runs the stories of a selection and writes its reports; returns the
@@ -364,7 +368,7 @@ public enum StoryRun {
         // flat. A random order needs every story first (held).
         if options.order != .defined || runsFirst != nil { queue.hold(options.order, runsFirst: runsFirst) }
 
-        var configuration = runnerConfiguration(options)
+        var configuration = options.runnerConfiguration
         configuration.emitsStoryProgress = reports.readsStoryProgress
         PhaseTimer.mark("running")
         // A dry run runs no user code, so it needs no worker.
