@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -64,6 +65,56 @@ public enum Browser {
             defer { current = nil }
             return current
         }
+        spare.withLock { $0 = nil }
         connection?.process.stop()
+    }
+
+    private static let spare = Mutex<SparePage?>(nil)
+
+    /// A page in a fresh browser context for a story: the one made ahead
+    /// while the last story ran, if it is ready and of the running browser,
+    /// else a new one. Either way the next story's page is then made ahead
+    /// (its context and renderer start while this story runs).
+    static func newPage() throws -> BrowserPage {
+        let connection = try Browser.connection()
+        let ahead = spare.withLock { spare in
+            defer { spare = nil }
+            return spare
+        }
+        let page = try ahead.flatMap { $0.connection === connection ? $0.take() : nil } ?? BrowserPage(connection: connection)
+        spare.withLock { spare in
+            if spare == nil, current.withLock({ $0 === connection }) { spare = SparePage(connection: connection) }
+        }
+        return page
+    }
+}
+
+/// A story's page made ahead on a thread of its own, taken by the next story.
+/// A browser that is stopped or dies fails its making; the story then makes
+/// its page itself (and so reports the real error). A page never taken dies
+/// with its browser.
+final class SparePage: Sendable {
+    let connection: CDPConnection
+    private let made = DispatchSemaphore(value: 0)
+    private let page = Mutex<BrowserPage?>(nil)
+
+    init(connection: CDPConnection) {
+        self.connection = connection
+        let thread = Thread { [self, connection] in
+            // A longer time limit than a story's own calls: a browser that
+            // stops answering fails the story's step, not this thread.
+            let made = try? BrowserPage(connection: connection, timeLimit: connection.timeLimit * 3)
+            page.withLock { $0 = made }
+            self.made.signal()
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+    }
+
+    /// The page, once made; nil when making it failed.
+    func take() -> BrowserPage? {
+        made.wait()
+        made.signal()
+        return page.withLock { $0 }
     }
 }
