@@ -64,6 +64,26 @@ public enum Browser {
             defer { current = nil }
             return current
         }
+        spare.withLock { $0 = nil }
         connection?.process.stop()
+    }
+
+    private static let spare = Mutex<SparePage?>(nil)
+
+    /// A page in a fresh browser context for a story: the one made ahead
+    /// while the last story ran, if it is ready and of the running browser,
+    /// else a new one. Either way the next story's page is then made ahead
+    /// (its context and renderer start while this story runs).
+    static func newPage() throws -> BrowserPage {
+        let connection = try Browser.connection()
+        let ahead = spare.withLock { spare in
+            defer { spare = nil }
+            return spare
+        }
+        let page = try ahead.flatMap { $0.connection === connection ? $0.take() : nil } ?? BrowserPage(connection: connection)
+        spare.withLock { spare in
+            if spare == nil, current.withLock({ $0 === connection }) { spare = SparePage(connection: connection) }
+        }
+        return page
     }
 }

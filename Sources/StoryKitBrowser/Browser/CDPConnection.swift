@@ -25,7 +25,7 @@ final class CDPConnection: Sendable {
     /// Seconds a command may take before the browser counts as not answering.
     let timeLimit: Double
 
-    private final class Waiter: @unchecked Sendable {
+    fileprivate final class Waiter: @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         var result: Result<CDPObject, BrowserError>?
     }
@@ -61,6 +61,26 @@ final class CDPConnection: Sendable {
     ///   end, or its silence past the time limit (the browser is then stopped).
     @discardableResult
     func call(_ method: String, _ params: [String: Any] = [:], session: String? = nil, timeLimit: Double? = nil) throws -> CDPObject {
+        try wait(for: start(method, params, session: session), timeLimit: timeLimit)
+    }
+
+    /// Sends several commands at once and waits for every answer, in order:
+    /// one round trip instead of one each (the browser handles a session's
+    /// commands in the order sent). Throws the first failure.
+    func callAll(_ commands: [(method: String, params: [String: Any])], session: String? = nil, timeLimit: Double? = nil) throws {
+        var pending: [Pending] = []
+        for command in commands { pending.append(try start(command.method, command.params, session: session)) }
+        for command in pending { try wait(for: command, timeLimit: timeLimit) }
+    }
+
+    /// A command sent whose answer is awaited.
+    struct Pending {
+        fileprivate let id: Int
+        fileprivate let method: String
+        fileprivate let waiter: Waiter
+    }
+
+    private func start(_ method: String, _ params: [String: Any], session: String?) throws -> Pending {
         let waiter = Waiter()
         let id = try state.withLock { state -> Int in
             if let failure = state.failure { throw failure }
@@ -69,18 +89,22 @@ final class CDPConnection: Sendable {
             return state.nextID
         }
         try send(id: id, method, params, session: session)
+        return Pending(id: id, method: method, waiter: waiter)
+    }
+
+    private func wait(for command: Pending, timeLimit: Double?) throws -> CDPObject {
         let limit = timeLimit ?? self.timeLimit
-        if waiter.done.wait(timeout: .now() + limit) == .timedOut {
+        if command.waiter.done.wait(timeout: .now() + limit) == .timedOut {
             let error = BrowserError(
-                "the browser (pid \(process.pid)) did not answer \(method) within \(Self.seconds(limit)): it was stopped, "
+                "the browser (pid \(process.pid)) did not answer \(command.method) within \(Self.seconds(limit)): it was stopped, "
                     + "and the next story starts a new one")
             fail(error)
             process.stop()
             throw error
         }
         return try state.withLock { state in
-            state.waiters[id] = nil
-            return waiter.result ?? .failure(state.failure ?? BrowserError("\(method) got no answer"))
+            state.waiters[command.id] = nil
+            return command.waiter.result ?? .failure(state.failure ?? BrowserError("\(command.method) got no answer"))
         }.get()
     }
 

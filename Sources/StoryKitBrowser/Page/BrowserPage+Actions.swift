@@ -48,34 +48,44 @@ extension BrowserPage {
         }
     }
 
-    /// Waits until the element is actionable and returns the point to click.
-    func actionable(_ locator: Locator, pointer: Bool, editable: Bool = false, timeLimit: Double) async throws -> (x: Double, y: Double) {
+    /// Waits until the element is actionable and returns the page script's
+    /// answer: the point to click (`x`, `y`) and whether it is `checked`.
+    /// Only a pointer action waits for the element to be stable (an
+    /// animation frame apart); `focus` focuses it and selects its text.
+    func actionable(_ locator: Locator, pointer: Bool, editable: Bool = false, focus: Bool = false, timeLimit: Double) async throws -> CDPObject {
         var fields = locator.fields
         fields["enabled"] = true
         fields["pointer"] = pointer
         fields["editable"] = editable
+        fields["focus"] = focus
         let json = String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
-        let answer = try await waitFor(PageScript.call("act", json), locator, timeLimit: timeLimit)
-        return (answer["x"] as? Double ?? 0, answer["y"] as? Double ?? 0)
+        return try await waitFor(PageScript.call("act", json), locator, timeLimit: timeLimit)
+    }
+
+    static func point(_ answer: CDPObject) -> (x: Double, y: Double) {
+        (answer["x"] as? Double ?? 0, answer["y"] as? Double ?? 0)
     }
 
     /// Clicks an element in its middle, as a mouse does.
     public func click(_ locator: Locator, timeLimit: Double) async throws {
-        let point = try await actionable(locator, pointer: true, timeLimit: timeLimit)
-        try clickAt(point)
+        let answer = try await actionable(locator, pointer: true, timeLimit: timeLimit)
+        try clickAt(Self.point(answer))
     }
 
+    /// Moves the mouse to a point, presses and releases it: sent at once,
+    /// handled by the browser in order.
     func clickAt(_ point: (x: Double, y: Double)) throws {
         let base: [String: Any] = ["x": point.x, "y": point.y, "button": "left", "clickCount": 1]
-        try call("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": point.x, "y": point.y])
-        try call("Input.dispatchMouseEvent", base.merging(["type": "mousePressed"]) { $1 })
-        try call("Input.dispatchMouseEvent", base.merging(["type": "mouseReleased"]) { $1 })
+        try connection.callAll([
+            ("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": point.x, "y": point.y]),
+            ("Input.dispatchMouseEvent", base.merging(["type": "mousePressed"]) { $1 }),
+            ("Input.dispatchMouseEvent", base.merging(["type": "mouseReleased"]) { $1 }),
+        ], session: session)
     }
 
     /// Replaces a field's text with `text`, as typing does (input events).
     public func fill(_ locator: Locator, with text: String, timeLimit: Double) async throws {
-        _ = try await actionable(locator, pointer: false, editable: true, timeLimit: timeLimit)
-        _ = try evaluate(PageScript.call("focusForTyping"))
+        _ = try await actionable(locator, pointer: false, editable: true, focus: true, timeLimit: timeLimit)
         if text.isEmpty {
             _ = try evaluate(PageScript.call("clearTarget"))
         } else {
@@ -85,9 +95,9 @@ extension BrowserPage {
 
     /// Checks or unchecks a checkbox (or chooses a radio button) by clicking it.
     public func setChecked(_ locator: Locator, _ checked: Bool, timeLimit: Double) async throws {
-        let point = try await actionable(locator, pointer: true, timeLimit: timeLimit)
-        if try evaluate(PageScript.call("checked")) as? Bool == checked { return }
-        try clickAt(point)
+        let answer = try await actionable(locator, pointer: true, timeLimit: timeLimit)
+        if answer["checked"] as? Bool == checked { return }
+        try clickAt(Self.point(answer))
         if try evaluateIfAlive(PageScript.call("checked")) as? Bool == !checked {
             throw BrowserError("clicking \(locator) did not \(checked ? "check" : "uncheck") it")
         }

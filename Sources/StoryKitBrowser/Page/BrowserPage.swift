@@ -25,22 +25,40 @@ public final class BrowserPage: Sendable {
 
     let dialogs = Dialogs()
 
-    /// Opens a blank page in a new browser context of the process's browser.
-    init() throws {
-        let connection = try Browser.connection()
+    /// The documents (by loader id) that finished loading.
+    final class Loads: Sendable {
+        private let loaded = Mutex<Set<String>>([])
+        func insert(_ loader: String) { loaded.withLock { _ = $0.insert(loader) } }
+        func contains(_ loader: String) -> Bool { loaded.withLock { $0.contains(loader) } }
+    }
+
+    let loads = Loads()
+
+    /// Opens a blank page in a new browser context of the process's browser
+    /// (or takes the one made ahead for this story).
+    static func open() throws -> BrowserPage {
+        try Browser.newPage()
+    }
+
+    /// Opens a blank page in a new browser context.
+    init(connection: CDPConnection, timeLimit: Double? = nil) throws {
         self.connection = connection
-        contextID = try connection.call("Target.createBrowserContext", ["disposeOnDetach": true]).string("browserContextId") ?? ""
+        contextID = try connection.call("Target.createBrowserContext", ["disposeOnDetach": true], timeLimit: timeLimit)
+            .string("browserContextId") ?? ""
         do {
-            targetID = try connection.call("Target.createTarget", ["url": "about:blank", "browserContextId": contextID])
+            targetID = try connection.call("Target.createTarget", ["url": "about:blank", "browserContextId": contextID], timeLimit: timeLimit)
                 .string("targetId") ?? ""
-            session = try connection.call("Target.attachToTarget", ["targetId": targetID, "flatten": true]).string("sessionId") ?? ""
+            session = try connection.call("Target.attachToTarget", ["targetId": targetID, "flatten": true], timeLimit: timeLimit)
+                .string("sessionId") ?? ""
         } catch {
             connection.post("Target.disposeBrowserContext", ["browserContextId": contextID])
             throw error
         }
         network = PageNetwork(connection: connection, session: session)
-        connection.handleEvents(of: session) { [dialogs, network, connection, session] method, params in
+        connection.handleEvents(of: session) { [dialogs, network, connection, session, loads] method, params in
             switch method {
+            case "Page.lifecycleEvent" where params.string("name") == "load":
+                if let loader = params.string("loaderId") { loads.insert(loader) }
             case "Page.javascriptDialogOpening":
                 let accepts = dialogs.withLock { state in
                     state.seen.append(params.string("message") ?? "")
@@ -53,8 +71,8 @@ public final class BrowserPage: Sendable {
                 break
             }
         }
-        try call("Page.enable")
-        try call("Runtime.enable")
+        try connection.callAll(
+            [("Page.enable", [:]), ("Page.setLifecycleEventsEnabled", ["enabled": true]), ("Runtime.enable", [:])], session: session, timeLimit: timeLimit)
     }
 
     /// Sends a command to this page's session.
@@ -63,11 +81,13 @@ public final class BrowserPage: Sendable {
         try connection.call(method, params, session: session, timeLimit: timeLimit)
     }
 
-    /// Closes the page and its context (and so its cookies and storage).
+    /// Closes the page and its context (and so its cookies and storage),
+    /// without waiting for the browser to finish: the next story has a
+    /// context of its own, and the browser ends with the process.
     func close() {
         connection.handleEvents(of: session, nil)
         guard connection.failure == nil else { return }
-        _ = try? connection.call("Target.disposeBrowserContext", ["browserContextId": contextID], timeLimit: 5)
+        connection.post("Target.disposeBrowserContext", ["browserContextId": contextID])
     }
 
     /// The page's current URL.
@@ -81,10 +101,19 @@ public final class BrowserPage: Sendable {
         if let error = result.string("errorText"), !error.isEmpty {
             throw BrowserError("the browser could not open \(url): \(error)")
         }
+        // The new document's load event, else (a navigation within the
+        // document has no loader) the document's ready state, checked now and
+        // then in case an event is missed.
+        let loader = result.string("loaderId")
         let deadline = Date().addingTimeInterval(timeLimit)
+        var checked = loader == nil ? Date.distantPast : Date()
         while Date() < deadline {
-            if try evaluateIfAlive("document.readyState") as? String == "complete" { return }
-            try await Task.sleep(nanoseconds: 20_000_000)
+            if let loader, loads.contains(loader) { return }
+            if loader == nil || Date().timeIntervalSince(checked) > 0.1 {
+                if try evaluateIfAlive("document.readyState") as? String == "complete" { return }
+                checked = Date()
+            }
+            try await Task.sleep(nanoseconds: 2_000_000)
         }
         throw BrowserError("\(url) did not finish loading within \(CDPConnection.seconds(timeLimit))")
     }

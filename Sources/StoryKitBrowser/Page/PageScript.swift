@@ -151,16 +151,23 @@ enum PageScript {
         if (matches.length > 1 && !spec.first) return { state: 'ambiguous', elements: matches.slice(0, 10).map(describe), count: matches.length };
         return { state: 'ok', el: matches[0], element: describe(matches[0]), count: matches.length, all: matches };
       }
-      function frames() {
+      // The next animation frame (or 100 ms, for a page that draws none).
+      function frame() {
         return new Promise(done => {
           let over = false;
           const end = () => { if (!over) { over = true; done(); } };
-          requestAnimationFrame(() => requestAnimationFrame(end));
+          requestAnimationFrame(end);
           setTimeout(end, 100);
         });
       }
       function disabled(el) {
         return (el.matches && el.matches(':disabled')) || el.getAttribute('aria-disabled') === 'true';
+      }
+      function focusForTyping(el) {
+        el.focus();
+        if (typeof el.select === 'function') el.select();
+        else { const range = document.createRange(); range.selectNodeContents(el); const s = getSelection(); s.removeAllRanges(); s.addRange(range); }
+        return document.activeElement === el;
       }
       function strip(found) { delete found.el; delete found.all; return found; }
       return {
@@ -173,18 +180,24 @@ enum PageScript {
             return { state: 'not editable', element: found.element };
           let box = el.getBoundingClientRect();
           if (box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth) el.scrollIntoView({ block: 'center', inline: 'center' });
-          const before = el.getBoundingClientRect();
-          await frames();
-          if (!el.isConnected) return { state: 'detached', element: found.element };
-          box = el.getBoundingClientRect();
-          if (box.x !== before.x || box.y !== before.y || box.width !== before.width || box.height !== before.height)
-            return { state: 'moving', element: found.element };
+          if (spec.pointer) {
+            // Stable: the same box an animation frame apart (Playwright's rule).
+            const before = el.getBoundingClientRect();
+            await frame();
+            if (!el.isConnected) return { state: 'detached', element: found.element };
+            box = el.getBoundingClientRect();
+            if (box.x !== before.x || box.y !== before.y || box.width !== before.width || box.height !== before.height)
+              return { state: 'moving', element: found.element };
+          } else box = el.getBoundingClientRect();
           const x = box.left + box.width / 2, y = box.top + box.height / 2;
-          const hit = document.elementFromPoint(x, y);
-          const ours = hit && (hit === el || el.contains(hit) || (el.labels && [...el.labels].some(l => l === hit || l.contains(hit))));
-          if (spec.pointer && !ours) return { state: 'covered', element: found.element, by: describe(hit) };
+          if (spec.pointer) {
+            const hit = document.elementFromPoint(x, y);
+            const ours = hit && (hit === el || el.contains(hit) || (el.labels && [...el.labels].some(l => l === hit || l.contains(hit))));
+            if (!ours) return { state: 'covered', element: found.element, by: describe(hit) };
+          }
           window.__storyrunTarget = el;
-          return { state: 'ok', element: found.element, x, y };
+          if (spec.focus) focusForTyping(el);
+          return { state: 'ok', element: found.element, x, y, checked: !!el.checked || el.getAttribute('aria-checked') === 'true' };
         },
         query(spec) {
           const found = resolve(spec);
@@ -213,13 +226,7 @@ enum PageScript {
           if (found.state !== 'ok') return strip(Object.assign(found, { inScope: true }));
           return { state: 'ok', text: found.el.innerText };
         },
-        focusForTyping() {
-          const el = window.__storyrunTarget;
-          el.focus();
-          if (typeof el.select === 'function') el.select();
-          else { const range = document.createRange(); range.selectNodeContents(el); const s = getSelection(); s.removeAllRanges(); s.addRange(range); }
-          return document.activeElement === el;
-        },
+        focusForTyping() { return focusForTyping(window.__storyrunTarget); },
         clearTarget() {
           const el = window.__storyrunTarget;
           if ('value' in el) el.value = ''; else el.textContent = '';

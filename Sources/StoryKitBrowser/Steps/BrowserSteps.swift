@@ -38,7 +38,7 @@ public final class BrowserSteps: StepDefinitions {
     /// The story's page, opened (and the browser started) if need be.
     public func page() throws -> BrowserPage {
         if let openPage { return openPage }
-        let page = try BrowserPage()
+        let page = try BrowserPage.open()
         openPage = page
         store[Self.storeKey] = self
         return page
