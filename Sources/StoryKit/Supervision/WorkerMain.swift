@@ -6,7 +6,8 @@ import Darwin
 import Foundation
 
 /// The worker side of a supervised run: this executable again, started by
-/// its parent with `--worker`, running the stories the parent names.
+/// its parent with `--worker`, running the stories the parent sends (whole:
+/// it reads no story file).
 ///
 /// Its descriptors: 0 is /dev/null, 1 and 2 the capture file, 3 the
 /// parent's requests, 4 its messages to the parent, 5 the shared page (see
