@@ -28,20 +28,6 @@ enum StoryLoader {
         }
     }
 
-    /// Reads and parses one file as ``parseFile(at:)`` does, unless this
-    /// process, not the file, kept it from being read: it had no descriptor
-    /// or memory left (see ``RegularFile/Failure/outOfResources``). Then
-    /// it throws that failure, which says nothing about the file.
-    static func parseFileUnlessOutOfResources(at path: String) throws(RegularFile.Failure) -> (stories: [Story], diagnostics: [Diagnostic]) {
-        var failure: RegularFile.Failure?
-        switch readText(at: path, failure: &failure) {
-        case .success(let text): return parse(text, path: path)
-        case .failure(let diagnostic):
-            if let failure, failure.outOfResources != nil { throw failure }
-            return ([], [diagnostic])
-        }
-    }
-
     /// Reads and parses one file, as ``parseFile(at:)`` does, and keeps
     /// its text and syntax tree in `parses`, for the reports.
     static func parseFile(at path: String, keepingIn parses: RecentParses) -> (stories: [Story], diagnostics: [Diagnostic]) {

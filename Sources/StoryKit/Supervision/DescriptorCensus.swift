@@ -7,21 +7,14 @@ import Darwin
 /// What a process that ran out of file descriptors holds them open on:
 /// the clue to the code that leaks them (a file, a socket, `/dev/null`).
 enum DescriptorCensus {
-    /// Whether this process could open `count` more descriptors now: it
-    /// opens them (`/dev/null`, then copies) and closes them again. A
-    /// story file that opened with none to spare (a leaking step's
-    /// descriptors freed one or two) clears no suspect.
-    static func canOpen(_ count: Int) -> Bool {
-        var opened: [Int32] = []
-        defer { for descriptor in opened { close(descriptor) } }
-        let first = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard first >= 0 else { return false }
-        opened.append(first)
-        while opened.count < count {
-            let copy = fcntl(first, F_DUPFD_CLOEXEC, 0)
-            guard copy >= 0 else { return false }
-            opened.append(copy)
-        }
+    /// Whether this process could open one more descriptor now: a copy
+    /// of standard input (or, when that is closed, `/dev/null`), closed
+    /// again at once. Two system calls.
+    static func hasOneLeft() -> Bool {
+        var copy = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0)
+        if copy < 0 && errno == EBADF { copy = open("/dev/null", O_RDONLY | O_CLOEXEC) }
+        guard copy >= 0 else { return errno != EMFILE && errno != ENFILE }
+        close(copy)
         return true
     }
 

@@ -5,7 +5,7 @@ import Foundation
 extension SupervisedRun {
     /// With several workers, once stories prove quick (under 0.2 ms on
     /// average), a batch runs on to the end of its file (up to 256
-    /// stories), so that each file is parsed by one worker, not by all.
+    /// stories): fewer, longer batches, each naming its file once.
     var storiesAreQuick: Bool {
         workerCount > 1 && !configuration.isFailFast && finishedCount >= 32 && finishedNanoseconds / finishedCount < 200_000
     }
@@ -113,16 +113,21 @@ extension SupervisedRun {
         }
         let sentAt = supervisor.now()
         requests.removeAll(keepingCapacity: true)
+        // Each batch names its first story's file, and then each other.
+        var file: (path: String, group: String)?
         for planned in queue[..<count] {
             let sequence = nextSequence
             nextSequence += 1
             inFlight[sequence] = InFlight(planned: planned, sentAt: sentAt)
             worker.dispatched.append(sequence)
-            let file = planned.story.location.file
-            if file != lastPath.file { lastPath = (file, WorkerWire.requestPath(file)) }
+            let story = planned.story
+            if story.location.file != file?.path {
+                if story.location.file != lastPath.file { lastPath = (story.location.file, WorkerWire.requestPath(story.location.file)) }
+                file = (story.location.file, story.groupName)
+                WorkerWire.appendFile(path: lastPath.path, group: story.groupName, to: &requests)
+            }
             WorkerWire.appendRequest(
-                sequence: sequence, story: planned.story, attemptsUsed: attemptsUsed[planned.story.location] ?? 0,
-                path: lastPath.path, to: &requests)
+                sequence: sequence, story: story, attemptsUsed: attemptsUsed[story.location] ?? 0, file: file!, to: &requests)
         }
         worker.send(requests)
         // The stories sent leave the queue at once (moving the few not

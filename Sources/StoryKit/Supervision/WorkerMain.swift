@@ -6,7 +6,8 @@ import Darwin
 import Foundation
 
 /// The worker side of a supervised run: this executable again, started by
-/// its parent with `--worker`, running the stories the parent names.
+/// its parent with `--worker`, running the stories the parent sends (whole:
+/// it reads no story file).
 ///
 /// Its descriptors: 0 is /dev/null, 1 and 2 the capture file, 3 the
 /// parent's requests, 4 its messages to the parent, 5 the shared page (see
@@ -25,7 +26,7 @@ enum WorkerMain {
         }
         let outbox = WorkerOutbox(position: shared, descriptor: messages)
         // Stories read and matched ahead of the one running (see below).
-        let reader = AheadReader(source: StorySource(registry: registry, position: shared), position: shared, outbox: outbox)
+        let reader = AheadReader(source: StorySource(registry: registry), outbox: outbox)
         let ahead = reader.ahead
         Lifeline.start(outbox: outbox) { giveBack(from: ahead, position: shared, outbox: outbox) }
         let probe = WorkerProbe(position: shared, capture: OutputCapture(file: STDOUT_FILENO))
@@ -40,13 +41,12 @@ enum WorkerMain {
         // A before-run hook failed: no story runs. Those sent stay
         // unanswered; the parent, told of the hook, sends no more and
         // counts them not run.
-        var hasRun = false
+        var watch = DescriptorWatch()
         stories: while !runner.hasFailedBeforeRun, let next = reader.next() {
             defer { reader.recycle(next) }
             answers.sequence = next.sequence
-            switch await run(next, runner: &runner, hasRun: hasRun, answers: answers, probe: probe) {
-            case .ran: hasRun = true
-            case .skipped: continue
+            switch await run(next, runner: &runner, watch: &watch, answers: answers, probe: probe) {
+            case .ran, .skipped: break
             case .stop: break stories
             }
             // Its answers can no longer reach the parent: take no more
@@ -90,9 +90,10 @@ enum WorkerMain {
     /// What became of a story sent.
     private enum Turn { case ran, skipped, stop }
 
-    /// Runs one story sent, or answers why it cannot run.
+    /// Runs one story sent, or stops before it when a story before it
+    /// left the worker no descriptor (see ``DescriptorWatch``).
     private static func run(
-        _ next: WorkerStory, runner: inout Runner, hasRun: Bool, answers: WorkerAnswers, probe: WorkerProbe
+        _ next: WorkerStory, runner: inout Runner, watch: inout DescriptorWatch, answers: WorkerAnswers, probe: WorkerProbe
     ) async -> Turn {
         let (shared, outbox, sequence) = (answers.position, answers.outbox, next.sequence)
         // Asked back (another worker has nothing left): not started here.
@@ -100,53 +101,17 @@ enum WorkerMain {
             outbox.send(WorkerWire.line(.givenBack(sequence: sequence)))
             return .skipped
         }
-        if let code = next.outOfResources {
-            // This worker can open no more files: stories it would read
-            // next would fail for nothing their own. It stops; a new
-            // worker runs them. One that has run no story stops nothing
-            // (its successor would fail the same way): the story fails
-            // with the reason.
-            if hasRun {
-                shared.stopBefore(sequence)
-                outbox.send(WorkerWire.line(.stopped(sequence: sequence, stopReason(code, suspects: next.suspects, cut: next.cutSuspects))))
-                return .stop
-            }
-            let text = "its worker process could not read \(next.path) (\(String(cString: strerror(code)))) before it ran any story, "
-                + "so the story did not run: a before-run hook may have used up its descriptors or memory, or the system has none left"
-            outbox.send(WorkerWire.line(.missing(sequence: sequence, text)))
-            return .skipped
-        }
-        guard let planned = next.planned else {
-            let text = next.isChanged
-                ? "the story at \(next.path):\(next.line) changed after the run read it (was the file changed during the run?): it did not run"
-                : "no story starts at \(next.path):\(next.line) any more: was the file changed during the run?"
-            outbox.send(WorkerWire.line(.missing(sequence: sequence, text)))
-            return .skipped
+        if let reason = watch.leakBefore() {
+            shared.stopBefore(sequence)
+            outbox.send(WorkerWire.line(.stopped(sequence: sequence, reason)))
+            return .stop
         }
         shared.startStory(sequence, attempt: next.attemptsUsed, at: DispatchTime.now().uptimeNanoseconds)
-        await runner.run(planned, attemptsUsed: next.attemptsUsed, emit: answers.forward)
+        await runner.run(next.planned, attemptsUsed: next.attemptsUsed, emit: answers.forward)
         shared.endStory()
         probe.trim()
+        watch.ran(next.planned.story)
         return .ran
-    }
-
-    /// Why a worker stops that could not open a story file (`code`, an
-    /// `errno`): with what it holds its descriptors open on and the stories
-    /// it ran since it last opened one (see ``StorySource``), the clues to
-    /// the step that leaks them (all but `cut` of them, after the first).
-    private static func stopReason(_ code: Int32, suspects: [StorySource.Suspect], cut: Int) -> String {
-        var text = "a worker process could not open story files (\(String(cString: strerror(code))))"
-        if code == EMFILE, let census = DescriptorCensus.mostShared() {
-            text += ", \(census.count) of its \(census.open) open descriptors on \(census.target)"
-        }
-        let leaks = code == ENOMEM ? "may hold on to memory" : "may leak descriptors"
-        guard let first = suspects.first, let last = suspects.last else { return text + ": a step in a story it ran \(leaks)" }
-        let which = switch suspects.count + cut {
-        case 1: "\(first), the story it ran since it last opened one,"
-        case 2...4: suspects.dropLast().map(\.description).joined(separator: ", ") + " or \(last), the stories it ran since it last opened one,"
-        default: "one of the \(suspects.count + cut) stories it ran since it last opened one, from \(first) to \(last),"
-        }
-        return text + ": a step in \(which) \(leaks) (or a thread or process an earlier story left running)"
     }
 
     /// Gives back the stories the parent asked for that wait in the queue

@@ -3,18 +3,18 @@ import Foundation
 /// The lines a parent and its worker processes exchange on pipes of their
 /// own (never standard output, where user code prints).
 ///
-/// Parent to worker, one story a line: `S SEQ LINE ATTEMPTS FINGERPRINT PATH`, the path last
-/// with its control characters and `%` percent-encoded, so no file name
-/// can break a line. The end of the pipe means no more stories.
+/// Parent to worker, the planned stories themselves (see
+/// ``appendRequest(sequence:story:attemptsUsed:file:to:)``): the worker
+/// reads no story file. The end of the pipe means no more stories.
 ///
 /// Worker to parent, one line per message: most stories pass, and their
 /// line is compact (`P SEQ DURATION TESTSTEP…`, each test step `s:NS` or
 /// `hINDEX:NS`), which the parent turns back into a result with the matches
 /// it made itself; any other result goes whole, as JSON. A story the parent
 /// asked back through the shared page (``SharedPosition/giveBack(from:through:)``)
-/// and the worker had not started is answered `G SEQ`. A worker that can
-/// no longer open story files (its steps used up its descriptors) answers
-/// the story it could not start `X SEQ "why"`, and ends.
+/// and the worker had not started is answered `G SEQ`. A worker whose
+/// steps left it no descriptor to open answers the story it did not start
+/// `X SEQ "why"`, and ends.
 enum WorkerWire {
     /// A message from a worker.
     enum Message {
@@ -25,12 +25,11 @@ enum WorkerWire {
         case passed(sequence: UInt64, duration: UInt64, testSteps: [PassedTestStep])
         /// A story's whole result.
         case result(sequence: UInt64, WireResult)
-        /// The worker could not find the story.
+        /// The worker could not run the story (the text says why).
         case missing(sequence: UInt64, String)
-        /// The worker could not read the story's file for want of
-        /// descriptors or memory (its steps may have used them up): it
-        /// started neither this story nor any after it, and ends; the text
-        /// says why.
+        /// A story the worker ran left it no descriptor to open (a step
+        /// leaked them): it started neither this story nor any after it,
+        /// and ends, so that no later story fails for it; the text says why.
         case stopped(sequence: UInt64, String)
         /// The parent asked for the story back and the worker had not
         /// started it: it goes to another worker.
@@ -105,35 +104,8 @@ enum WorkerWire {
         }
     }
 
-    // MARK: Requests
-
-    /// Appends the request line for a story to `bytes`; `attemptsUsed`
-    /// counts the attempts at it that ended their worker (`--retry`);
-    /// `path` is its file as ``requestPath(_:)`` writes it (the parent
-    /// sends a batch of stories of one file, and escapes its name once).
-    static func appendRequest(sequence: UInt64, story: Story, attemptsUsed: Int, path: [UInt8], to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "S"))
-        bytes.append(0x20)
-        appendDecimal(sequence, to: &bytes)
-        bytes.append(0x20)
-        appendDecimal(UInt64(story.location.line), to: &bytes)
-        bytes.append(0x20)
-        appendDecimal(UInt64(attemptsUsed), to: &bytes)
-        bytes.append(0x20)
-        appendDecimal(fingerprint(of: story), to: &bytes)
-        bytes.append(0x20)
-        bytes.append(contentsOf: path)
-        bytes.append(0x0A)
-    }
-
-    /// A story file's path as a request line writes it: its control
-    /// characters and `%` percent-encoded, so no file name can break a line.
-    static func requestPath(_ path: String) -> [UInt8] {
-        Array(escape(path).utf8)
-    }
-
     /// Appends a number's decimal digits, with no String between.
-    private static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+    static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
         var value = value
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
@@ -150,113 +122,9 @@ enum WorkerWire {
         }
     }
 
-    /// What a worker runs of a story, in one number both processes compute
-    /// alike (FNV-1a, 63 bits): its name, tags and steps, each step's
-    /// keyword, text, line and doc string or table. A worker reads the
-    /// story's file again; when the file changed after the parent read it,
-    /// the story at that line may be another, and the parent would report
-    /// its own steps with the results of steps it never planned.
-    static func fingerprint(of story: Story) -> UInt64 {
-        var hash = StoryHash()
-        hash.add(story.name)
-        hash.add(story.tags.count)
-        for tag in story.tags { hash.add(tag) }
-        hash.add(story.steps.count)
-        for step in story.steps {
-            hash.add(step.keyword)
-            hash.add(step.text)
-            hash.add(step.location.line)
-            switch step.attachment {
-            case nil: hash.add(0)
-            case .docString(let docString):
-                hash.add(1)
-                hash.add(docString.content)
-                hash.add(docString.mediaType ?? "")
-            case .dataTable(let table):
-                hash.add(2)
-                hash.add(table.rows.count)
-                for row in table.rows {
-                    hash.add(row.count)
-                    for cell in row { hash.add(cell) }
-                }
-            }
-        }
-        return hash.final
-    }
-
-    /// The hash behind ``fingerprint(of:)``: eight bytes at a time, each
-    /// word xor-ed in and multiplied by an odd number (a bijection, so one
-    /// changed word always changes the hash), a text's length ending it.
-    /// Byte by byte, with the hash a variable its closures shared, it was
-    /// 4% of a run's CPU.
-    private struct StoryHash {
-        private static let prime: UInt64 = 0x100_0000_01B3
-        private var value: UInt64 = 0xCBF2_9CE4_8422_2325
-
-        mutating func add(_ number: Int) {
-            value = (value ^ UInt64(bitPattern: Int64(number))) &* Self.prime
-        }
-
-        mutating func add(_ text: String) {
-            // In place: a native string's bytes, with no copy of the string
-            // (nor a retain of it); any other, copied once.
-            let start = value
-            value = text.utf8.withContiguousStorageIfAvailable { Self.mix(start, $0) } ?? Self.mix(start, Array(text.utf8))
-            add(text.utf8.count)
-        }
-
-        private static func mix(_ start: UInt64, _ bytes: [UInt8]) -> UInt64 {
-            bytes.withUnsafeBufferPointer { mix(start, $0) }
-        }
-
-        private static func mix(_ start: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-            guard let base = UnsafeRawPointer(bytes.baseAddress) else { return start }
-            var hash = start
-            var offset = 0
-            while offset + 8 <= bytes.count {
-                hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* prime
-                offset += 8
-            }
-            guard offset < bytes.count else { return hash }
-            var last: UInt64 = 0
-            for index in offset..<bytes.count { last |= UInt64(bytes[index]) << (8 * UInt64(index - offset)) }
-            return (hash ^ last) &* prime
-        }
-
-        /// Mixed, so that a difference in the top bit, which a request
-        /// drops, shows in the others.
-        var final: UInt64 {
-            var hash = value
-            hash ^= hash >> 29
-            hash &*= 0xBF58_476D_1CE4_E5B9
-            hash ^= hash >> 32
-            return hash & UInt64(Int.max)
-        }
-    }
-
-    /// Reads a request line from its bytes: the sequence number, line,
-    /// attempts used, the story's fingerprint (``fingerprint(of:)``) and
-    /// the path's bytes as sent (see ``path(_:)``).
-    static func parseRequest(bytes line: UnsafeBufferPointer<UInt8>)
-        -> (sequence: UInt64, line: Int, attemptsUsed: Int, fingerprint: UInt64, path: UnsafeBufferPointer<UInt8>)?
-    {
-        guard line.count >= 2, line[0] == UInt8(ascii: "S"), line[1] == 0x20 else { return nil }
-        var index = 2
-        /// A number that fits an Int, and the blank after it.
-        func number() -> UInt64? {
-            guard let value = Self.number(in: line, at: &index), value <= UInt64(Int.max),
-                index < line.count, line[index] == 0x20
-            else { return nil }
-            index += 1
-            return value
-        }
-        guard let sequence = number(), let number1 = number(), let attemptsUsed = number(), let fingerprint = number() else { return nil }
-        return (sequence, Int(number1), Int(attemptsUsed), fingerprint, UnsafeBufferPointer(rebasing: line[index...]))
-    }
-
     /// The decimal number at `index`, which moves past its digits; nil
     /// when there are none or it does not fit.
-    private static func number(in bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> UInt64? {
+    static func number(in bytes: UnsafeBufferPointer<UInt8>, at index: inout Int) -> UInt64? {
         var value: UInt64 = 0
         let start = index
         while index < bytes.count {
@@ -269,24 +137,6 @@ enum WorkerWire {
             index += 1
         }
         return index > start ? value : nil
-    }
-
-    /// A request's path from its bytes, percent-decoded.
-    static func path(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        unescape(Substring(String(decoding: bytes, as: UTF8.self)))
-    }
-
-    private static func escape(_ path: String) -> String {
-        guard path.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "%") || $0 == 0x7F }) else { return path }
-        var bytes: [UInt8] = []
-        for byte in path.utf8 {
-            if byte < 0x20 || byte == UInt8(ascii: "%") || byte == 0x7F {
-                bytes += Array(String(format: "%%%02X", byte).utf8)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func unescape(_ text: Substring) -> String {

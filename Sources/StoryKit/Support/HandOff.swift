@@ -39,21 +39,6 @@ final class HandOff<Element: Sendable>: @unchecked Sendable {
         return true
     }
 
-    /// Adds a value before every queued one, without waiting for room: one
-    /// to be taken next, ahead of those put before it.
-    func putFirst(_ value: Element) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !isCancelled else { return }
-        if head > 0 {
-            head -= 1
-            values[head] = value
-        } else {
-            values.insert(value, at: 0)
-        }
-        condition.broadcast()
-    }
-
     /// The oldest value, waiting for one; nil once the queue is finished and
     /// empty, or cancelled.
     func take() -> Element? {

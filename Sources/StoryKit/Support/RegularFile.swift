@@ -31,17 +31,6 @@ enum RegularFile {
             case .cannotRead: "check the file and the disk"
             }
         }
-
-        /// The `errno` of a file that could not be opened (or read), when
-        /// this process, not the file, is the cause: it has no descriptor or
-        /// memory left (EMFILE, ENFILE, ENOMEM). Then the file may well be
-        /// there, unchanged.
-        var outOfResources: Int32? {
-            switch self {
-            case .cannotOpen(_, let code), .cannotRead(_, let code): [EMFILE, ENFILE, ENOMEM].contains(code) ? code : nil
-            case .notRegular: nil
-            }
-        }
     }
 
     /// A file's bytes, read with one `read(2)` per chunk: much faster than

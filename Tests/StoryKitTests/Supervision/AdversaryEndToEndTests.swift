@@ -11,18 +11,20 @@ import Testing
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
 
-    /// A worker reads a story's file again. Before, when the file changed
-    /// after the parent read it (here a step edits it, then its worker
-    /// exits, so a new worker reads the new text), the parent reported its
-    /// own steps with the results of others: the failing step it planned
-    /// "passed", never run.
-    @Test("A story whose file changed during the run is not reported with the results of other steps", arguments: [false, true])
+    /// Before, a worker read a story's file again, and when the file
+    /// changed after the parent read it (here a step edits it, then its
+    /// worker exits, so a new worker would read the new text), the parent
+    /// reported its own steps with the results of others: the failing step
+    /// it planned "passed", never run. Then a fingerprint failed such a
+    /// story as changed. Now the worker receives the planned story itself:
+    /// it runs the steps the run read and reports, whatever the file says.
+    @Test("A story whose file changed during the run runs and is reported as the run read it", arguments: [false, true])
     func storyFileChangedDuringRun(retry: Bool) throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let text = retry
             // Its first attempt edits its own failing step, then crashes; the
-            // retry, in a new worker, would run the edited step.
+            // retry, in a new worker, runs the step as planned, not as edited.
             ? "Story: edits itself\n  Given the step replaces line 3 of \"edit.stories\" with \"  And a step that passes\"\n  And the step calls exit(7)\n"
             : "Story: edits the file\n  Given the step replaces line 6 of \"edit.stories\" with \"  Given a step that passes\"\n  And the step calls exit(1)\n\nStory: should fail\n  Given the step calls exit(7)\n"
         try Self.write(text, to: folder + "/edit.stories")
@@ -31,9 +33,13 @@ import Testing
         let outcome = try Binary.run(arguments, in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains(retry ? "Stories: 0 passed, 1 failed" : "Stories: 0 passed, 2 failed"), "\(outcome.output)")
-        #expect(outcome.output.contains("changed after the run read it"), "\(outcome.output)")
+        // The step planned ran (the edited one would have passed).
+        let line = retry ? 3 : 6
+        #expect(outcome.output.contains("the step calls exit(7)  edit.stories:\(line)\n      the worker process exited with status 7"), "\(outcome.output)")
+        #expect(!outcome.output.contains("a step that passes  edit.stories"), "\(outcome.output)")
         let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
         #expect(junit.contains(retry ? "failures=\"1\"" : "failures=\"2\""), "\(junit)")
+        #expect(junit.contains("exited with status 7"), "\(junit)")
     }
 }
 

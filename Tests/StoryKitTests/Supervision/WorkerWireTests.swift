@@ -71,56 +71,87 @@ import Testing
         #expect(message("X 7 not-json") == nil)
     }
 
-    @Test("A request line gives its numbers and its path, percent-decoded")
-    func request() {
-        let bytes = Array("S 12 7 1 99 dir/a%09b%25.stories".utf8)
+    /// The stories a batch's lines carry, read back as a worker reads them.
+    private func readBack(_ bytes: [UInt8]) -> [(sequence: UInt64, attemptsUsed: Int, story: Story)] {
+        var requests = StoryRequests()
+        var read: [(sequence: UInt64, attemptsUsed: Int, story: Story)] = []
         bytes.withUnsafeBufferPointer { buffer in
-            guard let request = WorkerWire.parseRequest(bytes: buffer) else {
-                Issue.record("not read")
-                return
+            for line in buffer.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
+                if let request = requests.read(UnsafeBufferPointer(rebasing: line)) { read.append(request) }
             }
-            #expect(request.sequence == 12 && request.line == 7 && request.attemptsUsed == 1 && request.fingerprint == 99)
-            #expect(WorkerWire.path(request.path) == "dir/a\tb%.stories")
         }
-        #expect(Array("S 1 2 0 x".utf8).withUnsafeBufferPointer { WorkerWire.parseRequest(bytes: $0) } == nil)
-        #expect(Array("S 1 2".utf8).withUnsafeBufferPointer { WorkerWire.parseRequest(bytes: $0) } == nil)
+        return read
     }
 
-    @Test("A request line the parent writes is read back whole: its numbers, the story's fingerprint and an odd path")
+    /// A worker receives the story the parent planned, and no longer reads
+    /// its file: everything the story holds must come across, equal.
+    @Test("A batch's stories are read back equal to those the parent planned: names, tags, steps, doc strings, tables, odd paths and texts")
     func requestRoundTrip() {
-        let path = "dir/a\tb\n%41.feature"
-        let story = FeatureFile.parse("Feature: f\n  Scenario: s\n    Given a step\n", path: path).stories[0]
+        let path = "dir/a\tb\n%41 é.feature"
+        let text = """
+            # language: en
+            Feature: f%25 \t
+              Background:
+                Given a background step
+              @a @b%
+              Scenario Outline: s <x>
+                * a table:
+                  | x | y \\| z |
+                  | <x> | \\n |
+                When a doc:
+                  ```json
+                  {"a": "b\tc"}
+                  100%
+                  ```
+                Then a step with a "%" and é
+                But a doc with none:
+                  \"\"\"
+                  \"\"\"
+                Examples:
+                  | x |
+                  | 1 |
+                  | 2% |
+            """
+        let feature = FeatureFile.parse(text, path: path).stories
+        var stories = feature
+        stories.append(Story(
+            id: "custom id", name: "", tags: [], location: SourceLocation(file: "other\u{7F}.stories", line: 3, column: 2),
+            steps: [Step(keyword: "Given", kind: .context, text: "", location: SourceLocation(file: "elsewhere.stories", line: 9))],
+            groupName: "a group of its own"))
+        #expect(feature.count == 2)
         var bytes: [UInt8] = []
-        WorkerWire.appendRequest(
-            sequence: 12_345_678_901, story: story, attemptsUsed: 2, path: WorkerWire.requestPath(path), to: &bytes)
-        #expect(bytes.last == 0x0A && bytes.filter { $0 == 0x0A }.count == 1)
-        bytes.dropLast().withUnsafeBufferPointer { buffer in
-            guard let request = WorkerWire.parseRequest(bytes: buffer) else {
-                Issue.record("not read")
-                return
+        var file: (path: String, group: String)?
+        for (index, story) in stories.enumerated() where story.location.file != file?.path {
+            file = (story.location.file, story.groupName)
+            WorkerWire.appendFile(path: WorkerWire.requestPath(story.location.file), group: story.groupName, to: &bytes)
+            WorkerWire.appendRequest(sequence: 12_345_678_901 + UInt64(index), story: story, attemptsUsed: index, file: file!, to: &bytes)
+            if index == 0 {
+                // A second story of the same file, with no file line between.
+                WorkerWire.appendRequest(sequence: 7, story: stories[1], attemptsUsed: 1, file: file!, to: &bytes)
             }
-            #expect(request.sequence == 12_345_678_901 && request.line == story.location.line && request.attemptsUsed == 2)
-            #expect(request.fingerprint == WorkerWire.fingerprint(of: story))
-            #expect(WorkerWire.path(request.path) == path)
         }
+        #expect(bytes.filter { $0 == 0x0A }.count == 5, "one line a story, and one a file")
+        let read = readBack(bytes)
+        #expect(read.map(\.sequence) == [12_345_678_901, 7, 12_345_678_903])
+        #expect(read.map(\.attemptsUsed) == [0, 1, 2])
+        #expect(read.map(\.story) == [stories[0], stories[1], stories[2]])
+        #expect(read.first?.story.steps.count == 5 && read.first?.story.steps[1].attachment != nil)
     }
 
-    @Test("A story's fingerprint is the same read twice, and differs after any small edit: a letter, a tag, a line, a cell, a doc string")
-    func fingerprints() {
-        func story(_ text: String) -> Story {
-            FeatureFile.parse(text, path: "f.feature").stories[0]
+    @Test("A request line cut short, or with a field that is no number where one is due, is not read as a story")
+    func brokenRequests() {
+        let story = Story(name: "s", location: SourceLocation(file: "a.stories", line: 1), steps: [
+            Step(keyword: "Given", kind: .context, text: "a step", location: SourceLocation(file: "a.stories", line: 2)),
+        ])
+        var bytes: [UInt8] = []
+        WorkerWire.appendFile(path: WorkerWire.requestPath("a.stories"), group: "a.stories", to: &bytes)
+        WorkerWire.appendRequest(sequence: 1, story: story, attemptsUsed: 0, file: ("a.stories", "a.stories"), to: &bytes)
+        #expect(readBack(bytes).map(\.story) == [story])
+        let line = Array(bytes.split(separator: 0x0A)[1])
+        for cut in 1..<line.count {
+            #expect(readBack(bytes.prefix(bytes.count - line.count - 1) + line.prefix(cut) + [0x0A]).isEmpty, "cut at \(cut)")
         }
-        let base = "Feature: f\n  @a\n  Scenario: s\n    Given a step of twenty-four bytes\n    When a table:\n      | x | y |\n    Then a doc:\n      \"\"\"\n      text\n      \"\"\"\n"
-        let edits = [
-            base.replacingOccurrences(of: "twenty-four", with: "twenty-fivr"), base.replacingOccurrences(of: "@a", with: "@b"),
-            base.replacingOccurrences(of: "Scenario: s", with: "Scenario: t"), base.replacingOccurrences(of: "| y |", with: "| z |"),
-            base.replacingOccurrences(of: "      text", with: "      texT"), base.replacingOccurrences(of: "  @a\n", with: "  @a\n\n"),
-            base.replacingOccurrences(of: "bytes", with: "byte"), base.replacingOccurrences(of: "Given", with: "And"),
-        ]
-        let fingerprint = WorkerWire.fingerprint(of: story(base))
-        #expect(WorkerWire.fingerprint(of: story(base)) == fingerprint)
-        for edit in edits {
-            #expect(WorkerWire.fingerprint(of: story(edit)) != fingerprint, "\(edit)")
-        }
+        let letters = Array(String(decoding: line, as: UTF8.self).replacingOccurrences(of: "\t1\t", with: "\tx\t").utf8)
+        #expect(readBack(bytes.prefix(bytes.count - line.count - 1) + letters + [0x0A]).isEmpty)
     }
 }
