@@ -104,6 +104,8 @@ extension SupervisedRun {
             reject(worker, what, fromOutbox: fromOutbox)
         case .passed, .result, .missing:
             handleAnswer(message, from: worker, fromOutbox: fromOutbox)
+        case .part, .wholeStep:
+            handlePart(message, from: worker, fromOutbox: fromOutbox)
         case .stopped(let sequence, let text):
             handleStopped(sequence, text, from: worker)
         case .givenBack(let sequence):
@@ -141,18 +143,28 @@ extension SupervisedRun {
             guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
                 let flight = take(sequence, from: worker)
             else { return }
-            settle(
-                flight, supervisor.rebuild(flight.planned, duration: duration, testSteps: testSteps),
-                unfit: "its worker's answer did not fit the story", from: worker, fromOutbox: fromOutbox)
+            // A long story's parts come first (`WorkerWire+Parts.swift`).
+            let result: StoryResult? =
+                if var partial = worker.takePartial() {
+                    partial.sequence == sequence ? partial.passed(flight.planned, duration: duration, rest: testSteps, registry: registry) : nil
+                } else {
+                    supervisor.rebuild(flight.planned, duration: duration, testSteps: testSteps)
+                }
+            settle(flight, result, unfit: "its worker's answer did not fit the story", from: worker, fromOutbox: fromOutbox)
         case .result(let sequence, let wire):
             guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
                 let flight = take(sequence, from: worker)
             else { return }
             // "Passed" with no steps, say: a passed story accounts for
             // every step the parent planned.
+            let result: StoryResult? =
+                if var partial = worker.takePartial() {
+                    partial.sequence == sequence ? partial.whole(wire).result(for: flight.planned.story) : nil
+                } else {
+                    wire.result(for: flight.planned.story)
+                }
             settle(
-                flight, wire.result(for: flight.planned.story),
-                unfit: "its worker's answer did not account for the story's steps", from: worker, fromOutbox: fromOutbox)
+                flight, result, unfit: "its worker's answer did not account for the story's steps", from: worker, fromOutbox: fromOutbox)
         case .missing(let sequence, let text):
             guard isOwnAnswer(sequence, from: worker, isResult: false, fromOutbox: fromOutbox),
                 let flight = take(sequence, from: worker)
@@ -161,6 +173,40 @@ extension SupervisedRun {
         default:
             return
         }
+    }
+
+    /// A part of a long story's answer (`WorkerWire+Parts.swift`): the
+    /// worker's own only for the story it has finished and not yet
+    /// answered, after the parts before it; each checked against the
+    /// story as it comes.
+    private mutating func handlePart(_ message: WorkerWire.Message, from worker: SupervisedWorker, fromOutbox: Bool) {
+        let sequence: UInt64
+        switch message {
+        case .part(let number, _), .wholeStep(let number, _): sequence = number
+        default: return
+        }
+        let inTurn = worker.lastAnswered.map { sequence > $0 } ?? true
+        let finished = worker.position.lastFinished.map { sequence <= $0 } ?? false
+        guard inTurn, finished, worker.partial.map({ $0.sequence == sequence }) ?? true, let flight = inFlight[sequence],
+            worker.dispatched.contains(sequence)
+        else {
+            reject(worker, "a part of an answer out of turn", fromOutbox: fromOutbox)
+            return
+        }
+        var partial = worker.partial ?? PartialAnswer(sequence: sequence)
+        worker.partial = nil
+        let fits = switch message {
+        case .part(_, let testSteps): partial.add(testSteps, story: flight.planned.story, registry: registry)
+        case .wholeStep(_, let testStep): partial.add(testStep, story: flight.planned.story)
+        default: false
+        }
+        guard fits else {
+            // Failed now, not at its last line: the worker is ended.
+            guard let flight = take(sequence, from: worker) else { return }
+            settle(flight, nil, unfit: "its worker's answer did not fit the story", from: worker, fromOutbox: fromOutbox)
+            return
+        }
+        worker.partial = partial
     }
 
     /// A story's answer, or, when it did not fit the story (nil), a failure

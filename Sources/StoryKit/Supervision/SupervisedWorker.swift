@@ -38,6 +38,14 @@ final class SupervisedWorker {
     var lastAnswered: UInt64?
     /// The parent's own clock on the test step it is in (see ``StepClock``).
     var stepClock: StepClock?
+    /// The parts of a long story's answer read so far (see
+    /// `WorkerWire+Parts.swift`).
+    var partial: PartialAnswer?
+    /// The parts of a long story's answer read so far, taken.
+    func takePartial() -> PartialAnswer? {
+        defer { partial = nil }
+        return partial
+    }
     private var pending: [UInt8] = []
     /// The longest line a worker may send (a story's whole result, with
     /// what its steps attached): a longer one is not the worker's.

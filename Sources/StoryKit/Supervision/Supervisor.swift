@@ -128,22 +128,30 @@ struct Supervisor: StoryExecutor {
         results.reserveCapacity(testSteps.count)
         var index = 0
         for testStep in testSteps {
-            if let hook = testStep.hook {
-                guard hook >= 0, hook < registry.hooks.count else { return nil }
-                let registered = registry.hooks[hook]
-                results.append(.hook(HookResult(
-                    kind: registered.kind.rawValue, location: registered.location, status: .passed, error: nil, duration: testStep.duration)))
-            } else {
-                guard index < story.steps.count, testStep.definition >= 0, testStep.definition < registry.definitions.count else { return nil }
-                let definition = registry.definitions[testStep.definition]
-                results.append(.step(StepResult(
-                    step: story.steps[index], status: .passed, duration: testStep.duration, error: nil,
-                    match: MatchInfo(definition, arguments: testStep.arguments), alsoMatched: [])))
-                index += 1
-            }
+            guard let result = Self.rebuild(testStep, stepIndex: &index, story: story, registry: registry) else { return nil }
+            results.append(result)
         }
         guard index == story.steps.count else { return nil }
         return StoryResult(story: story, status: .passed, testSteps: results, duration: duration)
+    }
+
+    /// One test step of a compact answer: a hook (by registry index), or
+    /// `story`'s step at `stepIndex` (then the next); nil when either is
+    /// out of range.
+    static func rebuild(
+        _ testStep: WorkerWire.PassedTestStep, stepIndex index: inout Int, story: Story, registry: StepRegistry
+    ) -> TestStepResult? {
+        if let hook = testStep.hook {
+            guard hook >= 0, hook < registry.hooks.count else { return nil }
+            let registered = registry.hooks[hook]
+            return .hook(HookResult(kind: registered.kind.rawValue, location: registered.location, status: .passed, error: nil, duration: testStep.duration))
+        }
+        guard index < story.steps.count, testStep.definition >= 0, testStep.definition < registry.definitions.count else { return nil }
+        let definition = registry.definitions[testStep.definition]
+        index += 1
+        return .step(StepResult(
+            step: story.steps[index - 1], status: .passed, duration: testStep.duration, error: nil,
+            match: MatchInfo(definition, arguments: testStep.arguments), alsoMatched: []))
     }
 
     /// Whether running a crashed story again could change its verdict, by

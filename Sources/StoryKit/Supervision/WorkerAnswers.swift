@@ -33,8 +33,12 @@ final class WorkerAnswers {
             // Before its line: the parent takes an answer only for a
             // story that got this far.
             position.finishStory(sequence)
+            // A long story's answer goes in parts (`WorkerWire+Parts.swift`).
+            if result.testSteps.count > WorkerWire.partSize {
+                WorkerWire.sendInParts(
+                    sequence: sequence, result: result, hookIndex: hookIndex, compact: compact, line: &line, send: outbox.send(bytes:))
             // A passing story's compact line waits for the next batch.
-            if compact, WorkerWire.passedLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &line) {
+            } else if compact, WorkerWire.passedLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &line) {
                 outbox.add(line)
             } else {
                 outbox.send(WorkerWire.line(sequence: sequence, result: result, hookIndex: hookIndex, compact: false))

@@ -96,6 +96,17 @@ final class WorkerOutbox: @unchecked Sendable {
         }
     }
 
+    /// Writes what waits, then the line `bytes`, at once.
+    func send(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { bytes in
+            lock.withLock { _ in
+                guard isChannelIntact() else { return }
+                flushLocked()
+                write(bytes)
+            }
+        }
+    }
+
     /// Writes what waits.
     func flush() {
         lock.withLock { _ in flushLocked() }

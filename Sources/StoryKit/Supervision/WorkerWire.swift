@@ -25,6 +25,11 @@ enum WorkerWire {
         case passed(sequence: UInt64, duration: UInt64, testSteps: [PassedTestStep])
         /// A story's whole result.
         case result(sequence: UInt64, WireResult)
+        /// Test steps of a long story, plainly passed, ahead of its answer
+        /// (see `WorkerWire+Parts.swift`).
+        case part(sequence: UInt64, testSteps: [PassedTestStep])
+        /// One test step of a long story, whole, ahead of its answer.
+        case wholeStep(sequence: UInt64, TestStepResult)
         /// The worker could not run the story (the text says why).
         case missing(sequence: UInt64, String)
         /// A story the worker ran left it no descriptor to open (a step
@@ -161,7 +166,7 @@ enum WorkerWire {
     /// capture at all: `(.*)` matching nothing lost its argument in the
     /// reports of a supervised run); space, comma, colon, `%`, `~` and
     /// control characters percent-encoded.
-    private static func appendArgument(_ text: String?, to bytes: inout [UInt8]) {
+    static func appendArgument(_ text: String?, to bytes: inout [UInt8]) {
         guard let text else {
             bytes.append(UInt8(ascii: "~"))
             return
@@ -204,7 +209,7 @@ enum WorkerWire {
     /// byte: the parent reads one per story, so this is its hot path. Nil
     /// sends the line to the general reader (which rejects it, or reads an
     /// escaped argument).
-    private static func parsePassed(_ bytes: UnsafeBufferPointer<UInt8>) -> Message? {
+    static func parsePassed(_ bytes: UnsafeBufferPointer<UInt8>) -> Message? {
         var index = 0
         let end = bytes.count
         func number() -> UInt64? { Self.number(in: bytes, at: &index) }
@@ -267,6 +272,7 @@ enum WorkerWire {
         {
             return message
         }
+        if line.count >= 2, line[0] == UInt8(ascii: "T"), line[1] == 0x20 { return parsePart(line) }
         return parse(Substring(String(decoding: line, as: UTF8.self)))
     }
 
@@ -278,7 +284,7 @@ enum WorkerWire {
         return encoder
     }()
 
-    private static func json(_ value: some Encodable) -> String {
+    static func json(_ value: some Encodable) -> String {
         // JSON puts no raw line end in a string, so one value stays one line.
         String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
     }
@@ -307,36 +313,45 @@ enum WorkerWire {
         text.append(0x20)
         append(result.duration)
         // By index, each test step read in place (a `for` loop would copy
-        // every step's result, `let match = step.match` its match).
+        // every step's result).
         for index in result.testSteps.indices {
-            switch result.testSteps[index] {
-            case .step(let step):
-                guard step.status == .passed, step.attachments.isEmpty, let id = step.match?.definitionID, id >= 0,
-                    step.alsoMatched.isEmpty
-                else { return false }
-                text.append(0x20)
-                text.append(UInt8(ascii: "s"))
-                text.append(0x3A)
-                append(step.duration)
-                text.append(0x3A)
-                append(id)
-                text.append(0x3A)
-                step.withArguments { arguments in
-                    for index in arguments.indices {
-                        if index > 0 { text.append(0x2C) }
-                        appendArgument(arguments[index], to: &text)
-                    }
-                }
-            case .hook(let hook):
-                guard hook.status == .passed, hook.attachments.isEmpty, let index = hookIndex(hook), index >= 0 else { return false }
-                text.append(0x20)
-                text.append(UInt8(ascii: "h"))
-                append(index)
-                text.append(0x3A)
-                append(hook.duration)
-            }
+            guard appendPlain(result.testSteps[index], hookIndex: hookIndex, into: &text) else { return false }
         }
         text.append(0x0A)
+        return true
+    }
+
+    /// Appends a plainly passed test step as a compact line writes it
+    /// (` s:NS:DEFINITION:ARGUMENTS` or ` hINDEX:NS`); false, with nothing
+    /// appended, for any other.
+    static func appendPlain(_ testStep: TestStepResult, hookIndex: (HookResult) -> Int?, into text: inout [UInt8]) -> Bool {
+        switch testStep {
+        case .step(let step):
+            // `let match = step.match` would copy the match.
+            guard step.status == .passed, step.attachments.isEmpty, let id = step.match?.definitionID, id >= 0,
+                step.alsoMatched.isEmpty
+            else { return false }
+            text.append(0x20)
+            text.append(UInt8(ascii: "s"))
+            text.append(0x3A)
+            appendDecimal(step.duration, to: &text)
+            text.append(0x3A)
+            appendDecimal(UInt64(id), to: &text)
+            text.append(0x3A)
+            step.withArguments { arguments in
+                for index in arguments.indices {
+                    if index > 0 { text.append(0x2C) }
+                    appendArgument(arguments[index], to: &text)
+                }
+            }
+        case .hook(let hook):
+            guard hook.status == .passed, hook.attachments.isEmpty, let index = hookIndex(hook), index >= 0 else { return false }
+            text.append(0x20)
+            text.append(UInt8(ascii: "h"))
+            appendDecimal(UInt64(index), to: &text)
+            text.append(0x3A)
+            appendDecimal(hook.duration, to: &text)
+        }
         return true
     }
 
@@ -350,7 +365,7 @@ enum WorkerWire {
         case .missing(let sequence, let text): "M \(sequence) \(json(text))\n"
         case .stopped(let sequence, let text): "X \(sequence) \(json(text))\n"
         case .givenBack(let sequence): "G \(sequence)\n"
-        case .passed, .result: preconditionFailure("story results go through line(sequence:result:hookIndex:compact:)")
+        case .passed, .result, .part, .wholeStep: preconditionFailure("story results go through line(sequence:result:hookIndex:compact:)")
         case .invalid: preconditionFailure("a worker never writes a line that is no message")
         }
     }
@@ -399,6 +414,10 @@ enum WorkerWire {
                 return (try? decoder.decode(String.self, from: data)).map { .stopped(sequence: sequence, $0) }
             }
             return (try? decoder.decode(WireResult.self, from: data)).map { .result(sequence: sequence, $0) }
+        case "K":
+            guard let space = rest.firstIndex(of: " "), let sequence = UInt64(rest[..<space]) else { return nil }
+            let data = Data(rest[rest.index(after: space)...].utf8)
+            return (try? decoder.decode(TestStepResult.self, from: data)).map { .wholeStep(sequence: sequence, $0) }
         case "H": return (try? decoder.decode(HookResult.self, from: Data(rest.utf8))).map { .runHook($0) }
         case "D": return (try? decoder.decode(Diagnostic.self, from: Data(rest.utf8))).map { .diagnostic($0) }
         case "U": return .used(rest.split(separator: ",").compactMap { Int($0) })
