@@ -140,32 +140,7 @@ struct StoryExecution {
                 status = .skipped
             } else {
                 didRun = true
-                if configuration.emitsStoryProgress { emit(.stepStarted(story.steps[index])) }
-                probe?.beginStep(index: index, seconds: configuration.stepTimeout)
-                let winner = match.matches[0]
-                do {
-                    try await invoke(winner.definition, inputs: winner.inputs, step: story.steps[index], context: context)
-                    status = .passed
-                } catch let signal as PendingStep {
-                    status = .pending
-                    error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
-                    state.stop = .pending
-                } catch let signal as SkippedStory {
-                    status = .skipped
-                    error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
-                    state.stop = state.stop ?? .skipped
-                } catch let thrown {
-                    status = .failed
-                    error = StepError(thrown)
-                    // An error that does not say where it was raised is
-                    // reported at the definition that threw it.
-                    if error?.location == nil { error?.location = winner.definition.location }
-                    state.hasFailed = true
-                }
-                // Nearly always nothing: no arrays joined.
-                let recorded = context.recorder.take()
-                let printed = probe?.end() ?? []
-                if !recorded.isEmpty || !printed.isEmpty { attachments = recorded + printed }
+                (status, error, attachments) = await runCode(at: index, match: match, context: context, state: &state, emit: emit)
             }
             duration = now() &- stepStart
             finish()
@@ -177,6 +152,43 @@ struct StoryExecution {
             return
         }
         finish()
+    }
+
+    /// Runs the code of the story's step at `index` (its first match's):
+    /// its status, its error (where it was raised, else at its definition),
+    /// and what it attached or printed. A pending step or `skip(_:)` stops
+    /// the story's steps; a failure fails the story.
+    private func runCode(
+        at index: Int, match: MatchResult, context: StoryContext, state: inout State, emit: (RunEvent) -> Void
+    ) async -> (StepStatus, StepError?, [Attachment]) {
+        if configuration.emitsStoryProgress { emit(.stepStarted(story.steps[index])) }
+        probe?.beginStep(index: index, seconds: configuration.stepTimeout)
+        let winner = match.matches[0]
+        var status: StepStatus
+        var error: StepError?
+        do {
+            try await invoke(winner.definition, inputs: winner.inputs, step: story.steps[index], context: context)
+            status = .passed
+        } catch let signal as PendingStep {
+            status = .pending
+            error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
+            state.stop = .pending
+        } catch let signal as SkippedStory {
+            status = .skipped
+            error = signal.reason.isEmpty ? nil : StepError(message: signal.reason, location: signal.location)
+            state.stop = state.stop ?? .skipped
+        } catch let thrown {
+            status = .failed
+            error = StepError(thrown)
+            // An error that does not say where it was raised is
+            // reported at the definition that threw it.
+            if error?.location == nil { error?.location = winner.definition.location }
+            state.hasFailed = true
+        }
+        // Nearly always nothing: no arrays joined.
+        let recorded = context.recorder.take()
+        let printed = probe?.end() ?? []
+        return (status, error, recorded.isEmpty && printed.isEmpty ? [] : recorded + printed)
     }
 
     private func invoke(_ definition: StepDefinition, inputs: [StepArgumentInput], step: Step, context: StoryContext) async throws {

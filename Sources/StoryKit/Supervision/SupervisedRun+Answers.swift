@@ -102,7 +102,7 @@ extension SupervisedRun {
             for id in ids { rules.markUsed(id) }
         case .invalid(let what):
             reject(worker, what, fromOutbox: fromOutbox)
-        case .passed, .result, .missing:
+        case .passed, .result:
             handleAnswer(message, from: worker, fromOutbox: fromOutbox)
         case .part, .wholeStep:
             handlePart(message, from: worker, fromOutbox: fromOutbox)
@@ -165,11 +165,6 @@ extension SupervisedRun {
                 }
             settle(
                 flight, result, unfit: "its worker's answer did not account for the story's steps", from: worker, fromOutbox: fromOutbox)
-        case .missing(let sequence, let text):
-            guard isOwnAnswer(sequence, from: worker, isResult: false, fromOutbox: fromOutbox),
-                let flight = take(sequence, from: worker)
-            else { return }
-            finish(Supervisor.lost(flight.planned.story, text), matches: nil)
         default:
             return
         }

@@ -30,8 +30,6 @@ enum WorkerWire {
         case part(sequence: UInt64, testSteps: [PassedTestStep])
         /// One test step of a long story, whole, ahead of its answer.
         case wholeStep(sequence: UInt64, TestStepResult)
-        /// The worker could not run the story (the text says why).
-        case missing(sequence: UInt64, String)
         /// A story the worker ran left it no descriptor to open (a step
         /// leaked them): it started neither this story nor any after it,
         /// and ends, so that no later story fails for it; the text says why.
@@ -362,7 +360,6 @@ enum WorkerWire {
         case .runHook(let hook): "H \(json(hook))\n"
         case .diagnostic(let diagnostic): "D \(json(diagnostic))\n"
         case .used(let ids): "U \(ids.map(String.init).joined(separator: ","))\n"
-        case .missing(let sequence, let text): "M \(sequence) \(json(text))\n"
         case .stopped(let sequence, let text): "X \(sequence) \(json(text))\n"
         case .givenBack(let sequence): "G \(sequence)\n"
         case .passed, .result, .part, .wholeStep: preconditionFailure("story results go through line(sequence:result:hookIndex:compact:)")
@@ -404,12 +401,9 @@ enum WorkerWire {
                 }
             }
             return .passed(sequence: sequence, duration: duration, testSteps: testSteps)
-        case "J", "M", "X":
+        case "J", "X":
             guard let space = rest.firstIndex(of: " "), let sequence = UInt64(rest[..<space]) else { return nil }
             let data = Data(rest[rest.index(after: space)...].utf8)
-            if kind == "M" {
-                return (try? decoder.decode(String.self, from: data)).map { .missing(sequence: sequence, $0) }
-            }
             if kind == "X" {
                 return (try? decoder.decode(String.self, from: data)).map { .stopped(sequence: sequence, $0) }
             }
