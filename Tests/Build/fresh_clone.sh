@@ -18,6 +18,8 @@ if [ "${1:-}" = --with ]; then with=$(cd "$2" && pwd); fi
 empty=$(mktemp -d "${TMPDIR:-/tmp}/storyrun-fresh.XXXXXX")
 cleanup() { if [ "${KEEP:-}" != 1 ]; then rm -rf "$empty"; fi; }
 trap cleanup EXIT
+# As a clone in a home folder: others may enter (a test runs storyrun as nobody).
+chmod 755 "$empty"
 git clone -q "$repo" "$empty/storyrun"
 cd "$empty/storyrun"
 if [ -e ../shared ]; then echo "fresh_clone: $empty has a shared folder beside the clone" >&2; exit 1; fi

@@ -7,7 +7,7 @@ import Testing
 /// (``Options/declarations``): checked here for every declaration at once,
 /// so that an option added another way (a property parsed by hand, a usage
 /// line written by hand, a setting a worker needs but is not given) fails.
-@Suite(.timeLimit(.minutes(1))) struct OptionDerivationTests {
+@Suite(.timeLimit(.minutes(10))) struct OptionDerivationTests {
     /// A value each declaration accepts, by the name of its value.
     static func example(_ declaration: OptionDeclaration) -> [String] {
         let name = declaration.names[0]

@@ -36,8 +36,12 @@ enum Golden {
     }
 
     /// Makes paths in output relative to the package root, so goldens do not
-    /// depend on where the package is checked out.
+    /// depend on where the package is checked out: the paths as written, and
+    /// as Cucumber JSON's ids write them (lower-cased, blanks as dashes), which
+    /// differ when the checkout's path has a capital letter (a fresh clone in
+    /// `mktemp -d`'s folder, a macOS home folder).
     static func relativize(_ text: String) -> String {
         text.replacingOccurrences(of: root + "/", with: "")
+            .replacingOccurrences(of: root.lowercased().replacingOccurrences(of: " ", with: "-") + "/", with: "")
     }
 }
