@@ -41,35 +41,24 @@ extension StubServer {
         case closed
     }
 
+    /// What a part of a request read gave: the value, or what ends the connection.
+    private enum Reading<Value> {
+        case value(Value)
+        case stop(ReadResult)
+    }
+
     /// Reads one request: its head, then its body by Content-Length or chunks.
     private func readRequest(_ connection: inout Connection) -> ReadResult {
-        var headEnd: Int?
-        var searched = 0
-        while true {
-            headEnd = Connection.find([13, 10, 13, 10], in: connection.buffer, from: max(0, searched - 3))
-            if headEnd != nil { break }
-            searched = connection.buffer.count
-            if connection.buffer.count > limits.headBytes {
-                return .bad(status: 431, problem: "the request head is longer than \(limits.headBytes) bytes")
-            }
-            switch connection.receive() {
-            case .data: continue
-            case .timedOut where !connection.buffer.isEmpty:
-                return .bad(status: 408, problem: "the request head did not arrive within \(limits.readTimeout) s")
-            default: return .closed
-            }
-        }
-        guard let headEnd else { return .closed }
-        if headEnd > limits.headBytes {
-            return .bad(status: 431, problem: "the request head is longer than \(limits.headBytes) bytes")
-        }
         let head: RequestHead
-        switch RequestHead.parse(connection.buffer[..<headEnd]) {
-        case .success(let parsed): head = parsed
-        case .failure(let problem): return .bad(status: 400, problem: problem.description)
+        let headEnd: Int
+        switch readHead(&connection) {
+        case .value(let read): (head, headEnd) = read
+        case .stop(let result): return result
         }
-        var bodyStart = headEnd + 4
+        let bodyStart = headEnd + 4
         let body: [UInt8]
+        let bodyEnd: Int
+        let reading: Reading<(body: [UInt8], end: Int)>
         if let encoding = head.header("Transfer-Encoding") {
             guard encoding.lowercased() == "chunked" else {
                 return .bad(status: 400, problem: "the transfer encoding \(encoding) is not supported")
@@ -77,55 +66,101 @@ extension StubServer {
             guard head.header("Content-Length") == nil else {
                 return .bad(status: 400, problem: "a request may not have both Content-Length and Transfer-Encoding")
             }
-            var sentContinue = false
-            while true {
-                switch ChunkedBody.decode(connection.buffer, from: bodyStart, limit: limits.bodyBytes) {
-                case .done(let decoded, let end):
-                    body = decoded
-                    bodyStart = end
-                case .bad(let problem):
-                    return .bad(status: 400, problem: problem)
-                case .needMore:
-                    if head.expectsContinue, !sentContinue {
-                        sentContinue = true
-                        connection.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-                    }
-                    switch connection.receive() {
-                    case .data: continue
-                    case .timedOut: return .bad(status: 408, problem: "the chunked body did not arrive within \(limits.readTimeout) s")
-                    case .closed: return .closed
-                    }
-                }
-                break
-            }
+            reading = readChunkedBody(&connection, of: head, from: bodyStart)
         } else if let lengthText = head.header("Content-Length") {
-            guard !lengthText.isEmpty, lengthText.allSatisfy(\.isASCII), lengthText.allSatisfy(\.isNumber),
-                lengthText.count <= 12, let length = Int(lengthText)
-            else { return .bad(status: 400, problem: "the Content-Length \"\(lengthText)\" is not a number") }
-            guard length <= limits.bodyBytes else {
-                return .bad(status: 413, problem: "the body of \(length) bytes is larger than \(limits.bodyBytes) bytes")
-            }
-            if head.expectsContinue, connection.buffer.count < bodyStart + length {
-                connection.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-            }
-            while connection.buffer.count < bodyStart + length {
-                switch connection.receive() {
-                case .data: continue
-                case .timedOut:
-                    return .bad(status: 408, problem: "the body is shorter than its Content-Length of \(length) bytes (\(connection.buffer.count - bodyStart) arrived within \(limits.readTimeout) s)")
-                case .closed: return .closed
-                }
-            }
-            body = Array(connection.buffer[bodyStart..<bodyStart + length])
-            bodyStart += length
+            reading = readSizedBody(&connection, of: head, from: bodyStart, lengthText: lengthText)
         } else {
-            body = []
+            reading = .value((body: [], end: bodyStart))
         }
-        connection.buffer.removeFirst(bodyStart)
+        switch reading {
+        case .value(let read): (body, bodyEnd) = read
+        case .stop(let result): return result
+        }
+        connection.buffer.removeFirst(bodyEnd)
         let request = ReceivedRequest(
             method: head.method, target: head.target, headers: head.headers,
             body: String(decoding: body, as: UTF8.self), wasExpected: false, problem: nil)
         return .request(request, keepAlive: head.keepsAlive)
+    }
+
+    /// Reads until the blank line that ends a request's head, and parses the
+    /// head; gives it with the index of that blank line.
+    private func readHead(_ connection: inout Connection) -> Reading<(RequestHead, Int)> {
+        var headEnd: Int?
+        var searched = 0
+        while true {
+            headEnd = Connection.find([13, 10, 13, 10], in: connection.buffer, from: max(0, searched - 3))
+            if headEnd != nil { break }
+            searched = connection.buffer.count
+            if connection.buffer.count > limits.headBytes {
+                return .stop(.bad(status: 431, problem: "the request head is longer than \(limits.headBytes) bytes"))
+            }
+            switch connection.receive() {
+            case .data: continue
+            case .timedOut where !connection.buffer.isEmpty:
+                return .stop(.bad(status: 408, problem: "the request head did not arrive within \(limits.readTimeout) s"))
+            default: return .stop(.closed)
+            }
+        }
+        guard let headEnd else { return .stop(.closed) }
+        if headEnd > limits.headBytes {
+            return .stop(.bad(status: 431, problem: "the request head is longer than \(limits.headBytes) bytes"))
+        }
+        switch RequestHead.parse(connection.buffer[..<headEnd]) {
+        case .success(let parsed): return .value((parsed, headEnd))
+        case .failure(let problem): return .stop(.bad(status: 400, problem: problem.description))
+        }
+    }
+
+    /// Reads a chunked body starting at `bodyStart`, sending 100 Continue
+    /// once if the client waits for it; gives the body and where it ends.
+    private func readChunkedBody(
+        _ connection: inout Connection, of head: RequestHead, from bodyStart: Int
+    ) -> Reading<(body: [UInt8], end: Int)> {
+        var sentContinue = false
+        while true {
+            switch ChunkedBody.decode(connection.buffer, from: bodyStart, limit: limits.bodyBytes) {
+            case .done(let decoded, let end):
+                return .value((body: decoded, end: end))
+            case .bad(let problem):
+                return .stop(.bad(status: 400, problem: problem))
+            case .needMore:
+                if head.expectsContinue, !sentContinue {
+                    sentContinue = true
+                    connection.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                }
+                switch connection.receive() {
+                case .data: continue
+                case .timedOut: return .stop(.bad(status: 408, problem: "the chunked body did not arrive within \(limits.readTimeout) s"))
+                case .closed: return .stop(.closed)
+                }
+            }
+        }
+    }
+
+    /// Reads a body of the Content-Length `lengthText` starting at
+    /// `bodyStart`; gives the body and where it ends.
+    private func readSizedBody(
+        _ connection: inout Connection, of head: RequestHead, from bodyStart: Int, lengthText: String
+    ) -> Reading<(body: [UInt8], end: Int)> {
+        guard !lengthText.isEmpty, lengthText.allSatisfy(\.isASCII), lengthText.allSatisfy(\.isNumber),
+            lengthText.count <= 12, let length = Int(lengthText)
+        else { return .stop(.bad(status: 400, problem: "the Content-Length \"\(lengthText)\" is not a number")) }
+        guard length <= limits.bodyBytes else {
+            return .stop(.bad(status: 413, problem: "the body of \(length) bytes is larger than \(limits.bodyBytes) bytes"))
+        }
+        if head.expectsContinue, connection.buffer.count < bodyStart + length {
+            connection.send(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        while connection.buffer.count < bodyStart + length {
+            switch connection.receive() {
+            case .data: continue
+            case .timedOut:
+                return .stop(.bad(status: 408, problem: "the body is shorter than its Content-Length of \(length) bytes (\(connection.buffer.count - bodyStart) arrived within \(limits.readTimeout) s)"))
+            case .closed: return .stop(.closed)
+            }
+        }
+        return .value((body: Array(connection.buffer[bodyStart..<bodyStart + length]), end: bodyStart + length))
     }
 
     /// The bytes of a response.

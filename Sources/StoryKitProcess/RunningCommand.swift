@@ -69,16 +69,7 @@ final class RunningCommand: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // Its own process group (pgid = pid), every signal at its default
-        // action and none blocked, whatever the worker process set for itself.
-        var defaults = sigset_t(), empty = sigset_t()
-        sigfillset(&defaults)
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        Self.setOwnGroupAndDefaultSignals(&attributes)
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -98,22 +89,40 @@ final class RunningCommand: Sendable {
         stdout = OutputCollector(reading: outPipe[0])
         stderr = OutputCollector(reading: errPipe[0])
         if let input {
-            let descriptor = inPipe[1]
-            // A thread of its own: a command that never reads must not block the story.
-            Thread {
-                var bytes = Array(input.utf8)
-                var offset = 0
-                while offset < bytes.count {
-                    let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
-                    if written < 0, errno == EINTR { continue }
-                    guard written > 0 else { break }
-                    offset += written
-                }
-                close(descriptor)
-            }.start()
+            Self.feed(input, to: inPipe[1])
         } else if keepsInputOpen {
             state.withLock { $0.input = inPipe[1] }
         }
+    }
+
+    /// Sets the spawn attributes for a process group of its own (pgid =
+    /// pid), every signal at its default action and none blocked, whatever
+    /// the worker process set for itself.
+    private static func setOwnGroupAndDefaultSignals(_ attributes: inout posix_spawnattr_t) {
+        var defaults = sigset_t(), empty = sigset_t()
+        sigfillset(&defaults)
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    }
+
+    /// Writes `input` to a command's standard input, then closes it, on a
+    /// thread of its own: a command that never reads must not block the story.
+    private static func feed(_ input: String, to descriptor: Int32) {
+        Thread {
+            var bytes = Array(input.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                if written < 0, errno == EINTR { continue }
+                guard written > 0 else { break }
+                offset += written
+            }
+            close(descriptor)
+        }.start()
     }
 
     /// Makes sure the commands this process starts can be waited for: a

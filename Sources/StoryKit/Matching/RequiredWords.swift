@@ -35,13 +35,32 @@ enum RequiredWords {
         // the one the scalars would give, without decoding them.
         let characters = Array(pattern.utf8)
         if contains(characters, "\\Q") || contains(characters, "(?x") || hasTopLevelAlternation(characters) { return }
-        // The literal text being read, and whether a boundary stands before it.
+        var reader = LiteralReader(characters: characters)
+        while reader.index < characters.count {
+            if reader.depth > 0 {
+                reader.skipInGroup()
+            } else if !reader.readTopLevel(body) {
+                return
+            }
+        }
+        reader.endRun(boundaryAfter: false, body)
+    }
+
+    /// Reads a pattern's literal text outside groups, a byte at a time,
+    /// into runs whose bounded words it hands on.
+    private struct LiteralReader {
+        let characters: [UInt8]
+        /// The literal text being read, and whether a boundary stands before it.
         var run: [UInt8] = []
         var runStartsAtBoundary = false
         var index = 0
+        /// How deep in groups the reader is (their text is skipped).
         var depth = 0
 
-        func endRun(boundaryAfter: Bool) {
+        init(characters: [UInt8]) { self.characters = characters }
+
+        /// Hands on the bounded words of the run, and starts a new one.
+        mutating func endRun(boundaryAfter: Bool, _ body: (ArraySlice<UInt8>) -> Void) {
             if !run.isEmpty {
                 boundedWords(in: run, boundaryBefore: runStartsAtBoundary, boundaryAfter: boundaryAfter, body)
                 run.removeAll(keepingCapacity: true)
@@ -51,53 +70,47 @@ enum RequiredWords {
 
         /// Adds a literal character to the run, unless a quantifier makes it
         /// optional or repeated, which ends the run before it.
-        func appendLiteral(_ c: UInt8) {
+        mutating func appendLiteral(_ c: UInt8, _ body: (ArraySlice<UInt8>) -> Void) {
             if index < characters.count, characters[index] < 0x80, SimpleRegex.isQuantifier(characters[index]) {
-                endRun(boundaryAfter: false)
+                endRun(boundaryAfter: false, body)
                 skipQuantifier(characters, &index)
             } else if c < 0x80 {
                 run.append(c)
             } else {
-                endRun(boundaryAfter: false)
+                endRun(boundaryAfter: false, body)
             }
         }
 
-        while index < characters.count {
+        /// Steps over one byte (or escape) inside a group.
+        mutating func skipInGroup() {
             let c = characters[index]
-            if depth > 0 {
-                if c == UInt8(ascii: "\\") { index += 2; continue }
-                if c == UInt8(ascii: "(") { depth += 1 } else if c == UInt8(ascii: ")") { depth -= 1 }
-                index += 1
-                continue
-            }
+            if c == UInt8(ascii: "\\") { index += 2; return }
+            if c == UInt8(ascii: "(") { depth += 1 } else if c == UInt8(ascii: ")") { depth -= 1 }
+            index += 1
+        }
+
+        /// Reads one character (or escape, group start, class) outside groups;
+        /// false when the pattern ends in a lone backslash, which ends the analysis.
+        mutating func readTopLevel(_ body: (ArraySlice<UInt8>) -> Void) -> Bool {
+            let c = characters[index]
             switch c {
             case UInt8(ascii: "^") where index == 0:
                 runStartsAtBoundary = true
                 index += 1
             case UInt8(ascii: "$") where index == characters.count - 1:
-                endRun(boundaryAfter: true)
+                endRun(boundaryAfter: true, body)
                 index += 1
             case UInt8(ascii: "("):
-                endRun(boundaryAfter: false)
+                endRun(boundaryAfter: false, body)
                 depth = 1
                 index += 1
                 skipQuantifier(characters, &index)
             case UInt8(ascii: "\\"):
-                guard index + 1 < characters.count else { return }
-                let escaped = characters[index + 1]
-                if isPunctuation(escaped) {
-                    index += 2
-                    appendLiteral(escaped)
-                } else {
-                    // A non-ASCII character escaped: past all of its bytes, as past one scalar.
-                    index += 2
-                    while escaped >= 0x80, index < characters.count, characters[index] & 0xC0 == 0x80 { index += 1 }
-                    endRun(boundaryAfter: false)
-                    skipQuantifier(characters, &index)
-                }
+                guard index + 1 < characters.count else { return false }
+                readEscape(body)
             case UInt8(ascii: "["), UInt8(ascii: "."), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"),
                 UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: ")"):
-                endRun(boundaryAfter: false)
+                endRun(boundaryAfter: false, body)
                 if c == UInt8(ascii: "[") { skipClass(characters, &index) } else { index += 1 }
                 skipQuantifier(characters, &index)
             default:
@@ -106,10 +119,26 @@ enum RequiredWords {
                     // The rest of a non-ASCII character's bytes: one character, as a scalar is.
                     while index < characters.count, characters[index] & 0xC0 == 0x80 { index += 1 }
                 }
-                appendLiteral(c)
+                appendLiteral(c, body)
+            }
+            return true
+        }
+
+        /// Reads a backslash and the character after it: escaped punctuation
+        /// is a literal, any other escape ends the run.
+        private mutating func readEscape(_ body: (ArraySlice<UInt8>) -> Void) {
+            let escaped = characters[index + 1]
+            if isPunctuation(escaped) {
+                index += 2
+                appendLiteral(escaped, body)
+            } else {
+                // A non-ASCII character escaped: past all of its bytes, as past one scalar.
+                index += 2
+                while escaped >= 0x80, index < characters.count, characters[index] & 0xC0 == 0x80 { index += 1 }
+                endRun(boundaryAfter: false, body)
+                skipQuantifier(characters, &index)
             }
         }
-        endRun(boundaryAfter: false)
     }
 
     private static func boundedWords(in run: [UInt8], boundaryBefore: Bool, boundaryAfter: Bool, _ body: (ArraySlice<UInt8>) -> Void) {

@@ -508,27 +508,8 @@ public struct MessagesReporter: Reporter {
         let spill = spill ?? ReportSpill(near: path)
         let marker = marker
         try AtomicFile.write(to: path) { file throws(Diagnostic) in
-            // Written a megabyte at a time: a file system pays for each
-            // write (ext4 zeroes the rest of every page a small one starts),
-            // and the stream is made of thousands of small parts.
-            var out: [UInt8] = []
-            out.reserveCapacity(Self.writeSize + 64 * 1024)
-            func flush(atLeast size: Int) throws(Diagnostic) {
-                guard out.count >= size else { return }
-                try file.write(out)
-                out.removeAll(keepingCapacity: true)
-            }
-            func copy(_ places: [ReportSpill.Place]) throws(Diagnostic) {
-                try spill.read(places, for: path) { bytes throws(Diagnostic) in
-                    Self.resolving(bytes, marker: marker, bases: bases, into: &out)
-                    try flush(atLeast: Self.writeSize)
-                }
-            }
-            func write(_ bytes: [UInt8]) throws(Diagnostic) {
-                bytes.withUnsafeBytes { Self.resolving($0, marker: marker, bases: bases, into: &out) }
-                try flush(atLeast: Self.writeSize)
-            }
-            Self.line(Self.envelope("meta", Self.meta), into: &out)
+            var stream = StreamWriter(file: file, spill: spill, path: path, marker: marker, bases: bases)
+            Self.line(Self.envelope("meta", Self.meta), into: &stream.out)
             // A reversed run's files and pickles back in reading order (a
             // `.stories` file's synthesized scenarios stay as they ran).
             for var source in isReversed ? Array(files.reversed()) : files {
@@ -536,47 +517,94 @@ public struct MessagesReporter: Reporter {
                 if source.base != nil, source.synthesized == nil {
                     // Numbered already: copied as it is (by the kernel,
                     // when it can), not read back through the marker pass.
-                    try flush(atLeast: 1)
+                    try stream.flush(atLeast: 1)
                     try spill.copy([source.head] + source.pickles, to: file)
                     continue
                 }
-                try copy([source.head])
+                try stream.copy([source.head])
                 if let synthesized = source.synthesized {
-                    try write(synthesized.prefix)
-                    try copy(source.scenarios)
-                    try write(synthesized.suffix)
+                    try stream.write(synthesized.prefix)
+                    try stream.copy(source.scenarios)
+                    try stream.write(synthesized.suffix)
                 }
-                try copy(source.pickles)
+                try stream.copy(source.pickles)
             }
-            out += prelude
+            stream.out += prelude
             // The run: each part's envelopes, then its attempts' record
             // written out. The spill hands over whole parts, in order.
             let clock = Clock(start: startTime)
             let split = partsBeforeStories ?? run.count
-            func readRun(_ parts: ArraySlice<RunPart>) throws(Diagnostic) {
-                var next = parts.startIndex
-                try spill.read(parts.map(\.place), for: path) { bytes throws(Diagnostic) in
+            // Before-run hooks, every test case, then the stories' attempts.
+            try stream.readRun(run[..<split], clock: clock)
+            try stream.copy(testCases)
+            try stream.readRun(run[split...], clock: clock)
+            try stream.write(end)
+            try stream.flush(atLeast: 1)
+        }
+    }
+
+    /// The stream on its way to the report file: the spill's parts read
+    /// back with their ids resolved, written a megabyte at a time (a file
+    /// system pays for each write: ext4 zeroes the rest of every page a
+    /// small one starts, and the stream is made of thousands of small parts).
+    private struct StreamWriter {
+        let file: ReportFile
+        let spill: ReportSpill
+        let path: String
+        let marker: IDMarker
+        let bases: IDBases
+        /// The bytes gathered and not yet written.
+        var out: [UInt8] = []
+
+        init(file: ReportFile, spill: ReportSpill, path: String, marker: IDMarker, bases: IDBases) {
+            self.file = file
+            self.spill = spill
+            self.path = path
+            self.marker = marker
+            self.bases = bases
+            out.reserveCapacity(MessagesReporter.writeSize + 64 * 1024)
+        }
+
+        /// Writes what is gathered once it is `size` bytes or more.
+        mutating func flush(atLeast size: Int) throws(Diagnostic) {
+            guard out.count >= size else { return }
+            try file.write(out)
+            out.removeAll(keepingCapacity: true)
+        }
+
+        /// Reads places of the spill back, their ids resolved.
+        mutating func copy(_ places: [ReportSpill.Place]) throws(Diagnostic) {
+            try spill.read(places, for: path) { bytes throws(Diagnostic) in
+                MessagesReporter.resolving(bytes, marker: marker, bases: bases, into: &out)
+                try flush(atLeast: MessagesReporter.writeSize)
+            }
+        }
+
+        /// Adds bytes, their ids resolved.
+        mutating func write(_ bytes: [UInt8]) throws(Diagnostic) {
+            bytes.withUnsafeBytes { MessagesReporter.resolving($0, marker: marker, bases: bases, into: &out) }
+            try flush(atLeast: MessagesReporter.writeSize)
+        }
+
+        /// Reads parts of the run back: each part's envelopes, their ids
+        /// resolved, then its steps record written out as envelopes.
+        mutating func readRun(_ parts: ArraySlice<RunPart>, clock: Clock) throws(Diagnostic) {
+            var next = parts.startIndex
+            try spill.read(parts.map(\.place), for: path) { bytes throws(Diagnostic) in
                 var offset = 0
                 while offset < bytes.count, next < parts.endIndex {
                     let part = parts[next]
                     next += 1
                     let envelopes = offset + part.place.count - part.record
-                    Self.resolving(UnsafeRawBufferPointer(rebasing: bytes[offset..<envelopes]), marker: marker, bases: bases, into: &out)
+                    MessagesReporter.resolving(UnsafeRawBufferPointer(rebasing: bytes[offset..<envelopes]), marker: marker, bases: bases, into: &out)
                     if part.record > 0 {
                         StepsRecord.writeEnvelopes(
                             UnsafeRawBufferPointer(rebasing: bytes[envelopes..<(envelopes + part.record)]), run: bases.run, clock: clock, into: &out)
                     }
                     offset += part.place.count
-                    try flush(atLeast: Self.writeSize)
-                }
+                    try flush(atLeast: MessagesReporter.writeSize)
                 }
             }
-            // Before-run hooks, every test case, then the stories' attempts.
-            try readRun(run[..<split])
-            try copy(testCases)
-            try readRun(run[split...])
-            try write(end)
-            try flush(atLeast: 1)
         }
     }
 

@@ -280,80 +280,120 @@ struct GherkinASTBuilder {
             descriptionText = ""
             pendingBlankLines = []
         case .dataTable:
-            if let bad = inconsistentRow {
-                recordInconsistentCellCount(at: bad)
-            } else if !dataTableRows.isEmpty {
-                stepDataTable = GherkinStep.DataTable(location: dataTableLocation, rows: dataTableRows)
-            }
-            dataTableRows = []
-            inconsistentRow = nil
+            closeDataTable()
         case .docString:
-            guard let fence = docStringFence else { return }
-            stepDocString = GherkinStep.DocString(
-                location: fence.location, content: docStringText,
-                delimiter: fence.keyword, mediaType: fence.text.isEmpty ? nil : fence.text)
-            docStringText = ""
+            closeDocString()
         case .step:
-            guard let line = stepLine else { return }
-            let step = GherkinStep(
-                id: makeID(), location: line.location, keyword: line.keyword, keywordType: line.keywordType,
-                text: line.text, dataTable: stepDataTable, docString: stepDocString)
-            // Room for several steps at once: one allocation for most scenarios.
-            if stack.last == .background {
-                if backgroundSteps.isEmpty { backgroundSteps.reserveCapacity(8) }
-                backgroundSteps.append(step)
-            } else {
-                if scenarioSteps.isEmpty { scenarioSteps.reserveCapacity(8) }
-                scenarioSteps.append(step)
-            }
-            stepLine = nil
-            stepDataTable = nil
-            stepDocString = nil
+            closeStep()
         case .background:
-            guard let line = blocks[2].keywordLine else { return }
-            let steps = backgroundSteps
-            backgroundSteps = []
-            addChild(.background(GherkinBackground(
-                id: makeID(), location: line.location, keyword: line.keyword, name: line.text,
-                description: blocks[2].description, steps: steps)))
+            closeBackground()
         case .examplesTable:
             examplesRows = checkRows(examplesRows) ?? []
         case .examples, .scenario, .featureHeader, .ruleHeader:
             // The header shares its definition's block: nothing to hand on.
             break
         case .examplesDefinition:
-            guard let line = blocks[4].keywordLine else { return }
-            let tags = makeTags(blocks[4].tagLines)
-            let rows = examplesRows
-            examplesRows = []
-            scenarioExamples.append(GherkinExamples(
-                id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
-                description: blocks[4].description, tableHeader: rows.first, tableBody: Array(rows.dropFirst())))
+            closeExamplesDefinition()
         case .scenarioDefinition:
-            guard let line = blocks[3].keywordLine else { return }
-            let tags = makeTags(blocks[3].tagLines)
-            let steps = scenarioSteps
-            let examples = scenarioExamples
-            scenarioSteps = []
-            scenarioExamples = []
-            addChild(.scenario(GherkinScenario(
-                id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
-                description: blocks[3].description, steps: steps, examples: examples)))
+            closeScenarioDefinition()
         case .rule:
-            guard let line = blocks[1].keywordLine else { return }
-            let tags = makeTags(blocks[1].tagLines)
-            let children = ruleChildren
-            ruleChildren = []
-            featureChildren.append(.rule(GherkinRule(
-                id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
-                description: blocks[1].description, children: children)))
+            closeRule()
         case .feature:
-            guard let line = blocks[0].keywordLine else { return }
-            let children = featureChildren
-            featureChildren = []
-            feature = GherkinFeature(
-                tags: makeTags(blocks[0].tagLines), location: line.location, language: language,
-                keyword: line.keyword, name: line.text, description: blocks[0].description, children: children)
+            closeFeature()
         }
+    }
+
+    /// Hands the rows read to the step, or records that their lengths differ.
+    private mutating func closeDataTable() {
+        if let bad = inconsistentRow {
+            recordInconsistentCellCount(at: bad)
+        } else if !dataTableRows.isEmpty {
+            stepDataTable = GherkinStep.DataTable(location: dataTableLocation, rows: dataTableRows)
+        }
+        dataTableRows = []
+        inconsistentRow = nil
+    }
+
+    /// Hands the doc string read to the step.
+    private mutating func closeDocString() {
+        guard let fence = docStringFence else { return }
+        stepDocString = GherkinStep.DocString(
+            location: fence.location, content: docStringText,
+            delimiter: fence.keyword, mediaType: fence.text.isEmpty ? nil : fence.text)
+        docStringText = ""
+    }
+
+    /// Makes the step and hands it to its background or scenario.
+    private mutating func closeStep() {
+        guard let line = stepLine else { return }
+        let step = GherkinStep(
+            id: makeID(), location: line.location, keyword: line.keyword, keywordType: line.keywordType,
+            text: line.text, dataTable: stepDataTable, docString: stepDocString)
+        // Room for several steps at once: one allocation for most scenarios.
+        if stack.last == .background {
+            if backgroundSteps.isEmpty { backgroundSteps.reserveCapacity(8) }
+            backgroundSteps.append(step)
+        } else {
+            if scenarioSteps.isEmpty { scenarioSteps.reserveCapacity(8) }
+            scenarioSteps.append(step)
+        }
+        stepLine = nil
+        stepDataTable = nil
+        stepDocString = nil
+    }
+
+    /// Makes the background and hands it to its feature or rule.
+    private mutating func closeBackground() {
+        guard let line = blocks[2].keywordLine else { return }
+        let steps = backgroundSteps
+        backgroundSteps = []
+        addChild(.background(GherkinBackground(
+            id: makeID(), location: line.location, keyword: line.keyword, name: line.text,
+            description: blocks[2].description, steps: steps)))
+    }
+
+    /// Makes the examples and hands them to their scenario.
+    private mutating func closeExamplesDefinition() {
+        guard let line = blocks[4].keywordLine else { return }
+        let tags = makeTags(blocks[4].tagLines)
+        let rows = examplesRows
+        examplesRows = []
+        scenarioExamples.append(GherkinExamples(
+            id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
+            description: blocks[4].description, tableHeader: rows.first, tableBody: Array(rows.dropFirst())))
+    }
+
+    /// Makes the scenario and hands it to its feature or rule.
+    private mutating func closeScenarioDefinition() {
+        guard let line = blocks[3].keywordLine else { return }
+        let tags = makeTags(blocks[3].tagLines)
+        let steps = scenarioSteps
+        let examples = scenarioExamples
+        scenarioSteps = []
+        scenarioExamples = []
+        addChild(.scenario(GherkinScenario(
+            id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
+            description: blocks[3].description, steps: steps, examples: examples)))
+    }
+
+    /// Makes the rule and hands it to the feature.
+    private mutating func closeRule() {
+        guard let line = blocks[1].keywordLine else { return }
+        let tags = makeTags(blocks[1].tagLines)
+        let children = ruleChildren
+        ruleChildren = []
+        featureChildren.append(.rule(GherkinRule(
+            id: makeID(), tags: tags, location: line.location, keyword: line.keyword, name: line.text,
+            description: blocks[1].description, children: children)))
+    }
+
+    /// Makes the feature, the tree's root.
+    private mutating func closeFeature() {
+        guard let line = blocks[0].keywordLine else { return }
+        let children = featureChildren
+        featureChildren = []
+        feature = GherkinFeature(
+            tags: makeTags(blocks[0].tagLines), location: line.location, language: language,
+            keyword: line.keyword, name: line.text, description: blocks[0].description, children: children)
     }
 }

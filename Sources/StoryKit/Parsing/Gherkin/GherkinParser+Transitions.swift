@@ -70,91 +70,124 @@ extension GherkinParser {
             // Markdown's table separators are comments to the grammar only,
             // as the official parser has them.
             if !matcher.isMarkdown { builder.addComment(token) }
-            if case .header(let block, false) = state {
-                builder.open(.description)
-                enter(.header(block, isInDescription: true))
-            }
+            startDescriptionIfInHeader()
         case .other:
-            if case .header(let block, false) = state {
-                builder.open(.description)
-                enter(.header(block, isInDescription: true))
-            }
+            startDescriptionIfInHeader()
             builder.add(token)
         case .language:
             builder.open(.feature)
             builder.open(.featureHeader)
             enter(.afterLanguage)
         case .featureLine:
-            if state == .start {
-                builder.open(.feature)
-                builder.open(.featureHeader)
-            } else if state == .featureTags {
-                builder.close(until: .featureHeader)
-            }
-            builder.setKeywordLine(token)
-            builder.language = matcher.dialect.code
-            enter(.header(.feature, isInDescription: false))
+            applyFeatureLine(token)
         case .tagLine:
             applyTagLine(token)
         case .ruleLine:
-            if state == .tags(.rule) {
-                builder.close(until: .ruleHeader)
-            } else {
-                builder.close(until: .feature)
-                builder.open(.rule)
-                builder.open(.ruleHeader)
-            }
-            builder.setKeywordLine(token)
-            enter(.header(.rule, isInDescription: false))
+            applyRuleLine(token)
         case .backgroundLine:
             builder.close(until: .feature, or: .rule)
             builder.open(.background)
             builder.setKeywordLine(token)
             enter(.header(.background, isInDescription: false))
         case .scenarioLine:
-            if state == .tags(.scenario) {
-                builder.close(until: .scenarioDefinition)
-            } else {
-                builder.close(until: .feature, or: .rule)
-                builder.open(.scenarioDefinition)
-            }
-            builder.open(.scenario)
-            builder.setKeywordLine(token)
-            enter(.header(.scenario, isInDescription: false))
+            applyScenarioLine(token)
         case .examplesLine:
-            if state == .tags(.examples) {
-                builder.close(until: .examplesDefinition)
-            } else {
-                builder.close(until: .scenario)
-                builder.open(.examplesDefinition)
-            }
-            builder.open(.examples)
-            builder.setKeywordLine(token)
-            enter(.header(.examples, isInDescription: false))
+            applyExamplesLine(token)
         case .stepLine:
-            let owner: Block
-            if case .header(.background, _) = state { owner = .background }
-            else if case .step(.background, _) = state { owner = .background }
-            else { owner = .scenario }
-            builder.close(until: owner == .background ? .background : .scenario)
-            builder.open(.step)
-            builder.setKeywordLine(token)
-            enter(.step(owner, .line))
+            applyStepLine(token)
         case .tableRow:
             applyTableRow(token)
         case .docStringSeparator:
-            guard case .step(let owner, let phase) = state else { return }
-            switch phase {
-            case .docString(let afterTable):
-                enter(.step(owner, .docStringEnd(afterTable: afterTable)))
-            case .table:
-                builder.close(until: .step)
-                fallthrough
-            default:
-                builder.open(.docString)
-                builder.setKeywordLine(token)
-                enter(.step(owner, .docString(afterTable: phase != .line)))
-            }
+            applyDocStringSeparator(token)
+        }
+    }
+
+    /// A comment or free text right after a title line starts its description.
+    private mutating func startDescriptionIfInHeader() {
+        if case .header(let block, false) = state {
+            builder.open(.description)
+            enter(.header(block, isInDescription: true))
+        }
+    }
+
+    /// Opens the feature (unless a language line or its tags already did)
+    /// and reads its title line.
+    private mutating func applyFeatureLine(_ token: consuming GherkinToken) {
+        if state == .start {
+            builder.open(.feature)
+            builder.open(.featureHeader)
+        } else if state == .featureTags {
+            builder.close(until: .featureHeader)
+        }
+        builder.setKeywordLine(token)
+        builder.language = matcher.dialect.code
+        enter(.header(.feature, isInDescription: false))
+    }
+
+    /// Opens a rule (unless its tags already did) and reads its title line.
+    private mutating func applyRuleLine(_ token: consuming GherkinToken) {
+        if state == .tags(.rule) {
+            builder.close(until: .ruleHeader)
+        } else {
+            builder.close(until: .feature)
+            builder.open(.rule)
+            builder.open(.ruleHeader)
+        }
+        builder.setKeywordLine(token)
+        enter(.header(.rule, isInDescription: false))
+    }
+
+    /// Opens a scenario (unless its tags already did) and reads its title line.
+    private mutating func applyScenarioLine(_ token: consuming GherkinToken) {
+        if state == .tags(.scenario) {
+            builder.close(until: .scenarioDefinition)
+        } else {
+            builder.close(until: .feature, or: .rule)
+            builder.open(.scenarioDefinition)
+        }
+        builder.open(.scenario)
+        builder.setKeywordLine(token)
+        enter(.header(.scenario, isInDescription: false))
+    }
+
+    /// Opens an examples block (unless its tags already did) and reads its title line.
+    private mutating func applyExamplesLine(_ token: consuming GherkinToken) {
+        if state == .tags(.examples) {
+            builder.close(until: .examplesDefinition)
+        } else {
+            builder.close(until: .scenario)
+            builder.open(.examplesDefinition)
+        }
+        builder.open(.examples)
+        builder.setKeywordLine(token)
+        enter(.header(.examples, isInDescription: false))
+    }
+
+    /// Opens a step in the background or scenario the state is in.
+    private mutating func applyStepLine(_ token: consuming GherkinToken) {
+        let owner: Block
+        if case .header(.background, _) = state { owner = .background }
+        else if case .step(.background, _) = state { owner = .background }
+        else { owner = .scenario }
+        builder.close(until: owner == .background ? .background : .scenario)
+        builder.open(.step)
+        builder.setKeywordLine(token)
+        enter(.step(owner, .line))
+    }
+
+    /// Opens a doc string, or closes the one open.
+    private mutating func applyDocStringSeparator(_ token: consuming GherkinToken) {
+        guard case .step(let owner, let phase) = state else { return }
+        switch phase {
+        case .docString(let afterTable):
+            enter(.step(owner, .docStringEnd(afterTable: afterTable)))
+        case .table:
+            builder.close(until: .step)
+            fallthrough
+        default:
+            builder.open(.docString)
+            builder.setKeywordLine(token)
+            enter(.step(owner, .docString(afterTable: phase != .line)))
         }
     }
 
