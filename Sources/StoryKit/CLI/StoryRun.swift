@@ -371,9 +371,9 @@ public enum StoryRun {
         var configuration = options.runnerConfiguration
         configuration.emitsStoryProgress = reports.readsStoryProgress
         PhaseTimer.mark("running")
-        // A dry run runs no user code, so it needs no worker.
         let coordinator = RunCoordinator(registry: registry, configuration: configuration, now: clock)
         let summary: RunSummary
+        // A dry run runs no user code, so it needs no worker.
         if options.isInProcess || options.isDryRun || !startsWorkers {
             var executor = InProcessExecutor(registry: registry, configuration: configuration, now: clock)
             summary = await coordinator.run(&executor, queue: queue, emit: reports.emit, warn: output)

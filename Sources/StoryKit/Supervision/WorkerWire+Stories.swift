@@ -36,7 +36,7 @@ extension WorkerWire {
     /// A story file's path as a request writes it.
     static func requestPath(_ path: String) -> [UInt8] {
         var bytes: [UInt8] = []
-        appendEscaped(path, to: &bytes)
+        appendEscaped(path, where: isEscapedInRequest, to: &bytes)
         return bytes
     }
 
@@ -109,29 +109,11 @@ extension WorkerWire {
             bytes.append(UInt8(ascii: "%"))
             return
         }
-        appendEscaped(text, to: &bytes)
+        appendEscaped(text, where: isEscapedInRequest, to: &bytes)
     }
 
-    private static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
-        // Nearly always nothing to escape: the text's bytes in one copy.
-        let copied = text.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            guard !utf8.contains(where: isEscapedInRequest) else { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        }
-        guard copied != true else { return }
-        func hex(_ digit: UInt8) -> UInt8 { digit < 10 ? 0x30 + digit : 0x37 + digit }
-        for byte in text.utf8 {
-            if isEscapedInRequest(byte) {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hex(byte >> 4))
-                bytes.append(hex(byte & 0x0F))
-            } else {
-                bytes.append(byte)
-            }
-        }
-    }
-
+    /// Whether a request field's byte is percent-encoded: control
+    /// characters (tab and newline among them), `%` and DEL.
     @inline(__always)
     private static func isEscapedInRequest(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == 0x25 || byte == 0x7F

@@ -174,6 +174,13 @@ enum WorkerWire {
             bytes.append(UInt8(ascii: "_"))
             return
         }
+        appendEscaped(text, where: needsEscape, to: &bytes)
+    }
+
+    /// Appends a text with the bytes `needsEscape` picks percent-encoded
+    /// (`%HH`): a compact line's captured texts, a request's fields.
+    @inline(__always)
+    static func appendEscaped(_ text: String, where needsEscape: (UInt8) -> Bool, to bytes: inout [UInt8]) {
         // Nearly always nothing to escape: the text's bytes in one copy
         // (a small string's too), not one append a byte.
         let copied = text.utf8.withContiguousStorageIfAvailable { text -> Bool in
