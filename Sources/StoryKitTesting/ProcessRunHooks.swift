@@ -36,18 +36,47 @@ final class ProcessRunHooks: Sendable {
         return isFirst ? diagnostics : []
     }
 
-    /// Runs the after-run hooks of every list begun (at process exit).
+    /// How long the after-run hooks may take at process exit, in seconds:
+    /// the command line's default step timeout (60), or the number in
+    /// `STORYRUN_AFTER_RUN_TIMEOUT`.
+    static var exitLimit: Double {
+        let text = ProcessInfo.processInfo.environment["STORYRUN_AFTER_RUN_TIMEOUT"] ?? ""
+        guard let seconds = Double(text), seconds > 0 else { return 60 }
+        return seconds
+    }
+
+    /// Runs the after-run hooks of every list begun (at process exit), for
+    /// at most ``exitLimit`` seconds: a hook still running then is named on
+    /// standard error and left behind, and the process exits anyway.
     private func end() {
         let lists = lists.withLock { $0 }
+        if let overran = Self.runAfterRunHooks(of: lists, limit: Self.exitLimit) {
+            let diagnostic = Diagnostic(
+                at: overran,
+                problem: "the after run hook did not finish within \(Self.exitLimit.formatted()) seconds at the end of the test process; the process exits without waiting for it",
+                help: "make the hook return, or give it more time with STORYRUN_AFTER_RUN_TIMEOUT=<seconds>")
+            FileHandle.standardError.write(Data((diagnostic.rendered() + "\n").utf8))
+        }
+    }
+
+    /// Runs the after-run hooks of the lists in order, writing their
+    /// failures to standard error; waits `limit` seconds at most. Returns where the hook still running then was
+    /// registered, or nil when every hook finished in time.
+    static func runAfterRunHooks(of lists: [[any StepDefinitions.Type]], limit: Double) -> SourceLocation? {
+        let running = Mutex<SourceLocation?>(nil)
         let done = DispatchSemaphore(value: 0)
+        // The caller (at exit, the thread that called exit) waits with a
+        // deadline: a hook that blocks the thread it runs on for ever is
+        // left behind, not waited for.
         Task.detached {
             for steps in lists {
-                for diagnostic in await StoryRun.runAfterRunHooks(steps: steps) {
+                for diagnostic in await StoryRun.runAfterRunHooks(steps: steps, willRun: { location in running.withLock { $0 = location } }) {
                     FileHandle.standardError.write(Data((diagnostic.rendered() + "\n").utf8))
                 }
             }
             done.signal()
         }
-        done.wait()
+        guard done.wait(timeout: .now() + limit) == .timedOut else { return nil }
+        return running.withLock { $0 }
     }
 }

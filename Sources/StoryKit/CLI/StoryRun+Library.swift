@@ -40,17 +40,24 @@ extension StoryRun {
 
     /// Runs the after-run hooks of the step classes, as a command-line run
     /// does after its last story; a diagnostic for each hook that failed.
-    public static func runAfterRunHooks(steps: [any StepDefinitions.Type]) async -> [Diagnostic] {
-        await runHooks(.afterRun, steps: steps)
+    /// `willRun` is told where each hook was registered just before it runs,
+    /// so a caller that bounds the wait can name the hook that overran.
+    public static func runAfterRunHooks(
+        steps: [any StepDefinitions.Type], willRun: @Sendable (SourceLocation) -> Void = { _ in }
+    ) async -> [Diagnostic] {
+        await runHooks(.afterRun, steps: steps, willRun: willRun)
     }
 
-    private static func runHooks(_ kind: Hook.Kind, steps: [any StepDefinitions.Type]) async -> [Diagnostic] {
+    private static func runHooks(
+        _ kind: Hook.Kind, steps: [any StepDefinitions.Type], willRun: @Sendable (SourceLocation) -> Void = { _ in }
+    ) async -> [Diagnostic] {
         let builder = RegistryBuilder()
         builder.register(steps)
         guard builder.diagnostics.isEmpty else { return builder.diagnostics }
         var diagnostics: [Diagnostic] = []
         let hooks = builder.freeze().hooks.filter { $0.kind == kind }
         for hook in kind == .afterRun ? hooks.reversed() : hooks {
+            willRun(hook.location)
             do {
                 try await hook.body(nil)
             } catch {

@@ -24,14 +24,10 @@ import StoryrunSteps
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         let theirs = temporary + "/cucumber.json"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cucumber)
-        process.arguments = ["--format", "json", "--out", theirs, "--format", "progress", "features"]
-        process.currentDirectoryURL = URL(fileURLWithPath: Self.folder)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        // Within a time limit, waited for off the cooperative pool.
+        let cucumberRun = try await Binary.tool(
+            cucumber, ["--format", "json", "--out", theirs, "--format", "progress", "features"], in: Self.folder, timeout: 120)
+        try #require(!cucumberRun.isTimedOut, "cucumber did not finish within 120 seconds")
 
         // storyrun names files as it is given them: name them as Cucumber
         // does, relative to the fixture folder (without changing the current

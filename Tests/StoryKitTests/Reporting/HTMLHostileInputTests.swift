@@ -73,17 +73,13 @@ struct HTMLHostileInputTests {
     }
 
     /// The page's DOM after its scripts ran (and its images failed), as Chromium serialises it.
+    /// Within a time limit.
     static func dumpDOM(_ html: String, folder: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(chromium))
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder)profile",
-                             "--virtual-time-budget=3000", "--dump-dom", "file://\(html)"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        let outcome = try Binary.tool(
+            try #require(chromium),
+            ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder)profile",
+             "--virtual-time-budget=3000", "--dump-dom", "file://\(html)"], timeout: 120)
+        try #require(!outcome.isTimedOut, "Chromium did not finish within 120 seconds")
+        return outcome.output
     }
 }

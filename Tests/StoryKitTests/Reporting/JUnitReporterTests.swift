@@ -18,15 +18,10 @@ import Testing
     /// Validates a JUnit file against the JUnit 4 schema with xmllint:
     /// its exit status and what it said.
     static func validate(_ path: String) throws -> (status: Int32, message: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(xmllint))
-        process.arguments = ["--noout", "--schema", Conformance.path("junit/junit-4.xsd"), path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, message)
+        let outcome = try Binary.tool(
+            try #require(xmllint), ["--noout", "--schema", Conformance.path("junit/junit-4.xsd"), path], timeout: 120)
+        try #require(!outcome.isTimedOut, "xmllint did not finish within 120 seconds")
+        return (outcome.status, outcome.errorOutput)
     }
 
     @Test("Every JUnit golden validates against the JUnit 4 schema",

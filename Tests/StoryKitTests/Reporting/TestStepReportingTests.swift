@@ -182,16 +182,11 @@ import Testing
         #expect(output.contains(" envelopes valid, 0 invalid"))
     }
 
+    /// Runs python3 within a time limit: its exit status and what it
+    /// printed (standard output, then standard error).
     static func python(_ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let outcome = try Binary.tool("/usr/bin/env", ["python3"] + arguments, timeout: 120)
+        try #require(!outcome.isTimedOut, "python3 did not finish within 120 seconds")
+        return (outcome.status, outcome.output + outcome.errorOutput)
     }
 }

@@ -33,11 +33,44 @@ enum Binary {
 
     /// Runs the executable (or another program) in a folder, killing it
     /// after `timeout` seconds.
+    ///
+    /// It blocks the calling thread (a thread of the cooperative pool, in a
+    /// test) until the program ends, `timeout` seconds at most.
     static func run(
         _ arguments: [String], in folder: String, executable: String? = nil, timeout: Double = 30,
         environment: [String: String] = [:]
     ) throws -> Outcome {
         let executable = try #require(executable ?? path, "build storyrun first: swift build")
+        return try run(executable, arguments, in: folder, outputIn: folder, timeout: timeout, environment: environment)
+    }
+
+    /// Runs another program (a tool a test checks storyrun against) in
+    /// `folder` (by default a temporary one), killing it after `timeout`
+    /// seconds. Blocks the calling thread that long at most; in an `async`
+    /// function the `async` form below is chosen, which does not.
+    static func tool(_ executable: String, _ arguments: [String], in folder: String? = nil, timeout: Double = 60) throws -> Outcome {
+        let scratch = try temporaryFolder("storyrun-tool")
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        return try run(executable, arguments, in: folder ?? scratch, outputIn: scratch, timeout: timeout, environment: [:])
+    }
+
+    /// ``tool(_:_:in:timeout:)`` waited for on a thread of its own, not the
+    /// cooperative pool's, so a slow or hung tool holds up no other test.
+    static func tool(_ executable: String, _ arguments: [String], in folder: String? = nil, timeout: Double = 60) async throws -> Outcome {
+        try await offThePool { try tool(executable, arguments, in: folder, timeout: timeout) }
+    }
+
+    /// Runs `work`, which blocks, on a thread of its own and awaits its result.
+    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    private static func run(
+        _ executable: String, _ arguments: [String], in folder: String, outputIn outputFolder: String, timeout: Double,
+        environment: [String: String]
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -45,7 +78,7 @@ enum Binary {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let outPath = folder + "/.stdout", errPath = folder + "/.stderr"
+        let outPath = outputFolder + "/.stdout", errPath = outputFolder + "/.stderr"
         FileManager.default.createFile(atPath: outPath, contents: nil)
         FileManager.default.createFile(atPath: errPath, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))

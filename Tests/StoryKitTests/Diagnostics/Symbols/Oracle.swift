@@ -18,16 +18,10 @@ enum Oracle {
 
     /// Runs `tool` and returns what it printed on standard output.
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(path(of: tool), "\(tool) is not on PATH"))
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        // Within a time limit, as every program a test runs.
+        let outcome = try Binary.tool(try #require(path(of: tool), "\(tool) is not on PATH"), arguments, timeout: 120)
+        try #require(!outcome.isTimedOut, "\(tool) did not finish within 120 seconds")
+        return outcome.output
     }
 
     /// This test process's own executable: a large Swift binary with line
