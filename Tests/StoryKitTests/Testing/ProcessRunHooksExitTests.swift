@@ -14,7 +14,7 @@ final class EndlessAfterRunSteps: StepDefinitions {
 
 /// The after-run hooks a test process runs at exit are bounded in time: a
 /// hook that never returns is named on standard error and the process ends.
-@Suite(.timeLimit(.minutes(2))) struct ProcessRunHooksExitTests {
+@Suite(.timeLimit(.minutes(10))) struct ProcessRunHooksExitTests {
     static let childVariable = "STORYRUN_TEST_ENDLESS_AFTER_RUN"
 
     /// Run only as the child of ``endlessHook()``: begins a run whose

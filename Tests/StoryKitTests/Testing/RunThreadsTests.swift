@@ -6,7 +6,7 @@ import StoryrunSteps
 /// A run in process ends every thread it starts (its report threads, its
 /// story feed's): counted in a test process of its own, where no other test
 /// starts or ends threads meanwhile.
-@Suite(.timeLimit(.minutes(2))) struct RunThreadsTests {
+@Suite(.timeLimit(.minutes(10))) struct RunThreadsTests {
     static let childVariable = "STORYRUN_TEST_RUN_THREADS"
 
     static func threadCount() -> Int {
