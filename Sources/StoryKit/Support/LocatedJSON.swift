@@ -28,11 +28,7 @@ indirect enum LocatedJSON: Equatable {
     }
 
     /// A place in the text where it is not JSON, and why.
-    struct SyntaxError: Error, Equatable {
-        var line: Int
-        var column: Int
-        var problem: String
-    }
+    typealias SyntaxError = JSONValue.SyntaxError
 
     /// What the value is, for messages: "a string", "an object"…
     var kind: String {
@@ -214,6 +210,22 @@ indirect enum LocatedJSON: Equatable {
                 }
             }
             throw error("the text ends inside a string")
+        }
+    }
+}
+
+extension LocatedJSON {
+    /// The value without its places, as the one JSON value type: a number
+    /// written as an integer that fits 64 bits is ``JSONValue/int(_:)``,
+    /// any other number ``JSONValue/double(_:)``.
+    var json: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .number(let text): Int64(text).map(JSONValue.int) ?? .double(Double(text) ?? 0)
+        case .string(let value): .string(value)
+        case .array(let elements): .array(elements.map(\.value.json))
+        case .object(let members): .object(members.map { ($0.key, $0.value.value.json) })
         }
     }
 }
