@@ -136,12 +136,20 @@ indirect enum LocatedJSON: Equatable {
             case UInt8(ascii: "n"): try word("null"); return element(.null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = index
-                while index < bytes.count, "+-.eE0123456789".utf8.contains(bytes[index]) { index += 1 }
+                while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
                 let text = String(decoding: bytes[start..<index], as: UTF8.self)
                 guard Double(text) != nil else { index = start; throw error("\(text) is not a number") }
                 return element(.number(text))
             default:
                 throw error("a value (a string in double quotes, a number, true, false, a list or an object) should be here")
+            }
+        }
+
+        /// A byte a number can hold: a digit, a sign, a point or an exponent.
+        static func isNumberByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+            default: false
             }
         }
 
@@ -153,8 +161,19 @@ indirect enum LocatedJSON: Equatable {
         /// Reads a string from its opening quote to its closing one.
         mutating func string() throws(SyntaxError) -> String {
             index += 1
+            // Most strings have no escape: made from their bytes at once.
+            let start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                index += 1
+            }
             var scalars = String.UnicodeScalarView()
-            var pending: [UInt8] = []
+            var pending = Array(bytes[start..<index])
             func flush() {
                 scalars.append(contentsOf: String(decoding: pending, as: UTF8.self).unicodeScalars)
                 pending.removeAll()
