@@ -25,6 +25,19 @@ import Testing
         #expect(value.value(at: "b[5]") == nil)
         #expect(throws: JSONError.self) { try JSON(parsing: #"{"a": }"#) }
         #expect(throws: JSONError.self) { try JSON(parsing: String(repeating: "[", count: 10_000)) }
+        #expect(value.description == #"{"a":true,"b":[1,{"c":"xé"}],"n":null}"#)
+    }
+
+    @Test("JSON is read by StoryKit's one reader: strict, with the line and column of a problem")
+    func jsonErrors() throws {
+        #expect(throws: JSONError.self) { try JSON(parsing: #""\q""#) }
+        #expect(throws: JSONError.self) { try JSON(parsing: "\"a\u{01}b\"") }
+        do {
+            _ = try JSON(parsing: "{\"a\": [1,\n  2,]}")
+            Issue.record("a comma before ] parsed")
+        } catch {
+            #expect("\(error)" == "not JSON: JSON allows no comma before the ] at line 2, column 5")
+        }
     }
 
     @Test("Command lines split like a shell's, with variables, without running one")

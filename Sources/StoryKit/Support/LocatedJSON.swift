@@ -28,11 +28,7 @@ indirect enum LocatedJSON: Equatable {
     }
 
     /// A place in the text where it is not JSON, and why.
-    struct SyntaxError: Error, Equatable {
-        var line: Int
-        var column: Int
-        var problem: String
-    }
+    typealias SyntaxError = JSONValue.SyntaxError
 
     /// What the value is, for messages: "a string", "an object"…
     var kind: String {
@@ -140,12 +136,20 @@ indirect enum LocatedJSON: Equatable {
             case UInt8(ascii: "n"): try word("null"); return element(.null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = index
-                while index < bytes.count, "+-.eE0123456789".utf8.contains(bytes[index]) { index += 1 }
+                while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
                 let text = String(decoding: bytes[start..<index], as: UTF8.self)
                 guard Double(text) != nil else { index = start; throw error("\(text) is not a number") }
                 return element(.number(text))
             default:
                 throw error("a value (a string in double quotes, a number, true, false, a list or an object) should be here")
+            }
+        }
+
+        /// A byte a number can hold: a digit, a sign, a point or an exponent.
+        static func isNumberByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): true
+            default: false
             }
         }
 
@@ -157,8 +161,19 @@ indirect enum LocatedJSON: Equatable {
         /// Reads a string from its opening quote to its closing one.
         mutating func string() throws(SyntaxError) -> String {
             index += 1
+            // Most strings have no escape: made from their bytes at once.
+            let start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\"") {
+                    index += 1
+                    return String(decoding: bytes[start..<index - 1], as: UTF8.self)
+                }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                index += 1
+            }
             var scalars = String.UnicodeScalarView()
-            var pending: [UInt8] = []
+            var pending = Array(bytes[start..<index])
             func flush() {
                 scalars.append(contentsOf: String(decoding: pending, as: UTF8.self).unicodeScalars)
                 pending.removeAll()
@@ -214,6 +229,22 @@ indirect enum LocatedJSON: Equatable {
                 }
             }
             throw error("the text ends inside a string")
+        }
+    }
+}
+
+extension LocatedJSON {
+    /// The value without its places, as the one JSON value type: a number
+    /// written as an integer that fits 64 bits is ``JSONValue/int(_:)``,
+    /// any other number ``JSONValue/double(_:)``.
+    var json: JSONValue {
+        switch self {
+        case .null: .null
+        case .bool(let value): .bool(value)
+        case .number(let text): Int64(text).map(JSONValue.int) ?? .double(Double(text) ?? 0)
+        case .string(let value): .string(value)
+        case .array(let elements): .array(elements.map(\.value.json))
+        case .object(let members): .object(members.map { ($0.key, $0.value.value.json) })
         }
     }
 }

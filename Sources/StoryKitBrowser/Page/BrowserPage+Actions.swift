@@ -1,4 +1,5 @@
 import Foundation
+import StoryKit
 
 /// Actions on elements: each waits until its element is attached, visible,
 /// enabled, stable and receives the pointer (Playwright's actionability
@@ -53,12 +54,8 @@ extension BrowserPage {
     /// Only a pointer action waits for the element to be stable (an
     /// animation frame apart); `focus` focuses it and selects its text.
     func actionable(_ locator: Locator, pointer: Bool, editable: Bool = false, focus: Bool = false, timeLimit: Double) async throws -> CDPObject {
-        var fields = locator.fields
-        fields["enabled"] = true
-        fields["pointer"] = pointer
-        fields["editable"] = editable
-        fields["focus"] = focus
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: fields), as: UTF8.self)
+        let fields = locator.fields + [("enabled", .bool(true)), ("pointer", .bool(pointer)), ("editable", .bool(editable)), ("focus", .bool(focus))]
+        let json = JSONValue.object(fields).text
         return try await waitFor(PageScript.call("act", json), locator, timeLimit: timeLimit)
     }
 
@@ -106,8 +103,7 @@ extension BrowserPage {
     /// Selects the option with a text (or value) in a select.
     public func select(_ option: String, in locator: Locator, timeLimit: Double) async throws {
         _ = try await actionable(locator, pointer: false, timeLimit: timeLimit)
-        let json = String(decoding: try JSONSerialization.data(withJSONObject: [option]), as: UTF8.self).dropFirst().dropLast()
-        let answer = CDPObject(fields: try evaluate(PageScript.call("selectOption", String(json))) as? [String: Any] ?? [:])
+        let answer = CDPObject(fields: try evaluate(PageScript.call("selectOption", JSONValue.quoted(option))) as? [String: Any] ?? [:])
         let options = (answer["options"] as? [String] ?? []).map { "\"\($0)\"" }.joined(separator: ", ")
         switch answer.string("state") {
         case "ok": return

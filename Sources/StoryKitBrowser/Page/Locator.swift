@@ -1,4 +1,5 @@
 import Foundation
+import StoryKit
 
 /// How a step finds an element: the way a user describes it (a button or
 /// link by its name, a field by its label or placeholder, an element by
@@ -84,15 +85,13 @@ public struct Locator: Sendable, CustomStringConvertible {
     }
 
     /// The locator as the page script's JSON argument.
-    var json: String {
-        let data = (try? JSONSerialization.data(withJSONObject: fields)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
-    }
+    var json: String { JSONValue.object(fields).text }
 
-    var fields: [String: Any] {
-        var fields: [String: Any] = ["kind": kind.rawValue, "name": name, "first": isFirst]
-        if let role { fields["role"] = role }
-        if let scope { fields["scope"] = scope.fields }
+    /// The locator's fields for the page script, in the order written.
+    var fields: [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = [("kind", .string(kind.rawValue)), ("name", .string(name)), ("first", .bool(isFirst))]
+        if let role { fields.append(("role", .string(role))) }
+        if let scope { fields.append(("scope", .object(scope.fields))) }
         return fields
     }
 }

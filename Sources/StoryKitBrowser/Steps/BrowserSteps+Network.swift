@@ -20,11 +20,12 @@ extension BrowserSteps {
         }
         step(requested + " with JSON( containing)?:$") { (steps: BrowserSteps, method: String, path: String, containing: String?, expected: DocString) in
             let text = Placeholders.expand(expected.content, in: steps.store)
-            guard let wanted = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) else {
-                try fail("the JSON in the story is not valid:\n\(text)")
+            let wanted: JSONValue
+            do { wanted = try JSONValue(parsing: text) } catch {
+                try fail("the JSON in the story is not valid (\(error)):\n\(text)")
             }
             try await steps.expectRequested(method, path, count: nil, what: " with JSON\(containing ?? "") \(text)") { request in
-                guard let body = try? JSONSerialization.jsonObject(with: Data(request.body.utf8), options: .fragmentsAllowed) else { return false }
+                guard let body = try? JSONValue(parsing: request.body) else { return false }
                 return JSONMatch.matches(body, wanted, containing: containing != nil)
             }
         }
@@ -76,18 +77,28 @@ extension BrowserSteps {
 
 /// JSON values compared as a story means them: objects ignoring key order;
 /// `containing`, only the fields the story names (recursively).
+/// Whether a request's JSON body is the JSON a story expects: objects
+/// compared by key (each key's last value), numbers by value (1 is 1.0).
 enum JSONMatch {
-    static func matches(_ actual: Any, _ wanted: Any, containing: Bool) -> Bool {
+    static func matches(_ actual: JSONValue, _ wanted: JSONValue, containing: Bool) -> Bool {
         switch (actual, wanted) {
-        case (let a as [String: Any], let w as [String: Any]):
-            if !containing, a.count != w.count { return false }
-            return w.allSatisfy { key, value in a[key].map { matches($0, value, containing: containing) } ?? false }
-        case (let a as [Any], let w as [Any]):
+        case (.object(let a), .object(let w)):
+            let actual = Dictionary(a) { _, last in last }, wanted = Dictionary(w) { _, last in last }
+            if !containing, actual.count != wanted.count { return false }
+            return wanted.allSatisfy { key, value in actual[key].map { matches($0, value, containing: containing) } ?? false }
+        case (.array(let a), .array(let w)):
             return a.count == w.count && zip(a, w).allSatisfy { matches($0, $1, containing: containing) }
-        case (let a as String, let w as String): return a == w
-        case (is NSNull, is NSNull): return true
-        case (let a as NSNumber, let w as NSNumber): return a == w
-        default: return false
+        case (.int(let a), .int(let w)): return a == w
+        case (.int, .double), (.double, .int), (.double, .double): return number(actual) == number(wanted)
+        default: return actual == wanted
+        }
+    }
+
+    private static func number(_ value: JSONValue) -> Double? {
+        switch value {
+        case .int(let number): Double(number)
+        case .double(let number): number
+        default: nil
         }
     }
 }

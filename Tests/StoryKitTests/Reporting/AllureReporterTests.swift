@@ -151,4 +151,28 @@ import Testing
         #expect(names.contains("earlier-result.json"))
         #expect(names.filter { $0.hasSuffix("-result.json") }.count == 5, "\(names)")
     }
+
+    /// A result with every kind of field: optional ones set and left out,
+    /// text that needs escaping (quotes, a slash, control characters).
+    static let sampleResult = AllureResult(
+        uuid: "u-1", historyId: "h", testCaseId: "t", fullName: "a/b.feature: \"Pay\"", name: "Pay\\now\n\ttab\u{01}\u{7f}é😀",
+        status: .failed, statusDetails: AllureStatusDetails(message: "expected 1/2", trace: nil, flaky: true),
+        start: 1_700_000_000_123, stop: -5,
+        steps: [
+            AllureStep(name: "Given a", status: .passed, statusDetails: nil, start: 0, stop: 9_223_372_036_854_775_807, attachments: []),
+            AllureStep(
+                name: "Then b", status: .broken, statusDetails: AllureStatusDetails(message: nil, trace: "at x:1", flaky: nil),
+                start: 1, stop: 2, attachments: [AllureAttachment(name: "log", source: "s-attachment.txt", type: "text/plain")]),
+        ],
+        attachments: [AllureAttachment(name: "shot", source: "p.png", type: "image/png")],
+        parameters: [AllureParameter(name: "n", value: "")], labels: [AllureLabel(name: "tag", value: "@a")], titlePath: ["a", "b/c"])
+
+    @Test("A result file's bytes: every field in order, optional ones left out when unset, text escaped")
+    func resultBytes() throws {
+        let text = String(decoding: AllureReporter.encoded(Self.sampleResult), as: UTF8.self)
+        #expect(text == Self.expectedResult)
+    }
+
+    static let expectedResult = #"{"uuid":"u-1","historyId":"h","testCaseId":"t","fullName":"a/b.feature: \"Pay\"","name":"Pay\\now\n\ttab\u0001\#u{7f}é😀","status":"failed","statusDetails":{"message":"expected 1/2","flaky":true},"stage":"finished","start":1700000000123,"stop":-5,"steps":[{"name":"Given a","status":"passed","stage":"finished","start":0,"stop":9223372036854775807,"attachments":[]},{"name":"Then b","status":"broken","statusDetails":{"trace":"at x:1"},"stage":"finished","start":1,"stop":2,"attachments":[{"name":"log","source":"s-attachment.txt","type":"text/plain"}]}],"attachments":[{"name":"shot","source":"p.png","type":"image/png"}],"parameters":[{"name":"n","value":""}],"labels":[{"name":"tag","value":"@a"}],"titlePath":["a","b/c"]}"#
 }
+

@@ -99,11 +99,14 @@ public struct AllureReporter: Reporter {
     }
 
     private func save(_ result: AllureResult) throws(Diagnostic) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        let data: Data
-        do { data = try encoder.encode(result) } catch { throw cannotWrite("\(result.uuid)-result.json", error) }
-        try save(data, as: "\(result.uuid)-result.json")
+        try save(Self.encoded(result), as: "\(result.uuid)-result.json")
+    }
+
+    /// The bytes of a result file.
+    static func encoded(_ result: AllureResult) -> Data {
+        var bytes: [UInt8] = []
+        result.json.write(into: &bytes)
+        return Data(bytes)
     }
 
     /// Writes an attachment's file and names it for the result.

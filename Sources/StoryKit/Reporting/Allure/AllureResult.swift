@@ -1,7 +1,7 @@
 /// One Allure 2 result file, `{uuid}-result.json`: a story attempt, with
 /// the fields Allure's `TestResult` has (as `allure-python-commons`'
 /// `model2` and allure2's `io.qameta.allure.model` name them).
-struct AllureResult: Encodable {
+struct AllureResult {
     var uuid: String
     /// The same for every run of the same story (and outline row): how
     /// Allure merges retries and shows history.
@@ -24,7 +24,7 @@ struct AllureResult: Encodable {
 }
 
 /// A test step of a result: a story step or a hook.
-struct AllureStep: Encodable {
+struct AllureStep {
     var name: String
     var status: AllureStatus
     var statusDetails: AllureStatusDetails?
@@ -36,12 +36,12 @@ struct AllureStep: Encodable {
 
 /// Allure's statuses: `failed` for a failed expectation, `broken` for any
 /// other error (a thrown error, a crash, an undefined or ambiguous step).
-enum AllureStatus: String, Encodable {
+enum AllureStatus: String {
     case passed, failed, broken, skipped
 }
 
 /// Why a result or step did not pass.
-struct AllureStatusDetails: Encodable {
+struct AllureStatusDetails {
     var message: String?
     var trace: String?
     /// Set on a story that passed only when run again (`--retry`).
@@ -49,20 +49,20 @@ struct AllureStatusDetails: Encodable {
 }
 
 /// A file written beside the results, `{uuid}-attachment.{ext}`.
-struct AllureAttachment: Encodable {
+struct AllureAttachment {
     var name: String
     var source: String
     var type: String
 }
 
 /// An outline row's cell, named by its column.
-struct AllureParameter: Encodable {
+struct AllureParameter {
     var name: String
     var value: String
 }
 
 /// A label: feature, story, tag, suite, host…
-struct AllureLabel: Encodable {
+struct AllureLabel {
     var name: String
     var value: String
 }

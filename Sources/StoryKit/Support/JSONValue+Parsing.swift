@@ -1,0 +1,24 @@
+/// Reading JSON text into a ``JSONValue``: the one JSON reader of StoryKit
+/// and its step libraries (the reader that keeps each value's line and
+/// column, for a config file's messages, is the same one).
+extension JSONValue {
+    /// Where text stops being JSON (line and column, from 1) and why.
+    public struct SyntaxError: Error, Equatable, CustomStringConvertible {
+        /// The line of the first byte that is not JSON, from 1.
+        public var line: Int
+        /// Its column in bytes, from 1.
+        public var column: Int
+        /// What is wrong there, in words.
+        public var problem: String
+
+        /// `line:column: problem`, to follow a file's path in a message.
+        public var description: String { "\(line):\(column): \(problem)" }
+    }
+
+    /// Parses a whole JSON document (RFC 8259, any value at the top level,
+    /// no extensions, at most 200 levels deep).
+    /// - Throws: A ``SyntaxError`` at the first place that is not JSON.
+    public init(parsing text: String) throws(SyntaxError) {
+        self = try LocatedJSON.parse(text).value.json
+    }
+}
