@@ -291,6 +291,16 @@ enum Orphans {
 
 /// File descriptors made for a child, closed on exec in every other child.
 enum Descriptors {
+    /// Makes a pipe hold up to 1 MiB (Linux; 64 KiB by default), so a long
+    /// story's request of many megabytes goes to its worker in a sixteenth
+    /// of the turns; where the system refuses (its limit on pipe pages per
+    /// user), the pipe stays as it was.
+    static func widen(_ descriptor: Int32) {
+        #if os(Linux)
+        _ = fcntl(descriptor, 1031 /* F_SETPIPE_SZ */, Int32(1 << 20))
+        #endif
+    }
+
     /// A pipe whose ends are closed on exec: (read, write).
     static func pipe() -> (read: Int32, write: Int32)? {
         // pipe2 is not imported; no user code runs in the parent, so no
