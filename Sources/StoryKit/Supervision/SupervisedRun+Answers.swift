@@ -146,7 +146,9 @@ extension SupervisedRun {
             // A long story's parts come first (`WorkerWire+Parts.swift`).
             let result: StoryResult? =
                 if var partial = worker.takePartial() {
-                    partial.sequence == sequence ? partial.passed(flight.planned, duration: duration, rest: testSteps, registry: registry) : nil
+                    // Its parts may hold steps sent whole (JSON, no ids).
+                    withDefinitionIDs(
+                        partial.sequence == sequence ? partial.passed(flight.planned, duration: duration, rest: testSteps, registry: registry) : nil)
                 } else {
                     supervisor.rebuild(flight.planned, duration: duration, testSteps: testSteps)
                 }
@@ -159,15 +161,24 @@ extension SupervisedRun {
             // every step the parent planned.
             let result: StoryResult? =
                 if var partial = worker.takePartial() {
-                    partial.sequence == sequence ? partial.whole(wire).result(for: flight.planned.story) : nil
+                    withDefinitionIDs(partial.sequence == sequence ? partial.whole(wire).result(for: flight.planned.story) : nil)
                 } else {
-                    wire.result(for: flight.planned.story)
+                    withDefinitionIDs(wire.result(for: flight.planned.story))
                 }
             settle(
                 flight, result, unfit: "its worker's answer did not account for the story's steps", from: worker, fromOutbox: fromOutbox)
         default:
             return
         }
+    }
+
+    /// `result` with each match the id of the run's definition behind it
+    /// (``DefinitionIDs``): a result sent as JSON carries none.
+    private mutating func withDefinitionIDs(_ result: StoryResult?) -> StoryResult? {
+        guard var result else { return nil }
+        if definitionIDs == nil { definitionIDs = DefinitionIDs(registry) }
+        definitionIDs?.attach(to: &result)
+        return result
     }
 
     /// A part of a long story's answer (`WorkerWire+Parts.swift`): the

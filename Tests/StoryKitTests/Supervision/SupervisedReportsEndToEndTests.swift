@@ -65,4 +65,47 @@ import Testing
         #expect(runs[0].json.map(\.count) == [1, 1], "supervised: \(runs[0].json)")
         #expect(runs[0].json == runs[1].json)
     }
+
+    /// Each step's match arguments in a Messages report, with where each
+    /// group starts: `value@start`.
+    private static func placedArguments(inMessages path: String) throws -> [[String]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").compactMap { line -> [[String]]? in
+            let envelope = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            guard let testCase = envelope?["testCase"] as? [String: Any] else { return nil }
+            return ((testCase["testSteps"] as? [[String: Any]]) ?? []).compactMap { step in
+                guard let lists = step["stepMatchArgumentsLists"] as? [[String: Any]] else { return nil }
+                return lists.flatMap { ($0["stepMatchArguments"] as? [[String: Any]]) ?? [] }.map {
+                    let group = ($0["group"] as? [String: Any]) ?? [:]
+                    return "\(group["value"] ?? "nil")@\(group["start"] ?? "nil")"
+                }
+            }
+        }.flatMap { $0 }
+    }
+
+    /// Before, a story that did not pass plainly came back from its worker
+    /// as JSON, whose matches carry no definition id: the reports then
+    /// searched the step text for each captured text, and put the "a" of
+    /// `a step that passes with "a"` at 0 and the "e" of `... repeating
+    /// "e"` in "message".
+    @Test("A failed story's argument positions: supervised, the same as in process")
+    func failedStoryArgumentPositions() throws {
+        let folder = try Binary.temporaryFolder("supervised-reports")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(("Story: failing with captures\n  Given a step that passes with \"a\"\n"
+            + "  When the step fails with a 0 MB message repeating \"e\"\n  Then a step that passes with \"a\"\n").utf8)
+            .write(to: URL(fileURLWithPath: folder + "/f.stories"))
+        var runs: [(json: [[String]], messages: [[String]])] = []
+        for mode in [[], ["--in-process"]] {
+            let outcome = try Binary.run(
+                ["f.stories", "--json", "f.json", "--messages", "f.ndjson"] + mode, in: folder, timeout: 60,
+                environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
+            #expect(outcome.status == 1, "\(mode) \(outcome.output)\(outcome.errorOutput)")
+            runs.append((try Self.arguments(inJSON: folder + "/f.json"), try Self.placedArguments(inMessages: folder + "/f.ndjson")))
+        }
+        let expected = [["a@25"], ["0@22", "e@46"], ["a@25"]]
+        #expect(runs[1].json == expected, "in process: \(runs[1].json)")
+        #expect(runs[1].messages == expected, "in process: \(runs[1].messages)")
+        #expect(runs[0].json == runs[1].json, "supervised: \(runs[0].json)")
+        #expect(runs[0].messages == runs[1].messages, "supervised: \(runs[0].messages)")
+    }
 }
