@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test("200 fuzzed command lines (at most 60 s) neither crash, hang, nor write outside their folder")
-    func fuzz() throws {
+    func fuzz() async throws {
         guard let python = Self.python, Binary.path != nil else {
             Issue.record("needs python3 and a built storyrun (swift build)")
             return
@@ -19,7 +19,7 @@ import Testing
         let folder = try Binary.temporaryFolder("cli-fuzz")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Worker runs included: a supervised run with nothing to run ends too.
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             [Golden.root + "/Tests/Fuzz/cli_fuzz.py", "--cases", "200", "--seconds", "60", "--seed", "20260101",
              "--timeout", "20", "--keep", folder + "/kept"],
             in: folder, executable: python, timeout: 120)

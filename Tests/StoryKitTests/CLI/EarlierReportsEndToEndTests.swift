@@ -105,7 +105,8 @@ import Testing
         #expect(process.isRunning)
         #expect(Self.text(folder, "out/real.xml") == "OLD\n")
         #expect(Self.exists(folder, "link.xml"))
-        process.waitUntilExit()
+        // Bounded: killed (by the deferred kill9) if still running after 60 s.
+        try #require(Self.wait(upTo: 60) { !process.isRunning }, "storyrun a.stories --junit link.xml did not end within 60 s")
         #expect(process.terminationStatus == 0)
         #expect(ReportPathsEndToEndTests.kind(folder + "/link.xml") == S_IFLNK)
         #expect(Self.text(folder, "out/real.xml")?.contains("<testsuites") == true)
@@ -113,7 +114,7 @@ import Testing
     }
 
     @Test("In process, a first step that changes folder does not make the run remove a file of the report's name there", .timeLimit(.minutes(10)))
-    func folderChangedByAStep() throws {
+    func folderChangedByAStep() async throws {
         let folder = try Binary.temporaryFolder("earlier-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
@@ -121,7 +122,7 @@ import Testing
             .write(toFile: folder + "/a.stories", atomically: true, encoding: .utf8)
         try Self.writeEarlier(["r.xml"], in: folder)
         try "not a report\n".write(toFile: folder + "/sub/r.xml", atomically: false, encoding: .utf8)
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["a.stories", "--in-process", "--junit", "r.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
         #expect(outcome.status == 0, "\(outcome.output)")
         #expect(Self.text(folder, "sub/r.xml") == "not a report\n")
@@ -129,13 +130,13 @@ import Testing
     }
 
     @Test("storyrun @rerun.txt --rerun rerun.txt reads the rerun file before the run removes it, and writes it anew")
-    func rerunFileInAndOut() throws {
+    func rerunFileInAndOut() async throws {
         let folder = try Binary.temporaryFolder("earlier-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.writeStories(in: folder, sleeping: 0)
         try "a.stories:4\n".write(toFile: folder + "/rerun.txt", atomically: false, encoding: .utf8)
         chmod(folder + "/rerun.txt", 0o600)
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["@rerun.txt", "--rerun", "rerun.txt"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
         #expect(outcome.status == 0, "\(outcome.output)")
         // Only the story the file named ran.
@@ -147,16 +148,16 @@ import Testing
     }
 
     @Test("--shard 1/2 --timings t.json --json t.json reads the timings before the run removes them, and writes them anew")
-    func timingsInAndOut() throws {
+    func timingsInAndOut() async throws {
         let folder = try Binary.temporaryFolder("earlier-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var text = ""
         for index in 0..<8 { text += "Story: story \(index)\n  Given a step that passes\n\n" }
         try text.write(toFile: folder + "/a.stories", atomically: true, encoding: .utf8)
         let environment = ["STORYRUN_FIXTURE_STEPS": "faults"]
-        let first = try Binary.run(["a.stories", "--json", "t.json"], in: folder, timeout: 60, environment: environment)
+        let first = try await Binary.run(["a.stories", "--json", "t.json"], in: folder, timeout: 60, environment: environment)
         #expect(first.status == 0, "\(first.output)")
-        let second = try Binary.run(
+        let second = try await Binary.run(
             ["a.stories", "--shard", "1/2", "--timings", "t.json", "--json", "t.json"], in: folder, timeout: 60, environment: environment)
         #expect(second.status == 0, "\(second.output)")
         #expect(!second.output.contains("timings"), "\(second.output)")
@@ -173,13 +174,13 @@ import Testing
         ["--strikt"],
         ["@missing.txt"],
     ])
-    func usageErrorRemovesNothing(_ extra: [String]) throws {
+    func usageErrorRemovesNothing(_ extra: [String]) async throws {
         let folder = try Binary.temporaryFolder("earlier-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.writeStories(in: folder, sleeping: 0)
         try Self.writeEarlier(Self.reportNames + ["a.xml"], in: folder)
         let flags = extra.first == "--junit" ? Self.reportFlags.filter { $0 != "--junit" && $0 != "r.xml" } : Self.reportFlags
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["a.stories"] + flags + extra, in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
         #expect(outcome.status == 2, "\(outcome.output)")
         #expect(!outcome.output.contains("Stories:"), "\(outcome.output)")
@@ -188,28 +189,28 @@ import Testing
     }
 
     @Test("An empty rerun file (nothing to rerun, exit 0) runs nothing and removes no earlier report")
-    func nothingToRerunRemovesNothing() throws {
+    func nothingToRerunRemovesNothing() async throws {
         let folder = try Binary.temporaryFolder("earlier-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.writeEarlier(Self.reportNames, in: folder)
         try "".write(toFile: folder + "/empty.txt", atomically: false, encoding: .utf8)
-        let outcome = try Binary.run(["@empty.txt"] + Self.reportFlags, in: folder, timeout: 60)
+        let outcome = try await Binary.run(["@empty.txt"] + Self.reportFlags, in: folder, timeout: 60)
         #expect(outcome.status == 0, "\(outcome.output)")
         #expect(outcome.output.contains("nothing to rerun"))
         for name in Self.reportNames { #expect(Self.text(folder, name) == "OLD\n", "\(name)") }
     }
 
     @Test("merge reads its inputs before it removes its earlier outputs: an output may be an input")
-    func mergeOutputIsAnInput() throws {
+    func mergeOutputIsAnInput() async throws {
         let folder = try Binary.temporaryFolder("earlier-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var text = ""
         for index in 0..<3 { text += "Story: story \(index)\n  Given a step that passes\n\n" }
         try text.write(toFile: folder + "/a.stories", atomically: true, encoding: .utf8)
         let environment = ["STORYRUN_FIXTURE_STEPS": "faults"]
-        #expect(try Binary.run(["a.stories", "--json", "a.json"], in: folder, timeout: 60, environment: environment).status == 0)
+        #expect(try await Binary.run(["a.stories", "--json", "a.json"], in: folder, timeout: 60, environment: environment).status == 0)
         try Self.writeEarlier(["m.xml"], in: folder)
-        let outcome = try Binary.run(["merge", "a.json", "--json", "a.json", "--junit", "m.xml"], in: folder, timeout: 60)
+        let outcome = try await Binary.run(["merge", "a.json", "--json", "a.json", "--junit", "m.xml"], in: folder, timeout: 60)
         #expect(outcome.status == 0, "\(outcome.output)")
         #expect(outcome.output.contains("Stories: 3 passed"), "\(outcome.output)")
         let features = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/a.json"))) as? [[String: Any]]

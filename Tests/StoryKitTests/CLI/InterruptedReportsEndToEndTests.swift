@@ -10,7 +10,7 @@ import FoundationXML
 /// written whole, and all of them hold the same stories.
 @Suite(.timeLimit(.minutes(10))) struct InterruptedReportsEndToEndTests {
     @Test("SIGTERM amid a burst of stories: all five file reports are complete and agree, exit 143")
-    func terminatedWhileReportsRender() throws {
+    func terminatedWhileReportsRender() async throws {
         let folder = try Binary.temporaryFolder("interrupted-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Many quick stories with a log each (their parts of the reports
@@ -22,7 +22,7 @@ import FoundationXML
             text += "Story: story \(index)\n  Given \(step)\n\n"
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/burst.stories"))
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             [
                 "burst.stories", "--junit", "r.xml", "--html", "r.html", "--json", "r.json", "--messages", "r.ndjson",
                 "--rerun", "rerun.txt",
@@ -70,7 +70,7 @@ import FoundationXML
     }
 
     @Test("In process, a SIGINT from outside that no thread took stops the run, exit 130, and fails no story")
-    func pendingInterruptInProcess() throws {
+    func pendingInterruptInProcess() async throws {
         let folder = try Binary.temporaryFolder("interrupted-in-process")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // As a Ctrl-C: SIGINT from another process, pending while the
@@ -82,7 +82,7 @@ import FoundationXML
             text += "Story: story \(index)\n  Given \(step)\n\n"
         }
         try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/pending.stories"))
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["--in-process", "pending.stories", "--junit", "r.xml"], in: folder, timeout: 60,
             environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
         #expect(!outcome.isTimedOut)

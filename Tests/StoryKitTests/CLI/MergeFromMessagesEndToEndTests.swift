@@ -77,11 +77,11 @@ import Testing
 
     @Test("A run that rejected a file and was interrupted, or whose before-run hook failed: its shards merge into its very reports",
           arguments: [false, true])
-    func mergedReportsAreTheRunsReports(beforeRunFails: Bool) throws {
-        try compare(beforeRunFails: beforeRunFails)
+    func mergedReportsAreTheRunsReports(beforeRunFails: Bool) async throws {
+        try await compare(beforeRunFails: beforeRunFails)
     }
 
-    private func compare(beforeRunFails: Bool) throws {
+    private func compare(beforeRunFails: Bool) async throws {
         let environment = Self.environment(beforeRunFails: beforeRunFails)
         let folder = try Binary.temporaryFolder("merge-messages")
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -92,10 +92,10 @@ import Testing
         var whole: Binary.Outcome
         var attempts = 0
         repeat {
-            whole = try Binary.run(["."] + Self.reports("whole"), in: folder, timeout: 60, environment: environment)
+            whole = try await Binary.run(["."] + Self.reports("whole"), in: folder, timeout: 60, environment: environment)
             var shardOutput = ""
             for shard in 1...2 {
-                let run = try Binary.run([".", "--shard", "\(shard)/2", "--messages", "s\(shard).ndjson"], in: folder, timeout: 60, environment: environment)
+                let run = try await Binary.run([".", "--shard", "\(shard)/2", "--messages", "s\(shard).ndjson"], in: folder, timeout: 60, environment: environment)
                 #expect(run.status == 2, "\(run.output)")
                 shardOutput += run.output
             }
@@ -108,7 +108,7 @@ import Testing
         let wholeMessages = try String(contentsOfFile: folder + "/whole.ndjson", encoding: .utf8)
         #expect(wholeMessages.contains(#""interrupted: true"#) != beforeRunFails, "the run was interrupted: \(!beforeRunFails)")
         #expect(whole.output.contains("the run was interrupted (SIGTERM) while this test step ran") != beforeRunFails, "\(whole.output)")
-        let merge = try Binary.run(["merge", "s1.ndjson", "s2.ndjson"] + Self.reports("merged"), in: folder, timeout: 60, environment: environment)
+        let merge = try await Binary.run(["merge", "s1.ndjson", "s2.ndjson"] + Self.reports("merged"), in: folder, timeout: 60, environment: environment)
         #expect(merge.status == whole.status, "\(merge.output)\(merge.errorOutput)")
         // The run says once, as it goes, why the stories it did not run were
         // not run after a before-run hook failed; the merge says the hook's
@@ -127,7 +127,7 @@ import Testing
         #expect(merged.run == expected.run, "the merged Messages stream differs from the run's: \(merged.run.count) and \(expected.run.count) envelopes; first \(String(describing: differing))")
         #expect(merged.definitions == expected.definitions)
         // And the merged stream merges again into the same.
-        let again = try Binary.run(["merge", "merged.ndjson", "--junit", "again.xml"], in: folder, timeout: 60, environment: environment)
+        let again = try await Binary.run(["merge", "merged.ndjson", "--junit", "again.xml"], in: folder, timeout: 60, environment: environment)
         #expect(again.status == whole.status, "\(again.output)")
         #expect(Self.withoutTimes(try String(contentsOfFile: folder + "/again.xml", encoding: .utf8))
             == Self.withoutTimes(try String(contentsOfFile: folder + "/whole.xml", encoding: .utf8)))
@@ -137,27 +137,27 @@ import Testing
     /// stories not run, where the kit's global-hooks-beforeall-error has
     /// none.
     @Test("After a failed before-run hook a feature's stories are pickles with no test case, no exception; the merge counts them not run")
-    func beforeRunHookFailedAsCucumberSays() throws {
+    func beforeRunHookFailedAsCucumberSays() async throws {
         let folder = try Binary.temporaryFolder("merge-messages-setup")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(Self.files["m.feature"]!.utf8).write(to: URL(fileURLWithPath: folder + "/m.feature"))
         let environment = Self.environment(beforeRunFails: true)
-        let run = try Binary.run(["m.feature", "--messages", "m.ndjson", "--rerun", "run.txt"], in: folder, timeout: 60, environment: environment)
+        let run = try await Binary.run(["m.feature", "--messages", "m.ndjson", "--rerun", "run.txt"], in: folder, timeout: 60, environment: environment)
         #expect(run.status == 1, "\(run.output)")
         let stream = try String(contentsOfFile: folder + "/m.ndjson", encoding: .utf8)
         let finished = stream.split(separator: "\n").first { $0.contains(#""testRunFinished""#) } ?? ""
         #expect(finished.contains(#""success":false"#) && !finished.contains("exception"), "\(finished)")
         #expect(stream.components(separatedBy: #""pickle":"#).count - 1 == 3 && !stream.contains(#""testCase":"#))
-        let merge = try Binary.run(["merge", "m.ndjson", "--rerun", "merged.txt", "--messages", "merged.ndjson"], in: folder, timeout: 60, environment: environment)
+        let merge = try await Binary.run(["merge", "m.ndjson", "--rerun", "merged.txt", "--messages", "merged.ndjson"], in: folder, timeout: 60, environment: environment)
         #expect(merge.status == 1, "\(merge.output)")
         #expect(merge.output.contains("3 not run"), "\(merge.output)")
         #expect(try String(contentsOfFile: folder + "/merged.txt", encoding: .utf8) == String(contentsOfFile: folder + "/run.txt", encoding: .utf8))
-        let again = try Binary.run(["merge", "merged.ndjson"], in: folder, timeout: 60, environment: environment)
+        let again = try await Binary.run(["merge", "merged.ndjson"], in: folder, timeout: 60, environment: environment)
         #expect(again.status == 1 && again.output.contains("3 not run"), "\(again.output)")
     }
 
     @Test("An interrupted shard that did not run stories merges to exit 1, and --strict shards stay strict")
-    func exitStatus() throws {
+    func exitStatus() async throws {
         let folder = try Binary.temporaryFolder("merge-messages-status")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Stories after the one that stops the run: some are not run.
@@ -167,20 +167,20 @@ import Testing
         try Data(("Story: stop\n  Given the step sends SIGTERM to its run\n\n" + after).utf8).write(to: URL(fileURLWithPath: folder + "/stop.stories"))
         try Data("Feature: U\n  Scenario: u\n    Given a step nobody defined\n".utf8).write(to: URL(fileURLWithPath: folder + "/u.feature"))
         let faults = ["STORYRUN_FIXTURE_STEPS": "faults"]
-        let stopped = try Binary.run(["stop.stories", "--messages", "stop.ndjson", "--rerun", "rerun.txt"], in: folder, timeout: 60, environment: faults)
+        let stopped = try await Binary.run(["stop.stories", "--messages", "stop.ndjson", "--rerun", "rerun.txt"], in: folder, timeout: 60, environment: faults)
         #expect(stopped.status == 143, "\(stopped.output)")
         #expect(stopped.output.contains(" not run"), "\(stopped.output)")
-        let merge = try Binary.run(["merge", "stop.ndjson", "--rerun", "merged.txt"], in: folder, timeout: 60, environment: faults)
+        let merge = try await Binary.run(["merge", "stop.ndjson", "--rerun", "merged.txt"], in: folder, timeout: 60, environment: faults)
         #expect(merge.status == 1, "\(merge.output)")
         let totals = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix("Stories:") } }
         #expect(totals(merge.output) == totals(stopped.output), "\(merge.output)")
         #expect(try String(contentsOfFile: folder + "/merged.txt", encoding: .utf8) == String(contentsOfFile: folder + "/rerun.txt", encoding: .utf8))
-        let strict = try Binary.run(["--strict", "u.feature", "--messages", "u.ndjson"], in: folder, timeout: 60, environment: faults)
+        let strict = try await Binary.run(["--strict", "u.feature", "--messages", "u.ndjson"], in: folder, timeout: 60, environment: faults)
         #expect(strict.status == 1)
-        #expect(try Binary.run(["merge", "u.ndjson"], in: folder, environment: faults).status == 1)
-        let lax = try Binary.run(["u.feature", "--messages", "lax.ndjson"], in: folder, timeout: 60, environment: faults)
+        #expect(try await Binary.run(["merge", "u.ndjson"], in: folder, environment: faults).status == 1)
+        let lax = try await Binary.run(["u.feature", "--messages", "lax.ndjson"], in: folder, timeout: 60, environment: faults)
         #expect(lax.status == 0)
-        #expect(try Binary.run(["merge", "lax.ndjson"], in: folder, environment: faults).status == 0)
-        #expect(try Binary.run(["merge", "--strict", "lax.ndjson"], in: folder, environment: faults).status == 1)
+        #expect(try await Binary.run(["merge", "lax.ndjson"], in: folder, environment: faults).status == 0)
+        #expect(try await Binary.run(["merge", "--strict", "lax.ndjson"], in: folder, environment: faults).status == 1)
     }
 }

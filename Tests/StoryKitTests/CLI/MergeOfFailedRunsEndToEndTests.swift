@@ -34,55 +34,55 @@ import Testing
         ("a rejected .stories file", [:], ["order.stories", "good.stories"], 2),
         ("a path that names no file", [:], ["good.stories", "nope.stories"], 2),
     ])
-    func mergeOfFailedRun(name: String, environment: [String: String], arguments: [String], expected: Int32) throws {
+    func mergeOfFailedRun(name: String, environment: [String: String], arguments: [String], expected: Int32) async throws {
         let folder = try Binary.temporaryFolder("merge-failed")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (file, text) in Self.files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file)) }
         let environment = Self.faults.merging(environment) { $1 }
-        let run = try Binary.run(
+        let run = try await Binary.run(
             arguments + ["--json", "run.json", "--junit", "run.xml", "--messages", "run.ndjson"], in: folder, timeout: 60,
             environment: environment)
         #expect(run.status == expected, "\(name): \(run.output)\(run.errorOutput)")
         try Self.checkReports(folder + "/run", name: name, isRejected: expected == 2)
 
-        let merge = try Binary.run(
+        let merge = try await Binary.run(
             ["merge", "run.json", "--json", "merged.json", "--junit", "merged.xml", "--messages", "merged.ndjson"], in: folder,
             timeout: 60, environment: environment)
         #expect(merge.status == expected, "\(name): merge: \(merge.output)\(merge.errorOutput)")
         try Self.checkReports(folder + "/merged", name: name, isRejected: expected == 2)
         // The merged Cucumber JSON says it all again.
-        let again = try Binary.run(["merge", "merged.json"], in: folder, timeout: 60, environment: environment)
+        let again = try await Binary.run(["merge", "merged.json"], in: folder, timeout: 60, environment: environment)
         #expect(again.status == expected, "\(name): merge of the merge: \(again.output)")
         // And --strict is accepted.
-        let strict = try Binary.run(["merge", "--strict", "run.json"], in: folder, timeout: 60, environment: environment)
+        let strict = try await Binary.run(["merge", "--strict", "run.json"], in: folder, timeout: 60, environment: environment)
         #expect(strict.status == expected, "\(name): merge --strict: \(strict.output)")
     }
 
     @Test("merge --strict fails a non-strict run's undefined story; without it, the run's own strictness counts")
-    func mergeStrict() throws {
+    func mergeStrict() async throws {
         let folder = try Binary.temporaryFolder("merge-strict")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (file, text) in Self.files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file)) }
-        let run = try Binary.run(["undefined.feature", "--json", "run.json"], in: folder, timeout: 60, environment: Self.faults)
+        let run = try await Binary.run(["undefined.feature", "--json", "run.json"], in: folder, timeout: 60, environment: Self.faults)
         #expect(run.status == 0, "\(run.output)")
-        #expect(try Binary.run(["merge", "run.json"], in: folder, environment: Self.faults).status == 0)
-        let strict = try Binary.run(["merge", "--strict", "run.json", "--junit", "m.xml"], in: folder, environment: Self.faults)
+        #expect(try await Binary.run(["merge", "run.json"], in: folder, environment: Self.faults).status == 0)
+        let strict = try await Binary.run(["merge", "--strict", "run.json", "--junit", "m.xml"], in: folder, environment: Self.faults)
         #expect(strict.status == 1, "\(strict.output)")
         let junit = try String(contentsOfFile: folder + "/m.xml", encoding: .utf8)
         #expect(junit.contains(#"type="undefined""#) && !junit.contains("<skipped>"), "\(junit)")
     }
 
     @Test("Shards that each rejected the same story file merge into one rejected file")
-    func shardsRejectingOneFile() throws {
+    func shardsRejectingOneFile() async throws {
         let folder = try Binary.temporaryFolder("merge-rejected")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for (file, text) in Self.files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file)) }
         for shard in 1...2 {
-            let run = try Binary.run(
+            let run = try await Binary.run(
                 ["--shard", "\(shard)/2", "good.stories", "broken.feature", "--json", "s\(shard).json"], in: folder, environment: Self.faults)
             #expect(run.status == 2, "\(run.output)")
         }
-        let merge = try Binary.run(["merge", "s1.json", "s2.json", "--junit", "m.xml"], in: folder, environment: Self.faults)
+        let merge = try await Binary.run(["merge", "s1.json", "s2.json", "--junit", "m.xml"], in: folder, environment: Self.faults)
         #expect(merge.status == 2, "\(merge.output)")
         #expect(merge.output.contains("broken.feature:4:3: error: "), "\(merge.output)")
         #expect(merge.output.contains("storyrun: 1 problem in the input (above)"), "\(merge.output)")
@@ -125,14 +125,14 @@ extension MergeOfFailedRunsEndToEndTests {
     /// left stories not run, wrote Cucumber JSON that merged green: a shard
     /// stopped between two stories merged to exit 0.
     @Test("Stories a run did not run are in its Cucumber JSON, and a merge of it does not exit 0")
-    func notRunStoriesMerge() throws {
+    func notRunStoriesMerge() async throws {
         let folder = try Binary.temporaryFolder("merge-failed")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("Story: first\n  Given a step that passes\n\nStory: slow\n  Given the step waits 3000 ms\n\nStory: third\n  Given a step that passes\n".utf8)
             .write(to: URL(fileURLWithPath: folder + "/a.stories"))
         let binary = try #require(Binary.path)
         let script = "'\(binary)' a.stories --json a.json > out.txt 2>&1 & pid=$!; sleep 1; kill -TERM $pid; wait $pid"
-        _ = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        _ = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/a.json"))
         var features = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         let record = try #require(features.first { $0["storyrun_run_failed"] != nil }?["storyrun_run_failed"] as? [String: Any])
@@ -143,10 +143,10 @@ extension MergeOfFailedRunsEndToEndTests {
             features[index]["elements"] = (features[index]["elements"] as? [[String: Any]] ?? []).filter { $0["name"] as? String == "first" }
         }
         try JSONSerialization.data(withJSONObject: features).write(to: URL(fileURLWithPath: folder + "/between.json"))
-        let merge = try Binary.run(["merge", "between.json", "--json", "merged.json"], in: folder, timeout: 60)
+        let merge = try await Binary.run(["merge", "between.json", "--json", "merged.json"], in: folder, timeout: 60)
         #expect(merge.status == 1, "\(merge.output)\(merge.errorOutput)")
         #expect(merge.output.contains("1 not run"), "\(merge.output)")
-        let again = try Binary.run(["merge", "merged.json"], in: folder, timeout: 60)
+        let again = try await Binary.run(["merge", "merged.json"], in: folder, timeout: 60)
         #expect(again.status == 1, "a merge of the merge: \(again.output)")
     }
 }

@@ -12,17 +12,17 @@ import Testing
     }
 
     @Test("--junit /dev/stdout writes the report to standard output")
-    func standardOutput() throws {
+    func standardOutput() async throws {
         let folder = try Binary.temporaryFolder("report-paths")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let outcome = try Binary.run(["--junit", "/dev/stdout", Self.story], in: folder, timeout: 60)
+        let outcome = try await Binary.run(["--junit", "/dev/stdout", Self.story], in: folder, timeout: 60)
         #expect(outcome.status == 0 && !outcome.isSignaled)
         #expect(outcome.output.contains("<testsuites name=\"storyrun\""))
         #expect(outcome.output.contains("Stories: "))
     }
 
     @Test("Several reports on standard output come whole, one after another, after the terminal report")
-    func severalOnStandardOutput() throws {
+    func severalOnStandardOutput() async throws {
         let folder = try Binary.temporaryFolder("report-paths")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Enough stories that reports written at the same time would mix
@@ -30,7 +30,7 @@ import Testing
         let story = "Story: Adding apples NUMBER\n  Given an empty basket\n  When I add 3 apples to the basket\n  Then the basket holds 3 apples.\n\n"
         let text = (1...400).map { story.replacingOccurrences(of: "NUMBER", with: String($0)) }.joined()
         try text.write(toFile: folder + "/many.stories", atomically: true, encoding: .utf8)
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["--messages", "/dev/stdout", "--junit", "/dev/stdout", "--json", "/dev/stdout", "many.stories"], in: folder, timeout: 120)
         #expect(outcome.status == 0 && !outcome.isSignaled, "\(outcome.output.suffix(500))")
         let lines = outcome.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test("A device stays a device; a symlinked report path stays a symlink")
-    func deviceAndSymlink() throws {
+    func deviceAndSymlink() async throws {
         let folder = try Binary.temporaryFolder("report-paths")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // As root a null device of our own, never the system's /dev/null.
@@ -62,7 +62,7 @@ import Testing
         }
         try FileManager.default.createDirectory(atPath: folder + "/out", withIntermediateDirectories: true)
         symlink("out/report.xml", folder + "/link.xml")
-        let outcome = try Binary.run(["--junit", device, "--json", "link.xml", Self.story], in: folder, timeout: 60)
+        let outcome = try await Binary.run(["--junit", device, "--json", "link.xml", Self.story], in: folder, timeout: 60)
         #expect(outcome.status == 0, "\(outcome.output)")
         #expect(Self.kind(device) == S_IFCHR)
         #expect(Self.kind(folder + "/link.xml") == S_IFLNK)
@@ -71,10 +71,10 @@ import Testing
     }
 
     @Test("The same report path twice stops the run before any story, with exit 2")
-    func samePathTwice() throws {
+    func samePathTwice() async throws {
         let folder = try Binary.temporaryFolder("report-paths")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let outcome = try Binary.run(["--junit", "a.xml", "--json", "./a.xml", Self.story], in: folder, timeout: 60)
+        let outcome = try await Binary.run(["--junit", "a.xml", "--json", "./a.xml", Self.story], in: folder, timeout: 60)
         #expect(outcome.status == 2)
         #expect(outcome.output.contains("would both write"))
         #expect(!outcome.output.contains("Stories:"))
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test("On a full disk the run exits 2 naming the report, and leaves no temporary file and no earlier report")
-    func fullDisk() throws {
+    func fullDisk() async throws {
         // A tiny tmpfs in a mount namespace of its own: needs root and unshare.
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
             let binary = Binary.path
@@ -98,7 +98,7 @@ import Testing
             \(binary) --html \(disk)/r.html \(Self.story); echo "status=$?"
             ls -A \(disk)
             """
-        let outcome = try Binary.run(["-m", "sh", "-c", script], in: folder, executable: "/usr/bin/unshare", timeout: 60)
+        let outcome = try await Binary.run(["-m", "sh", "-c", script], in: folder, executable: "/usr/bin/unshare", timeout: 60)
         guard outcome.status != 77 else { return }  // no tmpfs here
         #expect(outcome.output.contains("cannot write the report \(disk)/r.html: No space left on device"))
         #expect(outcome.output.contains("help: free some space"))

@@ -13,12 +13,12 @@ import Testing
     static let shutdownAndExit = frame(#"{"jsonrpc":"2.0","id":99,"method":"shutdown"}"#) + frame(#"{"jsonrpc":"2.0","method":"exit"}"#)
 
     /// Runs `storyrun lsp` with `input` on its standard input.
-    static func serve(_ input: String) throws -> Binary.Outcome {
+    static func serve(_ input: String) async throws -> Binary.Outcome {
         let folder = try Binary.temporaryFolder("lsp-connection")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(input.utf8).write(to: URL(fileURLWithPath: folder + "/input"))
         let binary = try #require(Binary.path, "build storyrun first: swift build")
-        return try Binary.run(["-c", #"exec "$0" lsp < input"#, binary], in: folder, executable: "/bin/sh", timeout: 30)
+        return try await Binary.run(["-c", #"exec "$0" lsp < input"#, binary], in: folder, executable: "/bin/sh", timeout: 30)
     }
 
     /// Before, `Content-Length: -5` trapped (`LSPConnection.swift:46`), and
@@ -26,8 +26,8 @@ import Testing
     @Test("A header whose length is negative, not a number or missing is answered with a parse error and skipped", arguments: [
         "Content-Length: -5\r\n\r\n", "Content-Length: 12x\r\n\r\n", "Content-Type: text\r\n\r\n", "Content-Length: \r\n\r\n",
     ])
-    func badLength(header: String) throws {
-        let outcome = try Self.serve(header + Self.shutdownAndExit)
+    func badLength(header: String) async throws {
+        let outcome = try await Self.serve(header + Self.shutdownAndExit)
         #expect(!outcome.isSignaled && outcome.status == 0, "\(outcome.status) \(outcome.errorOutput)")
         #expect(outcome.output.contains(#""code":-32700"#), "\(outcome.output)")
         #expect(outcome.output.contains(#""id":99"#), "\(outcome.output)")
@@ -37,16 +37,16 @@ import Testing
         "Content-Length: 9223372036854775807\r\n\r\n{}", "Content-Length: 99999999999999999999999\r\n\r\n{}",
         "Content-Length: 300000000\r\n\r\n{}", String(repeating: "X-Junk: 1\r\n", count: 10_000),
     ])
-    func tooLarge(input: String) throws {
-        let outcome = try Self.serve(input + Self.shutdownAndExit)
+    func tooLarge(input: String) async throws {
+        let outcome = try await Self.serve(input + Self.shutdownAndExit)
         #expect(!outcome.isSignaled && !outcome.isTimedOut && outcome.status == 2, "\(outcome.status) \(outcome.errorOutput)")
         #expect(outcome.output.contains(#""code":-32700"#), "\(outcome.output)")
         #expect(outcome.errorOutput.contains("storyrun lsp: "), "\(outcome.errorOutput)")
     }
 
     @Test("A body that is not JSON is answered with a parse error; the next message is served")
-    func notJSON() throws {
-        let outcome = try Self.serve(Self.frame("{nope") + Self.shutdownAndExit)
+    func notJSON() async throws {
+        let outcome = try await Self.serve(Self.frame("{nope") + Self.shutdownAndExit)
         #expect(outcome.status == 0, "\(outcome.errorOutput)")
         #expect(outcome.output.contains(#""code":-32700"#) && outcome.output.contains(#""id":99"#), "\(outcome.output)")
     }
@@ -56,14 +56,14 @@ import Testing
     @Test("A request at a negative line or column, or past the text, gets an empty answer", arguments: [
         (-1, 0), (0, -3), (5, 2), (Int.max, 0), (1, Int.max),
     ])
-    func positions(line: Int, character: Int) throws {
+    func positions(line: Int, character: Int) async throws {
         let open = #"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///w/a.stories","languageId":"stories","version":1,"text":"Story: S\n  Given x\n"}}}"#
         var input = Self.frame(open)
         for method in ["textDocument/completion", "textDocument/hover", "textDocument/definition", "textDocument/references"] {
             input += Self.frame(
                 #"{"jsonrpc":"2.0","id":1,"method":"\#(method)","params":{"textDocument":{"uri":"file:///w/a.stories"},"position":{"line":\#(line),"character":\#(character)},"context":{"includeDeclaration":true}}}"#)
         }
-        let outcome = try Self.serve(input + Self.shutdownAndExit)
+        let outcome = try await Self.serve(input + Self.shutdownAndExit)
         #expect(!outcome.isSignaled && outcome.status == 0, "\(outcome.status) \(outcome.errorOutput)")
         #expect(outcome.output.contains(#""id":99"#), "\(outcome.output)")
     }

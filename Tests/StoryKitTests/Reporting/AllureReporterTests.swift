@@ -66,13 +66,13 @@ import Testing
     }
 
     /// Runs the feature with `--allure`, then validates the folder.
-    static func runAndValidate(in folder: String, results: String, behave: String? = nil) throws -> Validated {
-        let run = try Binary.run(
+    static func runAndValidate(in folder: String, results: String, behave: String? = nil) async throws -> Validated {
+        let run = try await Binary.run(
             ["shop.feature", "--retry", "1", "--allure", results], in: folder, timeout: 60,
             environment: ["STORYRUN_FIXTURE_STEPS": "consistency"])
         #expect(run.status == 1, "\(run.output)\(run.errorOutput)")
         let script = Golden.root + "/Tests/Allure/validate_allure.py"
-        let validated = try Binary.run(
+        let validated = try await Binary.run(
             ["python3", script, folder + "/" + results] + (behave.map { ["--behave", $0] } ?? []), in: folder,
             executable: "/usr/bin/env", timeout: 60)
         #expect(validated.status == 0, "\(validated.output)\(validated.errorOutput)")
@@ -81,11 +81,11 @@ import Testing
 
     @Test("Every result loads into allure-python-commons' model, with its steps, attachments, labels and row",
           .enabled(if: hasAllure, "allure-python-commons is not installed (make test-tools installs it)"))
-    func loadsIntoAllureModel() throws {
+    func loadsIntoAllureModel() async throws {
         let folder = try Binary.temporaryFolder("allure")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.feature.write(toFile: folder + "/shop.feature", atomically: true, encoding: .utf8)
-        let first = try Self.runAndValidate(in: folder, results: "allure-results")
+        let first = try await Self.runAndValidate(in: folder, results: "allure-results")
         #expect(first.errors.isEmpty, "\(first.errors)")
         // Two rows, a failure run twice, a flaky story run twice.
         #expect(first.results.count == 6, "\(first.results.map(\.name))")
@@ -108,44 +108,44 @@ import Testing
 
         // Another run: the same historyIds, in new files.
         try? FileManager.default.removeItem(atPath: folder + "/.attempts")
-        let second = try Self.runAndValidate(in: folder, results: "again")
+        let second = try await Self.runAndValidate(in: folder, results: "again")
         #expect(Set(second.results.map(\.historyId)) == Set(first.results.map(\.historyId)))
     }
 
     @Test("Every field allure-behave writes for the same feature, storyrun writes too",
           .enabled(if: hasAllure && hasBehave, "allure-behave is not installed (make test-tools installs it)"))
-    func sameFieldsAsAllureBehave() throws {
+    func sameFieldsAsAllureBehave() async throws {
         let folder = try Binary.temporaryFolder("allure-behave")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/features/steps", withIntermediateDirectories: true)
         try Self.feature.write(toFile: folder + "/features/shop.feature", atomically: true, encoding: .utf8)
         try Self.feature.write(toFile: folder + "/shop.feature", atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: Golden.root + "/Tests/Allure/behave_steps.py", toPath: folder + "/features/steps/steps.py")
-        let behave = try Binary.run(
+        let behave = try await Binary.run(
             ["python3", "-m", "behave", "-f", "allure_behave.formatter:AllureFormatter", "-o", folder + "/behave-results", "features"],
             in: folder, executable: "/usr/bin/env", timeout: 60)
         #expect(behave.status == 1, "behave runs the failing scenario: \(behave.output)\(behave.errorOutput)")
-        let validated = try Self.runAndValidate(in: folder, results: "allure-results", behave: folder + "/behave-results")
+        let validated = await try Self.runAndValidate(in: folder, results: "allure-results", behave: folder + "/behave-results")
         #expect(validated.errors.isEmpty, "\(validated.errors)")
         // allure-behave's default severity label is its own: storyrun has no severities.
         #expect(validated.missing == ["label.severity"], "\(validated.missing)")
     }
 
     @Test("--allure naming a file is a usage error that leaves the file; a folder's earlier results stay")
-    func folderOnly() throws {
+    func folderOnly() async throws {
         let folder = try Binary.temporaryFolder("allure-folder")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.feature.write(toFile: folder + "/shop.feature", atomically: true, encoding: .utf8)
         try "keep me".write(toFile: folder + "/notes.txt", atomically: true, encoding: .utf8)
         let environment = ["STORYRUN_FIXTURE_STEPS": "consistency"]
-        let file = try Binary.run(["shop.feature", "--allure", "notes.txt"], in: folder, timeout: 60, environment: environment)
+        let file = try await Binary.run(["shop.feature", "--allure", "notes.txt"], in: folder, timeout: 60, environment: environment)
         #expect(file.status == 2, "\(file.output)\(file.errorOutput)")
         #expect((file.output + file.errorOutput).contains("--allure notes.txt is a file, not a folder"))
         #expect(try String(contentsOfFile: folder + "/notes.txt", encoding: .utf8) == "keep me")
 
         try FileManager.default.createDirectory(atPath: folder + "/results", withIntermediateDirectories: true)
         try "{}".write(toFile: folder + "/results/earlier-result.json", atomically: true, encoding: .utf8)
-        let run = try Binary.run(["shop.feature", "--allure", "results"], in: folder, timeout: 60, environment: environment)
+        let run = try await Binary.run(["shop.feature", "--allure", "results"], in: folder, timeout: 60, environment: environment)
         #expect(run.status == 1, "\(run.output)\(run.errorOutput)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/results")
         #expect(names.contains("earlier-result.json"))

@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test("Twelve failures: ten ::error lines, one ::notice counting two more, and all twelve in the job summary")
-    func capped() throws {
+    func capped() async throws {
         var stories = ""
         for index in 1...12 {
             let name = index == 12 ? "fails | piped" : "fails \(index)"
@@ -55,7 +55,7 @@ import Testing
         let folder = try SelectionEndToEndTests.folder(["st/many.stories": stories])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "# Earlier step\n\n".write(toFile: folder + "/summary.md", atomically: true, encoding: .utf8)
-        let ran = try Binary.run(
+        let ran = try await Binary.run(
             ["-f", "github", "st"], in: folder, timeout: 60,
             environment: ["STORYRUN_FIXTURE_STEPS": "1", "GITHUB_STEP_SUMMARY": folder + "/summary.md"])
         #expect(ran.status == 1, "\(ran.output)")
@@ -77,19 +77,19 @@ import Testing
     }
 
     @Test("Without a job summary the notice says where else to look, and ten failures need no notice")
-    func withoutSummary() throws {
+    func withoutSummary() async throws {
         var stories = ""
         for index in 1...10 {
             stories += "Story: fails \(index)\n  Given an empty basket\n  When I add 1 apples to the basket\n  Then the basket is empty\n\n"
         }
         let folder = try SelectionEndToEndTests.folder(["st/ten.stories": stories])
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let ten = try Binary.run(["-f", "github", "st"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1", "GITHUB_STEP_SUMMARY": ""])
+        let ten = try await Binary.run(["-f", "github", "st"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1", "GITHUB_STEP_SUMMARY": ""])
         #expect(ten.output.split(separator: "\n").filter { $0.hasPrefix("::error ") }.count == 10, "\(ten.output)")
         #expect(!ten.output.contains("::notice"), "\(ten.output)")
         try (stories + stories.replacingOccurrences(of: "fails", with: "also fails")).write(
             toFile: folder + "/st/ten.stories", atomically: true, encoding: .utf8)
-        let twenty = try Binary.run(["-f", "github", "st"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1", "GITHUB_STEP_SUMMARY": ""])
+        let twenty = try await Binary.run(["-f", "github", "st"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1", "GITHUB_STEP_SUMMARY": ""])
         #expect(twenty.output.contains("::notice title=storyrun::10 more failures not annotated"), "\(twenty.output)")
         #expect(twenty.output.contains("see them in this step's log or the run's --junit or --html report"), "\(twenty.output)")
     }

@@ -113,12 +113,12 @@ extension JUnitReporterTests {
     /// every libxml2 reader: Nokogiri, GitLab) refused the report.
     @Test("A failure with a 12 MB message makes a report xmllint reads, the message cut with a note",
           .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"), .conformance("junit"))
-    func hugeFailureMessage() throws {
+    func hugeFailureMessage() async throws {
         let folder = try Binary.temporaryFolder("junit")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("Story: huge\n  Given the step fails with a 12 MB message on one line\n".utf8)
             .write(to: URL(fileURLWithPath: folder + "/h.stories"))
-        let outcome = try Binary.run(["h.stories", "--junit", "out.xml"], in: folder, timeout: 120, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
+        let outcome = try await Binary.run(["h.stories", "--junit", "out.xml"], in: folder, timeout: 120, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
         #expect(outcome.status == 1, "\(outcome.errorOutput)")
         let (status, message) = try Self.validate(folder + "/out.xml")
         #expect(status == 0, "\(message.prefix(2000))")
@@ -129,7 +129,7 @@ extension JUnitReporterTests {
 
     @Test("Outline rows named alike get their row, as cucumber-ruby writes; a failure's type is its kind; a skip says why",
           .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"), .conformance("junit"))
-    func rowsTypesAndSkips() throws {
+    func rowsTypesAndSkips() async throws {
         let folder = try Binary.temporaryFolder("junit-rows")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let feature = """
@@ -155,7 +155,7 @@ extension JUnitReporterTests {
 
             """
         try feature.write(toFile: folder + "/b.feature", atomically: true, encoding: .utf8)
-        let run = try Binary.run(["b.feature", "--junit", "out.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1"])
+        let run = try await Binary.run(["b.feature", "--junit", "out.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1"])
         #expect(run.status == 1, "\(run.output)")
         let (status, message) = try Self.validate(folder + "/out.xml")
         #expect(status == 0, "\(message)")
@@ -167,14 +167,14 @@ extension JUnitReporterTests {
         #expect(!report.contains(#"type="failed""#), "\(report)")
 
         // A skip is a dry run's only when the run was a dry run.
-        let dry = try Binary.run(["b.feature", "--dry-run", "--junit", "dry.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1"])
+        let dry = try await Binary.run(["b.feature", "--dry-run", "--junit", "dry.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "1"])
         #expect(dry.status == 0, "\(dry.output)")
         #expect(try String(contentsOfFile: folder + "/dry.xml", encoding: .utf8).contains("<skipped>dry run</skipped>"))
     }
 
     @Test("Stories --fail-fast left out are skipped test cases that say so, by name",
           .enabled(if: xmllint != nil, "xmllint is not installed (apt-get install libxml2-utils)"), .conformance("junit"))
-    func notRunAfterFailFast() throws {
+    func notRunAfterFailFast() async throws {
         let folder = try Binary.temporaryFolder("junit-fail-fast")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let feature = """
@@ -191,7 +191,7 @@ extension JUnitReporterTests {
 
             """
         try feature.write(toFile: folder + "/stop.feature", atomically: true, encoding: .utf8)
-        let run = try Binary.run(
+        let run = try await Binary.run(
             ["stop.feature", "--fail-fast", "--junit", "out.xml"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "consistency"])
         #expect(run.status == 1, "\(run.output)")
         let (status, message) = try Self.validate(folder + "/out.xml")
@@ -204,12 +204,12 @@ extension JUnitReporterTests {
     }
 
     @Test("--junit-places gives each test case its file and line; without it the file keeps to the JUnit 4 schema")
-    func places() throws {
+    func places() async throws {
         let folder = try Binary.temporaryFolder("junit-places")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try "Feature: Places\n\n  Scenario: here\n    Given step 1 fails\n".write(toFile: folder + "/p.feature", atomically: true, encoding: .utf8)
         let environment = ["STORYRUN_FIXTURE_STEPS": "consistency"]
-        let with = try Binary.run(["p.feature", "--junit-places", "--junit", "with.xml"], in: folder, timeout: 60, environment: environment)
+        let with = try await Binary.run(["p.feature", "--junit-places", "--junit", "with.xml"], in: folder, timeout: 60, environment: environment)
         #expect(with.status == 1, "\(with.output)")
         let collector = ElementCollector()
         let parser = XMLParser(data: try Data(contentsOf: URL(fileURLWithPath: folder + "/with.xml")))
@@ -217,7 +217,7 @@ extension JUnitReporterTests {
         #expect(parser.parse())
         let testCase = try #require(collector.elements.first { $0.name == "testcase" })
         #expect(testCase.attributes["file"] == "p.feature" && testCase.attributes["line"] == "3", "\(testCase.attributes)")
-        let without = try Binary.run(["p.feature", "--junit", "without.xml"], in: folder, timeout: 60, environment: environment)
+        let without = try await Binary.run(["p.feature", "--junit", "without.xml"], in: folder, timeout: 60, environment: environment)
         #expect(without.status == 1)
         #expect(try !String(contentsOfFile: folder + "/without.xml", encoding: .utf8).contains(" file="))
     }

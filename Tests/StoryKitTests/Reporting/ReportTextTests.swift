@@ -30,12 +30,12 @@ import Testing
     /// Before, a 3 MB failure message went whole into the terminal (3 MB),
     /// the Cucumber JSON report (3 MB) and Messages (6 MB: twice).
     @Test("A 3 MB failure message is cut with a note in the terminal, Cucumber JSON and Messages; each report still reads")
-    func hugeFailure() throws {
+    func hugeFailure() async throws {
         let folder = try Binary.temporaryFolder("report-text")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("Story: huge\n  Given the step fails with a 3 MB message on one line\n".utf8)
             .write(to: URL(fileURLWithPath: folder + "/h.stories"))
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["h.stories", "--json", "r.json", "--messages", "r.ndjson", "--format", "github"], in: folder, timeout: 50,
             environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
         #expect(outcome.status == 1, "\(outcome.errorOutput)")

@@ -42,7 +42,7 @@ import Testing
     /// Before, `ESC[8m` in a story's name, its step and its command's
     /// output reached the terminal with `NO_COLOR` and `--no-color`.
     @Test("With NO_COLOR and --no-color no escape sequence from a story, a step or its output reaches the output", .timeLimit(.minutes(10)))
-    func noColourRun() throws {
+    func noColourRun() async throws {
         let folder = try Binary.temporaryFolder("terminal-escapes")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let story = """
@@ -54,7 +54,7 @@ import Testing
             """
         try story.write(toFile: folder + "/s.feature", atomically: false, encoding: .utf8)
         for (arguments, environment) in [(["s.feature"], ["NO_COLOR": "1"]), (["--no-color", "s.feature"], [:])] {
-            let outcome = try Binary.run(
+            let outcome = try await Binary.run(
                 arguments, in: folder, timeout: 60, environment: environment.merging(["STORYRUN_FIXTURE_STEPS": "steplibs"]) { $1 })
             #expect(outcome.status == 1, "\(outcome.output)")
             #expect(!outcome.output.contains("\u{1B}"), "\(outcome.output.debugDescription)")

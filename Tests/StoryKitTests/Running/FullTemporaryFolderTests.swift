@@ -19,19 +19,19 @@ import Testing
     /// Before, the story said only "crashed with signal 4 (SIGILL …)".
     /// Needs root, to mount a tiny tmpfs (and unmount it after).
     @Test("A printing step that crashes on a full TMPDIR is reported with the disk full", .enabled(if: getuid() == 0, "needs root to mount a tmpfs"))
-    func fullTemporaryFolder() throws {
+    func fullTemporaryFolder() async throws {
         let folder = try Binary.temporaryFolder("full-tmp")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let disk = folder + "/disk"
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
-        let mounted = try Binary.run(["-c", "mount -t tmpfs -o size=64k tmpfs disk"], in: folder, executable: "/bin/sh")
+        let mounted = try await Binary.run(["-c", "mount -t tmpfs -o size=64k tmpfs disk"], in: folder, executable: "/bin/sh")
         try #require(mounted.status == 0, "cannot mount a tmpfs: \(mounted.errorOutput)")
         defer { _ = try? Binary.run(["-c", "umount disk"], in: folder, executable: "/bin/sh") }
         // Filled up (dd stops at the end of the disk).
-        _ = try Binary.run(["-c", "dd if=/dev/zero of=disk/fill bs=4k count=100"], in: folder, executable: "/bin/sh")
+        _ = try await Binary.run(["-c", "dd if=/dev/zero of=disk/fill bs=4k count=100"], in: folder, executable: "/bin/sh")
         try Data("Story: prints\n  Given the step prints \"hello\" and \"oops\" to its error output\n".utf8)
             .write(to: URL(fileURLWithPath: folder + "/p.stories"))
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["p.stories"], in: folder, timeout: 40, environment: ["STORYRUN_FIXTURE_STEPS": "faults", "TMPDIR": disk])
         #expect(outcome.status == 1, "\(outcome.output)")
         #expect(outcome.output.contains("the temporary folder \(disk) (TMPDIR), where storyrun keeps what steps print, is full (No space left on device"),

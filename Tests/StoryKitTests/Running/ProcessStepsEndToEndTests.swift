@@ -6,19 +6,19 @@ import Testing
 @Suite(.timeLimit(.minutes(10))) struct ProcessStepsEndToEndTests {
     /// Runs one feature file with the step libraries and the steps that
     /// misbehave on purpose.
-    static func run(_ feature: String, arguments: [String] = []) throws -> Binary.Outcome {
+    static func run(_ feature: String, arguments: [String] = []) async throws -> Binary.Outcome {
         let folder = try Binary.temporaryFolder("process-steps")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(feature.utf8).write(to: URL(fileURLWithPath: folder + "/s.feature"))
-        return try Binary.run(
+        return try await Binary.run(
             ["s.feature"] + arguments, in: folder, timeout: 50, environment: ["STORYRUN_FIXTURE_STEPS": "steplib-faults"])
     }
 
     /// Before, the kernel reaped every command at once, `waitpid` never saw
     /// one end, and each `I run` said "did not finish within 10 s".
     @Test("A step that sets SIGCHLD to ignored does not stop later commands from being waited for", arguments: [[], ["--in-process"]])
-    func ignoredSIGCHLD(arguments: [String]) throws {
-        let outcome = try Self.run(
+    func ignoredSIGCHLD(arguments: [String]) async throws {
+        let outcome = try await Self.run(
             """
             Feature: children
               Scenario: ignored

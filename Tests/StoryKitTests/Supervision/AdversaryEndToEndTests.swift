@@ -19,7 +19,7 @@ import Testing
     /// story as changed. Now the worker receives the planned story itself:
     /// it runs the steps the run read and reports, whatever the file says.
     @Test("A story whose file changed during the run runs and is reported as the run read it", arguments: [false, true])
-    func storyFileChangedDuringRun(retry: Bool) throws {
+    func storyFileChangedDuringRun(retry: Bool) async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let text = retry
@@ -30,7 +30,7 @@ import Testing
         try Self.write(text, to: folder + "/edit.stories")
         var arguments = ["edit.stories", "--junit", "out.xml"]
         if retry { arguments += ["--retry", "1"] }
-        let outcome = try Binary.run(arguments, in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(arguments, in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains(retry ? "Stories: 0 passed, 1 failed" : "Stories: 0 passed, 2 failed"), "\(outcome.output)")
         // The step planned ran (the edited one would have passed).
@@ -54,7 +54,7 @@ extension AdversaryEndToEndTests {
         ["check", "a.stories", "--json", "a.stories"],
         ["a.stories", "--config", "storyrun.json", "--json", "./storyrun.json"],
     ])
-    func reportOverStoryFile(arguments: [String]) throws {
+    func reportOverStoryFile(arguments: [String]) async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let story = "Story: kept\n  Given a step that passes\n"
@@ -63,14 +63,14 @@ extension AdversaryEndToEndTests {
         symlink("a.stories", folder + "/link.xml")
         let config = "{\"retry\": 0}\n"
         try Self.write(config, to: folder + "/storyrun.json")
-        let outcome = try Binary.run(arguments, in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(arguments, in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 2, "\(outcome.output)\(outcome.errorOutput)")
         let kind = arguments.contains("--config") ? "config file" : "story file"
         #expect((outcome.output + outcome.errorOutput).contains("would replace the \(kind)"), "\(outcome.output)\(outcome.errorOutput)")
         #expect(try String(contentsOfFile: folder + "/a.stories", encoding: .utf8) == story)
         #expect(try String(contentsOfFile: folder + "/storyrun.json", encoding: .utf8) == config)
         // A report beside the stories, not one of them, is written.
-        let fine = try Binary.run(["a.stories", "--junit", "sub/out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        let fine = try await Binary.run(["a.stories", "--junit", "sub/out.xml"], in: folder, timeout: 60, environment: Self.faults)
         #expect(fine.status == 0, "\(fine.output)\(fine.errorOutput)")
     }
 }
@@ -80,7 +80,7 @@ extension AdversaryEndToEndTests {
     /// (`--retry`) when `--fail-fast` stopped the run for another story, was
     /// counted "not run": its crash was in no report.
     @Test("--retry, --jobs 2, --fail-fast: a story that crashed and waits for its retry when the run stops is reported failed, not 'not run'")
-    func crashedStoryWaitingForRetryWhenStopped() throws {
+    func crashedStoryWaitingForRetryWhenStopped() async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let storyrun = try #require(Binary.path)
@@ -96,7 +96,7 @@ extension AdversaryEndToEndTests {
                 + "Story: fails\n  Given the step waits 400 ms\n  And the step changes directory to \"/nonexistent-adversary\"\n\n"
                 + "Story: never runs\n  Given a step that passes\n",
             to: folder + "/stop.stories")
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["stop.stories", "--jobs", "2", "--retry", "1", "--fail-fast", "--junit", "out.xml", "--rerun", "rerun.txt"],
             in: folder, timeout: 60,
             environment: Self.faults.merging(["STORYRUN_WORKER_EXECUTABLE": folder + "/worker"]) { $1 })
@@ -126,7 +126,7 @@ extension AdversaryEndToEndTests {
     /// ran); either way the real one then comes out of turn, and the run
     /// fails with a diagnostic instead of exiting 0.
     @Test("An answer a step writes to descriptor 4 neither passes a failing story nor lets the run exit 0", arguments: [false, true])
-    func forgedAnswer(ownStory: Bool) throws {
+    func forgedAnswer(ownStory: Bool) async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let text = ownStory
@@ -135,7 +135,7 @@ extension AdversaryEndToEndTests {
             : "Story: forges\n  Given the step writes \"\(Self.forgedPass(sequence: 1, steps: 1))\" and a line end to descriptor 4\n\n"
                 + "Story: must fail\n  Given the step changes directory to \"/nonexistent-adversary\"\n"
         try Self.write(text, to: folder + "/forge.stories")
-        let outcome = try Binary.run(["forge.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["forge.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("carried an answer for a story out of turn"), "\(outcome.output)")
         if !ownStory {
@@ -151,13 +151,13 @@ extension AdversaryEndToEndTests {
     /// was dropped, and the run exited 0 with the story passed in every
     /// report.
     @Test("A pass a step forges for its own story before its worker dies neither passes the story nor the run", arguments: ["calls _exit(1)", "raises SIGSEGV"])
-    func forgedAnswerThenDeath(death: String) throws {
+    func forgedAnswerThenDeath(death: String) async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
             "Story: forged\n  Given the step writes \"\(Self.forgedPass(sequence: 0, steps: 2))\" and a line end to descriptor 4\n  When the step \(death)\n",
             to: folder + "/forge.stories")
-        let outcome = try Binary.run(["forge.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["forge.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("FAILED  forged"), "\(outcome.output)")
         #expect(outcome.output.contains("Stories: 0 passed, 1 failed"), "\(outcome.output)")
@@ -171,7 +171,7 @@ extension AdversaryEndToEndTests {
     /// (its new worker still starting) when SIGINT came was counted "not
     /// run": the reports written for what ran left out a story that ran.
     @Test("SIGINT while a crashed story waits for its retry: it is reported failed with its crash, the rest not run; exit 130")
-    func interruptedWhileCrashedStoryWaitsForRetry() throws {
+    func interruptedWhileCrashedStoryWaitsForRetry() async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let binary = try #require(Binary.path)
@@ -184,7 +184,7 @@ extension AdversaryEndToEndTests {
         // Job control on: a script's background job starts with SIGINT
         // ignored, and the run keeps it so.
         let script = "set -m; '\(binary)' a.stories --retry 1 --junit out.xml > out.txt 2>&1 & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo $? > status"
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["-c", script], in: folder, executable: "/bin/bash", timeout: 60,
             environment: Self.faults.merging(["STORYRUN_WORKER_EXECUTABLE": folder + "/worker"]) { $1 })
         #expect(!outcome.isTimedOut)
@@ -203,22 +203,22 @@ extension AdversaryEndToEndTests {
     /// counted every story of it twice, silently; shards that overlapped
     /// (each read a different --timings file) did the same.
     @Test("merge: the same file twice is exit 2; a story in two inputs is named in a warning")
-    func mergeSameStoryTwice() throws {
+    func mergeSameStoryTwice() async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write("Story: one\n  Given a step that passes\n\nStory: two\n  Given the step calls exit(2)\n", to: folder + "/d.stories")
-        let run = try Binary.run(["d.stories", "--json", "s1.json"], in: folder, timeout: 60, environment: Self.faults)
+        let run = try await Binary.run(["d.stories", "--json", "s1.json"], in: folder, timeout: 60, environment: Self.faults)
         #expect(run.status == 1, "\(run.output)\(run.errorOutput)")
-        let twice = try Binary.run(["merge", "s1.json", "./s1.json", "--junit", "all.xml"], in: folder, timeout: 60)
+        let twice = try await Binary.run(["merge", "s1.json", "./s1.json", "--junit", "all.xml"], in: folder, timeout: 60)
         #expect(twice.status == 2, "\(twice.output)\(twice.errorOutput)")
         #expect(twice.output.contains("is given twice to merge"), "\(twice.output)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/all.xml"))
         try FileManager.default.copyItem(atPath: folder + "/s1.json", toPath: folder + "/copy.json")
-        let overlap = try Binary.run(["merge", "s1.json", "copy.json"], in: folder, timeout: 60)
+        let overlap = try await Binary.run(["merge", "s1.json", "copy.json"], in: folder, timeout: 60)
         #expect(overlap.status == 1, "\(overlap.output)\(overlap.errorOutput)")
         #expect(overlap.output.contains("2 stories are in more than one of the merged reports"), "\(overlap.output)")
         #expect(overlap.output.contains("d.stories:4 (in s1.json and copy.json)"), "\(overlap.output)")
-        let fine = try Binary.run(["merge", "s1.json"], in: folder, timeout: 60)
+        let fine = try await Binary.run(["merge", "s1.json"], in: folder, timeout: 60)
         #expect(!fine.output.contains("warning"), "\(fine.output)")
     }
 }
@@ -228,7 +228,7 @@ extension AdversaryEndToEndTests {
     /// run) ended the parent at once: no report at all, status 129 from the
     /// signal.
     @Test("SIGHUP: the running story fails as interrupted, every report is written, exit 129")
-    func hangUp() throws {
+    func hangUp() async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let binary = try #require(Binary.path)
@@ -236,7 +236,7 @@ extension AdversaryEndToEndTests {
             "Story: first\n  Given a step that passes\n\nStory: slow\n  Given the step waits 4000 ms\n\nStory: third\n  Given a step that passes\n",
             to: folder + "/a.stories")
         let script = "'\(binary)' a.stories --junit out.xml --json out.json > out.txt 2>&1 & pid=$!; sleep 1; kill -HUP $pid; wait $pid; echo $? > status"
-        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
@@ -251,12 +251,12 @@ extension AdversaryEndToEndTests {
     /// Before, a run started with SIGCHLD ignored (its children then leave
     /// no exit status) said a worker that crashed "exited with status -1".
     @Test("A run started with SIGCHLD ignored still says how a worker ended")
-    func ignoredChildSignal() throws {
+    func ignoredChildSignal() async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let binary = try #require(Binary.path)
         try Self.write("Story: crashes\n  Given the step raises SIGSEGV\n", to: folder + "/a.stories")
-        let outcome = try Binary.run(["-c", "trap '' CHLD; exec '\(binary)' a.stories"], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["-c", "trap '' CHLD; exec '\(binary)' a.stories"], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("crashed with signal 11"), "\(outcome.output)")
         #expect(!outcome.output.contains("status -1"), "\(outcome.output)")
@@ -265,11 +265,11 @@ extension AdversaryEndToEndTests {
     /// Before, a temporary folder storyrun could not write to was "the
     /// temporary folder", named nowhere.
     @Test("A TMPDIR storyrun cannot write to is named, with what to do")
-    func unwritableTemporaryFolder() throws {
+    func unwritableTemporaryFolder() async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write("Story: passes\n  Given a step that passes\n", to: folder + "/a.stories")
-        let outcome = try Binary.run(["a.stories"], in: folder, timeout: 60, environment: Self.faults.merging(["TMPDIR": folder + "/missing"]) { $1 })
+        let outcome = try await Binary.run(["a.stories"], in: folder, timeout: 60, environment: Self.faults.merging(["TMPDIR": folder + "/missing"]) { $1 })
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect((outcome.output + outcome.errorOutput).contains("in the temporary folder \(folder)/missing (TMPDIR): No such file or directory; set TMPDIR"), "\(outcome.output)\(outcome.errorOutput)")
     }
@@ -277,13 +277,13 @@ extension AdversaryEndToEndTests {
     /// Before, `nohup storyrun …` was stopped by SIGHUP all the same: the
     /// run replaced the ignored action with its own handler.
     @Test("A signal the run was started with ignored (nohup's SIGHUP, a script's background SIGINT) stays ignored", arguments: ["HUP", "INT"])
-    func ignoredSignal(name: String) throws {
+    func ignoredSignal(name: String) async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let binary = try #require(Binary.path)
         try Self.write("Story: slow\n  Given the step waits 1500 ms\n\nStory: next\n  Given a step that passes\n", to: folder + "/a.stories")
         let script = "trap '' \(name); '\(binary)' a.stories --junit out.xml > out.txt 2>&1 & pid=$!; sleep 0.7; kill -\(name) $pid; wait $pid; echo $? > status"
-        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
@@ -295,7 +295,7 @@ extension AdversaryEndToEndTests {
     /// installed its handler) ended it at once, and the reports of the run
     /// before stayed at their paths, to be taken for this one's.
     @Test("SIGTERM while the step classes register: exit 143, reports that say nothing ran, none of the run before left")
-    func terminatedWhileRegistering() throws {
+    func terminatedWhileRegistering() async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let binary = try #require(Binary.path)
@@ -305,7 +305,7 @@ extension AdversaryEndToEndTests {
         let script = "'\(binary)' a.stories --junit out.xml --rerun rerun.txt > out.txt 2>&1 & pid=$!; sleep 0.5; kill -TERM $pid; wait $pid; echo $? > status"
         var environment = Self.faults
         environment["STORYRUN_DEFINE_DELAY_MS"] = "1500"
-        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: environment)
+        let outcome = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: environment)
         #expect(!outcome.isTimedOut)
         let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
@@ -324,13 +324,13 @@ extension AdversaryEndToEndTests {
     /// during the run?": a worker reads the file again, and its standard
     /// input is /dev/null.
     @Test("Stories named through /dev/stdin or /dev/fd/N run in workers as their file would", arguments: ["/dev/stdin", "/dev/fd/0", "/dev/stdin:4"])
-    func storiesThroughStandardInput(path: String) throws {
+    func storiesThroughStandardInput(path: String) async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let binary = try #require(Binary.path)
         try Self.write("Story: passes\n  Given a step that passes\n\nStory: fails\n  Given the step calls exit(2)\n", to: folder + "/a.stories")
         let script = "'\(binary)' \(path) --junit out.xml < a.stories > out.txt 2>&1; echo $? > status"
-        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
@@ -353,7 +353,7 @@ extension AdversaryEndToEndTests {
         ("STORYRUN_FAULT_AFTER_RUN", "throw", [], "w.stories:1:4"),
         ("", "", ["--fail-fast"], "w.stories:4:7"),
     ])
-    func rerunOfFailedRun(variable: String, value: String, options: [String], expected: String) throws {
+    func rerunOfFailedRun(variable: String, value: String, options: [String], expected: String) async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
@@ -362,11 +362,11 @@ extension AdversaryEndToEndTests {
             to: folder + "/w.stories")
         var environment = Self.faults
         if !variable.isEmpty { environment[variable] = value }
-        let run = try Binary.run(["w.stories", "--rerun", "rerun.txt"] + options, in: folder, timeout: 60, environment: environment)
+        let run = try await Binary.run(["w.stories", "--rerun", "rerun.txt"] + options, in: folder, timeout: 60, environment: environment)
         #expect(run.status == 1, "\(run.output)\(run.errorOutput)")
         let rerun = try String(contentsOfFile: folder + "/rerun.txt", encoding: .utf8)
         #expect(rerun.hasPrefix(expected), "\(rerun)")
-        let again = try Binary.run(["@rerun.txt"], in: folder, timeout: 60, environment: environment)
+        let again = try await Binary.run(["@rerun.txt"], in: folder, timeout: 60, environment: environment)
         #expect(!again.output.contains("nothing to rerun"), "\(again.output)")
         #expect(again.status == 1, "\(again.output)\(again.errorOutput)")
     }
@@ -377,19 +377,19 @@ extension AdversaryEndToEndTests {
     /// wrote an empty rerun file: `storyrun @rerun.txt` then said "nothing
     /// to rerun" and exited 0 with the file still broken.
     @Test("A story file the run rejected is in the rerun file whole: the rerun reads it again and exits 2 until it is fixed")
-    func rerunOfRejectedFile() throws {
+    func rerunOfRejectedFile() async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write("Story: good\n  Given a step that passes\n", to: folder + "/good.stories")
         try Self.write("Story: bad\n  Gven a typo\n\nStory: fine\n  Given a step that passes\n", to: folder + "/bad.stories")
-        let run = try Binary.run(["good.stories", "bad.stories", "--rerun", "rerun.txt"], in: folder, timeout: 60, environment: Self.faults)
+        let run = try await Binary.run(["good.stories", "bad.stories", "--rerun", "rerun.txt"], in: folder, timeout: 60, environment: Self.faults)
         #expect(run.status == 2, "\(run.output)")
         let rerun = try String(contentsOfFile: folder + "/rerun.txt", encoding: .utf8)
         #expect(rerun == "bad.stories\n", "\(rerun)")
-        let again = try Binary.run(["@rerun.txt"], in: folder, timeout: 60, environment: Self.faults)
+        let again = try await Binary.run(["@rerun.txt"], in: folder, timeout: 60, environment: Self.faults)
         #expect(again.status == 2, "\(again.output)")
         try Self.write("Story: bad\n  Given a step that passes\n\nStory: fine\n  Given a step that passes\n", to: folder + "/bad.stories")
-        let fixed = try Binary.run(["@rerun.txt"], in: folder, timeout: 60, environment: Self.faults)
+        let fixed = try await Binary.run(["@rerun.txt"], in: folder, timeout: 60, environment: Self.faults)
         #expect(fixed.status == 0, "\(fixed.output)")
         #expect(fixed.output.contains("Stories: 2 passed"), "\(fixed.output)")
     }
@@ -399,14 +399,14 @@ extension AdversaryEndToEndTests {
     /// Messages pickles (and source) of steps that never ran, beside the
     /// results of those that did.
     @Test("A .feature file edited during the run is reported with the steps that ran, not its new text")
-    func featureFileChangedDuringRun() throws {
+    func featureFileChangedDuringRun() async throws {
         let folder = try Binary.temporaryFolder("adversary")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
             "Feature: edited\n  Scenario: edits the file\n    Given the step replaces line 6 of \"edit.feature\" with \"    Given a step that passes\"\n\n"
                 + "  Scenario: should fail\n    Given the step calls exit(7)\n",
             to: folder + "/edit.feature")
-        let outcome = try Binary.run(["edit.feature", "--messages", "out.ndjson", "--json", "out.json"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["edit.feature", "--messages", "out.ndjson", "--json", "out.json"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         let messages = try String(contentsOfFile: folder + "/out.ndjson", encoding: .utf8)
         let pickles = messages.split(separator: "\n").filter { $0.hasPrefix("{\"pickle\"") }

@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test("A passing and a failing story of 20,000 steps: supervised, the same results as in process")
-    func longStoriesSupervised() throws {
+    func longStoriesSupervised() async throws {
         let folder = try Binary.temporaryFolder("long-story")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func story(_ name: String, special: [Int: String]) -> String {
@@ -39,7 +39,7 @@ import Testing
             .write(to: URL(fileURLWithPath: folder + "/long.stories"))
         var reports: [[String]] = []
         for mode in [[], ["--in-process"]] {
-            let outcome = try Binary.run(
+            let outcome = try await Binary.run(
                 mode + ["--json", "report.json", "long.stories"], in: folder, timeout: 300,
                 environment: ["STORYRUN_FIXTURE_STEPS": "consistency"])
             #expect(outcome.status == 1, "\(mode) \(outcome.output.suffix(2_000)) \(outcome.errorOutput.suffix(2_000))")

@@ -14,20 +14,19 @@ import Testing
     static let faults = SupervisionEndToEndTests.faults
 
     static func run(_ stories: String, _ arguments: [String] = [], environment: [String: String] = [:], timeout: Double = 60)
-        throws -> (outcome: Binary.Outcome, junit: String)
-    {
+        async throws -> (outcome: Binary.Outcome, junit: String) {
         let folder = try Binary.temporaryFolder("parent-safety")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try SupervisionEndToEndTests.write(stories, to: folder + "/a.stories")
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["a.stories", "--junit", "out.xml"] + arguments, in: folder, timeout: timeout,
             environment: faults.merging(environment) { $1 })
         return (outcome, (try? String(contentsOfFile: folder + "/out.xml", encoding: .utf8)) ?? "")
     }
 
     @Test("A line of definitions used that names definition -1 ends its worker, never the parent: every story reported, exit 1")
-    func negativeDefinition() throws {
-        let (outcome, junit) = try Self.run(
+    func negativeDefinition() async throws {
+        let (outcome, junit) = try await Self.run(
             "Story: writes\n  Given the step writes \"U -1\" and a line end to descriptor 4\n  And the step waits 300 ms\n\n"
                 + "Story: after\n  Given a step that passes\n")
         #expect(!outcome.isSignaled && !outcome.isTimedOut, "\(outcome.output)\(outcome.errorOutput)")
@@ -38,8 +37,8 @@ import Testing
     }
 
     @Test("A line that is no message ends its worker: the story it is in fails saying why, the next passes in a new worker")
-    func invalidLine() throws {
-        let (outcome, _) = try Self.run(
+    func invalidLine() async throws {
+        let (outcome, _) = try await Self.run(
             "Story: writes\n  Given the step writes \"hello there\" and a line end to descriptor 4\n  And the step waits 300 ms\n\n"
                 + "Story: after\n  Given a step that passes\n")
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
@@ -49,8 +48,8 @@ import Testing
     }
 
     @Test("A step that keeps writing 0 into the deadline slot of the shared page is still stopped at --step-timeout")
-    func deadlineOverwritten() throws {
-        let (outcome, _) = try Self.run(
+    func deadlineOverwritten() async throws {
+        let (outcome, _) = try await Self.run(
             "Story: escapes\n  Given the step keeps writing 0 into slot 5 of its shared page for 30 s\n\nStory: after\n  Given a step that passes\n",
             ["--step-timeout", "1"])
         #expect(outcome.seconds < 15, "ran \(outcome.seconds) s")
@@ -60,8 +59,8 @@ import Testing
     }
 
     @Test("A before-run hook that marks its worker done and hangs fails the hook at --step-timeout; the run ends (exit 1), not hangs")
-    func beforeRunHookMarksDone() throws {
-        let (outcome, junit) = try Self.run(
+    func beforeRunHookMarksDone() async throws {
+        let (outcome, junit) = try await Self.run(
             "Story: one\n  Given a step that passes\n", ["--step-timeout", "1"],
             environment: ["STORYRUN_FAULT_BEFORE_RUN": "mark-done-hang"], timeout: 40)
         #expect(!outcome.isTimedOut, "\(outcome.output)\(outcome.errorOutput)")
@@ -72,8 +71,8 @@ import Testing
     }
 
     @Test("An after-run hook that marks its worker done and exits 0 fails the hook: exit 1")
-    func afterRunHookMarksDoneAndExits() throws {
-        let (outcome, _) = try Self.run(
+    func afterRunHookMarksDoneAndExits() async throws {
+        let (outcome, _) = try await Self.run(
             "Story: one\n  Given a step that passes\n", environment: ["STORYRUN_FAULT_AFTER_RUN": "mark-done-exit"])
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("after run hook at"), "\(outcome.output)")
@@ -85,14 +84,14 @@ import Testing
     /// exits 128 + the signal's number (before, it died at once with none).
     @Test("SIGUSR1, SIGALRM, SIGSYS or a real-time signal stop the run as SIGTERM does: reports written, exit 128+n",
         arguments: [("USR1", 10), ("ALRM", 14), ("SYS", 31), ("PROF", 27), ("40", 40)], ["", "--in-process"])
-    func stoppingSignal(signal: (name: String, number: Int), mode: String) throws {
+    func stoppingSignal(signal: (name: String, number: Int), mode: String) async throws {
         let folder = try Binary.temporaryFolder("parent-safety")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let binary = try #require(Binary.path)
         try SupervisionEndToEndTests.write(
             "Story: slow\n  Given the step waits 3000 ms\n\nStory: next\n  Given a step that passes\n", to: folder + "/a.stories")
         let script = "'\(binary)' a.stories \(mode) --junit out.xml > out.txt 2>&1 & pid=$!; sleep 1; kill -\(signal.name) $pid; wait $pid; echo $? > status"
-        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
@@ -104,7 +103,7 @@ import Testing
 
     /// With no terminal, nothing would ever continue a stopped run.
     @Test("SIGTTIN and SIGTTOU sent to a run with no terminal do not stop it", arguments: ["TTIN", "TTOU"])
-    func stopSignalsWithoutTerminal(stop: String) throws {
+    func stopSignalsWithoutTerminal(stop: String) async throws {
         let terminal = open("/dev/tty", O_RDONLY | O_NOCTTY)
         if terminal >= 0 {
             close(terminal)
@@ -116,7 +115,7 @@ import Testing
         try SupervisionEndToEndTests.write("Story: slow\n  Given the step waits 1500 ms\n", to: folder + "/a.stories")
         let script = "'\(binary)' a.stories > out.txt 2>&1 & pid=$!; sleep 0.5; kill -\(stop) $pid; sleep 2.5; "
             + "ps -o stat= -p $pid > state; kill -CONT $pid 2>/dev/null; wait $pid; echo $? > status"
-        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         let state = (try? String(contentsOfFile: folder + "/state", encoding: .utf8)) ?? ""
         #expect(!state.contains("T"), "the run was stopped: \(state)")

@@ -7,13 +7,13 @@ import Testing
 /// passed is flaky, not failed.
 @Suite(.timeLimit(.minutes(10))) struct RetryCrashEndToEndTests {
     @Test("A story whose step crashes once passes on its retry, reported flaky")
-    func crashOnceThenPass() throws {
+    func crashOnceThenPass() async throws {
         let folder = try Binary.temporaryFolder("retry-crash")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try SupervisionEndToEndTests.write(
             "Story: crashes once\n  Given the step crashes once, marking \"marker\"\n\nStory: after\n  Given a step that passes\n",
             to: folder + "/flaky.stories")
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["flaky.stories", "--retry", "2", "--junit", "out.xml"], in: folder, timeout: 60, environment: SupervisionEndToEndTests.faults)
         #expect(!outcome.isTimedOut)
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
@@ -22,12 +22,12 @@ import Testing
     }
 
     @Test("A story that always exits is tried 1 + N times, then fails; the run ends")
-    func alwaysExits() throws {
+    func alwaysExits() async throws {
         let folder = try Binary.temporaryFolder("retry-crash")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try SupervisionEndToEndTests.write(
             "Story: always exits\n  Given the step calls exit(3)\n\nStory: after\n  Given a step that passes\n", to: folder + "/exit.stories")
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["exit.stories", "--retry", "2", "--messages", "out.ndjson"], in: folder, timeout: 60,
             environment: SupervisionEndToEndTests.faults)
         #expect(!outcome.isTimedOut)

@@ -9,14 +9,14 @@ import Testing
     static let faults = SupervisionEndToEndTests.faults
 
     @Test("A step that truncates the shared page (descriptor 5) cannot end the parent with SIGBUS")
-    func truncatedPage() throws {
+    func truncatedPage() async throws {
         let folder = try Binary.temporaryFolder("shared-page")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try SupervisionEndToEndTests.write(
             "Story: before\n  Given a step that passes\n\nStory: truncates\n  Given the step truncates descriptor 5\n  Then a step that passes\n\n"
                 + "Story: unmaps\n  Given the step unmaps its shared page\n\nStory: after\n  Given a step that passes\n",
             to: folder + "/page.stories")
-        let outcome = try Binary.run(["page.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["page.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("Stories: 3 passed, 1 failed"), "\(outcome.output)\(outcome.errorOutput)")
@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test("A passing story's line longer than the outbox never goes into a file a step opened onto descriptor 4")
-    func longLineToReplacedChannel() throws {
+    func longLineToReplacedChannel() async throws {
         let folder = try Binary.temporaryFolder("shared-page")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let long = String(repeating: "z", count: 70_000)
@@ -33,7 +33,7 @@ import Testing
             "Story: replaces\n  Given the step closes descriptor 4 and opens the file \"\(folder)/user.log\", closed on exec\n"
                 + "  Then a step that passes with \"\(long)\"\n",
             to: folder + "/long.stories")
-        let outcome = try Binary.run(["long.stories"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["long.stories"], in: folder, timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         #expect(outcome.status == 1, "\(outcome.output)")
         #expect(outcome.output.contains("never reached storyrun"), "\(outcome.output)")
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test("A step that opens a file onto descriptor 4 with close-on-exec: its own story fails, never one after it; the rest pass")
-    func replacedChannelBlamesItsStory() throws {
+    func replacedChannelBlamesItsStory() async throws {
         let folder = try Binary.temporaryFolder("shared-page")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try SupervisionEndToEndTests.write(
@@ -52,7 +52,7 @@ import Testing
         // The old check (close-on-exec only) let the story's line through and
         // lost the next one's, or none: it varied from run to run.
         for _ in 0..<5 {
-            let outcome = try Binary.run(["replaces.stories"], in: folder, timeout: 60, environment: Self.faults)
+            let outcome = try await Binary.run(["replaces.stories"], in: folder, timeout: 60, environment: Self.faults)
             #expect(!outcome.isTimedOut)
             #expect(outcome.status == 1, "\(outcome.output)")
             #expect(outcome.output.contains("FAILED  replaces"), "\(outcome.output)")
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test("A step that replaces descriptor 4 in the only story: the worker's after-run hooks are never silently skipped (exit 1, said why)")
-    func replacedChannelAfterRunHooks() throws {
+    func replacedChannelAfterRunHooks() async throws {
         let folder = try Binary.temporaryFolder("shared-page")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try SupervisionEndToEndTests.write(
@@ -71,7 +71,7 @@ import Testing
         // Whichever comes first, storyrun stopping the worker or the
         // crashing after-run hook, the run fails and says so.
         for _ in 0..<5 {
-            let outcome = try Binary.run(
+            let outcome = try await Binary.run(
                 ["only.stories"], in: folder, timeout: 60,
                 environment: Self.faults.merging(["STORYRUN_FAULT_AFTER_RUN": "crash"]) { $1 })
             #expect(!outcome.isTimedOut)
@@ -83,13 +83,13 @@ import Testing
     }
 
     @Test("A worker killed at any moment among quick passing stories: every story once, in the summary and the reports", arguments: [0, 400, 1_500])
-    func killedAmongPasses(microseconds: Int) throws {
+    func killedAmongPasses(microseconds: Int) async throws {
         let folder = try Binary.temporaryFolder("shared-page")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var text = "Story: killer\n  Given the step kills its worker with SIGKILL in \(microseconds) microseconds\n\n"
         for index in 0..<300 { text += "Story: pass \(index)\n  Given a step that passes with \"\(String(repeating: "y", count: 150))\(index)\"\n\n" }
         try SupervisionEndToEndTests.write(text, to: folder + "/many.stories")
-        let outcome = try Binary.run(["many.stories", "--jobs", "2", "--json", "out.json"], in: folder, timeout: 120, environment: Self.faults)
+        let outcome = try await Binary.run(["many.stories", "--jobs", "2", "--json", "out.json"], in: folder, timeout: 120, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         let json = try String(contentsOfFile: folder + "/out.json", encoding: .utf8)
         for index in [0, 1, 2, 150, 299] {

@@ -9,12 +9,12 @@ import Testing
     /// core until its worker was stopped ("did not stop"), and the command
     /// ran on until then.
     @Test("A command past --step-timeout is stopped with its step, which fails with the time limit; its worker goes on")
-    func commandPastStepTimeout() throws {
+    func commandPastStepTimeout() async throws {
         let folder = try Binary.temporaryFolder("steplib-timeout")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("Feature: slow\n  Scenario: past the limit\n    When I run `sleep 30`\n\n  Scenario: next\n    When I run `true`\n".utf8)
             .write(to: URL(fileURLWithPath: folder + "/s.feature"))
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["s.feature", "--step-timeout", "1"], in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "steplibs"])
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("ran longer than its 1 s limit (--step-timeout)"), "\(outcome.output)")

@@ -36,25 +36,25 @@ import Testing
     /// an "a" captured at the end of "a step that passes with "a"" was put
     /// at 0, where the text begins, and an empty capture at no offset.
     @Test("Cucumber JSON gives each capture's offset where the definition captured it", arguments: [[String](), ["--in-process"]])
-    func captureOffsets(mode: [String]) throws {
+    func captureOffsets(mode: [String]) async throws {
         let folder = try Binary.temporaryFolder("supervised-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("Story: offsets\n  Given a step that passes with \"a\"\n  And a step that passes with \"\"\n  And a step that passes with \"é\"\n".utf8)
             .write(to: URL(fileURLWithPath: folder + "/o.stories"))
-        let outcome = try Binary.run(["o.stories", "--json", "o.json"] + mode, in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
+        let outcome = try await Binary.run(["o.stories", "--json", "o.json"] + mode, in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
         #expect(try Self.arguments(inJSON: folder + "/o.json") == [["a@25"], ["@25"], ["é@25"]])
     }
 
     @Test("An empty capture is one argument in a supervised run's reports, as in process")
-    func emptyCapture() throws {
+    func emptyCapture() async throws {
         let folder = try Binary.temporaryFolder("supervised-reports")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data("Story: captures\n  Given a step that passes with \"\"\n  And a step that passes with \"x\"\n".utf8)
             .write(to: URL(fileURLWithPath: folder + "/c.stories"))
         var runs: [(json: [[String]], messages: [[String]])] = []
         for mode in [[], ["--in-process"]] {
-            let outcome = try Binary.run(
+            let outcome = try await Binary.run(
                 ["c.stories", "--json", "c.json", "--messages", "c.ndjson"] + mode, in: folder, timeout: 60,
                 environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
             #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")

@@ -42,19 +42,19 @@ import Testing
     }
 
     @Test("The first worker is the run forked, a replacement after a crash is started again, and both give the same verdicts")
-    func forkedFirstWorker() throws {
+    func forkedFirstWorker() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
             "Story: first\n  Given the step notes its command line in \"lines.txt\"\n  And the step raises SIGSEGV\n\n"
                 + "Story: second\n  Given the step notes its command line in \"lines.txt\"\n  And a step that passes\n",
             to: folder + "/w.stories")
-        func run(_ environment: [String: String]) throws -> (lines: [String], output: String, registrations: Int) {
+        func run(_ environment: [String: String]) async throws -> (lines: [String], output: String, registrations: Int) {
             try Self.write("", to: folder + "/lines.txt")
             try Self.write("", to: folder + "/defined.txt")
             var environment = environment
             environment["STORYRUN_DEFINE_LOG"] = folder + "/defined.txt"
-            let outcome = try Binary.run(["w.stories"], in: folder, timeout: 60, environment: environment)
+            let outcome = try await Binary.run(["w.stories"], in: folder, timeout: 60, environment: environment)
             #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
             #expect(outcome.output.contains("1 passed, 1 failed"), "\(outcome.output)")
             #expect(outcome.output.contains("SIGSEGV"), "\(outcome.output)")
@@ -65,7 +65,7 @@ import Testing
         // Forked: the worker's command line is the run's own, and it has
         // the parent's step definitions: only the parent and the worker
         // started again after the crash register them.
-        let forked = try run(Self.faults)
+        let forked = try await run(Self.faults)
         try #require(forked.lines.count == 2, "\(forked)")
         #expect(!forked.lines[0].contains("--worker") && forked.lines[0].contains("w.stories"), "\(forked.lines)")
         #expect(forked.lines[1].contains("--worker"), "\(forked.lines)")
@@ -74,7 +74,7 @@ import Testing
         // registers.
         var other = Self.faults
         other["STORYRUN_WORKER_EXECUTABLE"] = try #require(Binary.path)
-        let started = try run(other)
+        let started = try await run(other)
         try #require(started.lines.count == 2, "\(started)")
         #expect(started.lines.allSatisfy { $0.contains("--worker") }, "\(started.lines)")
         #expect(started.registrations == 3, "\(started)")
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test("A run started with its standard descriptors closed runs every story and replaces a crashed worker, forked or started again")
-    func closedStandardDescriptors() throws {
+    func closedStandardDescriptors() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
@@ -95,7 +95,7 @@ import Testing
             let script = "timeout -s KILL 20 '\(binary)' c.stories --junit out.xml <&- >&- 2>&-; echo $? > status"
             var environment = Self.faults
             if !workers.isEmpty { environment["STORYRUN_WORKER_EXECUTABLE"] = workers }
-            let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 30, environment: environment)
+            let outcome = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 30, environment: environment)
             #expect(!outcome.isTimedOut)
             let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(status == "1", "workers: \(workers.isEmpty ? "forked" : "started again")")
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test("A step's fatalError shows the stack under its message, the step's frame named with its file:line, in the forked worker as in one started again")
-    func stackTraceOfATrap() throws {
+    func stackTraceOfATrap() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write("Story: traps\n  Given the step crashes once, marking \"crashed\"\n", to: folder + "/t.stories")
@@ -115,7 +115,7 @@ import Testing
             try? FileManager.default.removeItem(atPath: folder + "/crashed")
             var environment = Self.faults
             if !workers.isEmpty { environment["STORYRUN_WORKER_EXECUTABLE"] = workers }
-            let outcome = try Binary.run(["t.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: environment)
+            let outcome = try await Binary.run(["t.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: environment)
             #expect(outcome.status == 1, "\(outcome.output)")
             #expect(outcome.output.contains("Fatal error: a step crashed once on purpose"), "\(outcome.output)")
             // Under the message, where a user looks for their own code's line.
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test("An index out of range in a step names the step's file:line in the crash message, forked or started again")
-    func indexOutOfRange() throws {
+    func indexOutOfRange() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write("Story: out of range\n  Given the step indexes an array out of range\n", to: folder + "/t.stories")
@@ -139,7 +139,7 @@ import Testing
         for workers in ["", binary] {
             var environment = Self.faults
             if !workers.isEmpty { environment["STORYRUN_WORKER_EXECUTABLE"] = workers }
-            let outcome = try Binary.run(["t.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: environment)
+            let outcome = try await Binary.run(["t.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: environment)
             let how = "workers: \(workers.isEmpty ? "forked" : "started again")\n\(outcome.output)"
             #expect(outcome.status == 1, "\(how)")
             // The runtime's own message names only the standard library's line.
@@ -165,12 +165,12 @@ import Testing
     }
 
     @Test("A story file whose path holds a tab and a line break runs whole, every story reported")
-    func oddPath() throws {
+    func oddPath() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let name = "odd\tname\nhere%41.stories"
         try Self.write("Story: first\n  Given a step that passes\n\nStory: second\n  Given the step calls exit(3)\n\nStory: third\n  Given a step that passes\n", to: folder + "/" + name)
-        let outcome = try Binary.run([name, "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run([name, "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("Stories: 2 passed, 1 failed"), "\(outcome.output)")
         #expect(outcome.output.contains("exited with status 3"))
@@ -179,11 +179,11 @@ import Testing
     }
 
     @Test("With --jobs 2, a few slow stories are shared: the first worker ready does not take them all", arguments: [2, 4, 24])
-    func slowStoriesShared(count: Int) throws {
+    func slowStoriesShared(count: Int) async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(Self.waitingStories("slow", count, milliseconds: 200, noting: folder + "/workers.txt"), to: folder + "/slow.stories")
-        let outcome = try Binary.run(["slow.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["slow.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
         let workers = Set(try String(contentsOfFile: folder + "/workers.txt", encoding: .utf8).split(separator: "\n"))
         #expect(workers.count == 2, "the stories ran in \(workers.count) worker(s)")
@@ -195,7 +195,7 @@ import Testing
         .enabled(
             if: Binary.path.map(SupervisionEndToEndTests.othersCanRun) ?? false,
             "the built storyrun is in a folder only its owner may enter (a clone in mktemp -d's folder): nobody cannot run it"))
-    func processLimit() throws {
+    func processLimit() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // The limit binds only a user other than root: nobody, in a folder it may use.
@@ -203,7 +203,7 @@ import Testing
         try Self.write("Story: basket\n  Given an empty basket\n", to: folder + "/limit.stories")
         let storyrun = try #require(Binary.path)
         for limit in [3, 4] {
-            let outcome = try Binary.run(
+            let outcome = try await Binary.run(
                 ["nobody", "-s", "/bin/bash", "-c", "ulimit -u \(limit) && STORYRUN_FIXTURE_STEPS=1 exec '\(storyrun)' limit.stories"],
                 in: folder, executable: "/bin/su", timeout: 30)
             #expect(!outcome.isTimedOut, "ulimit -u \(limit): the run waited for ever")
@@ -225,7 +225,7 @@ import Testing
     }
 
     @Test("With --jobs 2 and no before-run hook, the second worker starts once stories prove slow, and only then: two in all, no story lost")
-    func secondWorkerStartsWhenNeeded() throws {
+    func secondWorkerStartsWhenNeeded() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // The basket fixtures register no before-run hook. Quick stories,
@@ -236,7 +236,7 @@ import Testing
         try Self.write(quick + slow + quick, to: folder + "/mixed.stories")
         // Each process of the run notes where it is (`STORYRUN_PHASES`):
         // every worker that starts writes a `worker main` line.
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["mixed.stories", "--jobs", "2"], in: folder, timeout: 60,
             environment: ["STORYRUN_FIXTURE_STEPS": "1", "STORYRUN_PHASES": folder + "/phases.txt"])
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
@@ -254,14 +254,14 @@ import Testing
     }
 
     @Test("With --jobs 2, slow stories after many quick ones are shared: a worker left idle takes back another's unstarted stories")
-    func slowStoriesAfterQuickOnes() throws {
+    func slowStoriesAfterQuickOnes() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // The slow ones at the end are all sent to one worker.
         try Self.write(
             Self.quickStories(600) + Self.waitingStories("slow", 4, milliseconds: 300, noting: folder + "/workers.txt"),
             to: folder + "/mixed.stories")
-        let outcome = try Binary.run(["mixed.stories", "--jobs", "2", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["mixed.stories", "--jobs", "2", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("604 passed"), "\(outcome.output)")
         let workers = try String(contentsOfFile: folder + "/workers.txt", encoding: .utf8).split(separator: "\n")
@@ -273,14 +273,14 @@ import Testing
     }
 
     @Test("Output that begins with many zero bytes is not lost: it goes with the story's last step that ran, with a note")
-    func outputBeginningWithZeros() throws {
+    func outputBeginningWithZeros() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
             "Story: zeros\n  Given the step prints 100 zero bytes and \"after the zeros\"\n  And a step that passes\n\n"
                 + "Story: few zeros\n  Given the step prints 3 zero bytes and \"after three\"\n  And a step that passes\n",
             to: folder + "/zeros.stories")
-        let outcome = try Binary.run(["zeros.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["zeros.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
         let lines = outcome.output.split(separator: "\n").map(String.init)
         // Past the check's glance: under the next step, with the note.
@@ -297,7 +297,7 @@ import Testing
     }
 
     @Test("A 'given back' line a step writes for its own story neither runs it again nor hides its crash")
-    func strayGivenBackLine() throws {
+    func strayGivenBackLine() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Sequence 0 is the first story sent: this one, running.
@@ -307,7 +307,7 @@ import Testing
                 + "  And the step crashes once, marking \"\(folder)/crashed\"\n\n"
                 + "Story: other\n  Given a step that passes\n",
             to: folder + "/stray.stories")
-        let outcome = try Binary.run(["stray.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["stray.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("1 passed, 1 failed"), "\(outcome.output)")
         let runs = try String(contentsOfFile: folder + "/runs.txt", encoding: .utf8).split(separator: "\n")
@@ -315,14 +315,14 @@ import Testing
     }
 
     @Test("With --jobs 2, stories queued behind a long one are given back while it runs, not after")
-    func givenBackBehindLongStory() throws {
+    func givenBackBehindLongStory() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
             Self.quickStories(600) + Self.waitingStories("long", 1, milliseconds: 1500, noting: folder + "/long.txt")
                 + Self.waitingStories("medium", 4, milliseconds: 200, noting: folder + "/medium.txt"),
             to: folder + "/long.stories")
-        let outcome = try Binary.run(["long.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["long.stories", "--jobs", "2"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("605 passed"), "\(outcome.output)")
         let long = try String(contentsOfFile: folder + "/long.txt", encoding: .utf8).split(separator: "\n")
@@ -335,7 +335,7 @@ import Testing
     }
 
     @Test("A step that truncates its own output does not crash its worker; a SIGBUS it raises still does")
-    func truncatedOutput() throws {
+    func truncatedOutput() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // Enough printed first that the output ends past the file's first
@@ -345,7 +345,7 @@ import Testing
                 + "  And the step prints \"after the truncation\" and \"said\" to its error output\n\n"
                 + "Story: raises\n  Given the step raises signal 7\n",
             to: folder + "/truncate.stories")
-        let outcome = try Binary.run(["truncate.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["truncate.stories", "--format", "pretty", "--no-color"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         #expect(outcome.output.contains("1 passed, 1 failed"), "\(outcome.output)")
         #expect(outcome.output.contains("after the truncation"), "\(outcome.output)")
@@ -353,7 +353,7 @@ import Testing
     }
 
     @Test("A story whose worker crashes is timed from its own start, not from when it was sent behind others")
-    func crashedStoryDuration() throws {
+    func crashedStoryDuration() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         // One worker holds hundreds of stories at once: the crashing one
@@ -362,7 +362,7 @@ import Testing
         for index in 0..<100 { text += "Story: wait \(index)\n  Given the step waits 20 ms\n\n" }
         text += "Story: crash\n  Given the step calls exit(3)\n"
         try Self.write(text, to: folder + "/queue.stories")
-        let outcome = try Binary.run(["queue.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["queue.stories", "--junit", "out.xml"], in: folder, timeout: 60, environment: Self.faults)
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")
         let junit = try String(contentsOfFile: folder + "/out.xml", encoding: .utf8)
         let crash = try #require(junit.range(of: "name=\"crash\""))
@@ -408,7 +408,10 @@ import Testing
             usleep(200)
         }
         close(ends[0])
-        process.waitUntilExit()
+        // Bounded: killed (by the deferred kill) if still running after 60 s.
+        let end = Date()
+        while process.isRunning && Date().timeIntervalSince(end) < 60 { usleep(10_000) }
+        try #require(!process.isRunning, "storyrun many.stories did not end within 60 s")
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         #expect(process.terminationStatus == 0)
         #expect(lines.filter { $0.hasPrefix("PASSED") }.count == 3000)
@@ -416,7 +419,7 @@ import Testing
     }
 
     @Test("A closed standard output (| head -1) neither stops the run nor its file reports")
-    func closedOutput() throws {
+    func closedOutput() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var text = ""
@@ -425,7 +428,7 @@ import Testing
         try Self.write(text, to: folder + "/many.stories")
         let binary = try #require(Binary.path)
         let script = "'\(binary)' many.stories --junit out.xml | head -1; echo ${PIPESTATUS[0]} > status"
-        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(status == "1", "storyrun ended with \(status), not 1 (141 is SIGPIPE)")
@@ -435,11 +438,11 @@ import Testing
     }
 
     @Test("Workers that cannot start: the run says why, counts what did not run, exits 1, never hangs")
-    func workersCannotStart() throws {
+    func workersCannotStart() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write("Story: one\n  Given a step that passes\n\nStory: two\n  Given a step that passes\n", to: folder + "/a.stories")
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["a.stories", "--json", "out.json"], in: folder, timeout: 30,
             environment: Self.faults.merging(["STORYRUN_WORKER_EXECUTABLE": folder + "/removed"]) { $1 })
         #expect(!outcome.isTimedOut)
@@ -450,13 +453,13 @@ import Testing
     }
 
     @Test("Every worker ends in a crash: the after-run hooks still run, in one more worker, and their failure is reported", arguments: [[], ["--jobs", "2"], ["--retry", "1"]])
-    func afterRunHooksWhenEveryWorkerCrashed(options: [String]) throws {
+    func afterRunHooksWhenEveryWorkerCrashed(options: [String]) async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write("Story: the only one\n  Given the step calls exit(3)\n", to: folder + "/crash.stories")
         // Before: the one worker died in the story and no after-run hook ran
         // (nor said so); the run's verdict left it out.
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["crash.stories", "--messages", "out.ndjson"] + options, in: folder, timeout: 60,
             environment: Self.faults.merging(["STORYRUN_FAULT_AFTER_RUN": "throw"]) { $1 })
         #expect(!outcome.isTimedOut)
@@ -468,11 +471,11 @@ import Testing
     }
 
     @Test("An after-run hook that crashes the last worker is named, and no new worker is claimed to take over")
-    func afterRunHookCrashMessage() throws {
+    func afterRunHookCrashMessage() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write("Story: passes\n  Given a step that passes\n", to: folder + "/a.stories")
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["a.stories"], in: folder, timeout: 60, environment: Self.faults.merging(["STORYRUN_FAULT_AFTER_RUN": "crash"]) { $1 })
         #expect(!outcome.isTimedOut)
         #expect(outcome.status == 1, "\(outcome.output)")
@@ -481,13 +484,13 @@ import Testing
     }
 
     @Test("A crash in a story with an undefined step: not run again under --retry, as a failing one is not (its crash is the verdict)")
-    func noRetryOfUndefinedStoryAfterCrash() throws {
+    func noRetryOfUndefinedStoryAfterCrash() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
             "Story: crashes once\n  Given the step crashes once, marking \"\(folder)/marked\"\n  And a step nobody defined\n",
             to: folder + "/once.stories")
-        let outcome = try Binary.run(["once.stories", "--retry", "2", "--strict"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["once.stories", "--retry", "2", "--strict"], in: folder, timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         #expect(outcome.status == 1, "\(outcome.output)")
         // Run again, it would have passed the crash and ended undefined.
@@ -496,7 +499,7 @@ import Testing
     }
 
     @Test("SIGINT while the worker starts: the run says it was interrupted, not that a worker could not start; exit 130")
-    func interruptedWhileWorkerStarts() throws {
+    func interruptedWhileWorkerStarts() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write("Story: one\n  Given a step that passes\n\nStory: two\n  Given a step that passes\n", to: folder + "/a.stories")
@@ -507,7 +510,7 @@ import Testing
         // Job control on: a script's background job starts with SIGINT
         // ignored, and the run keeps it so.
         let script = "set -m; '\(binary)' a.stories --junit out.xml > out.txt 2>&1 & pid=$!; sleep 1; kill -INT $pid; wait $pid; echo $? > status"
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["-c", script], in: folder, executable: "/bin/bash", timeout: 60,
             environment: Self.faults.merging(["STORYRUN_WORKER_EXECUTABLE": folder + "/slow-worker"]) { $1 })
         #expect(!outcome.isTimedOut)
@@ -520,7 +523,7 @@ import Testing
     }
 
     @Test("SIGTERM: the running story fails as interrupted, every report is written, exit 143, nothing left running")
-    func terminated() throws {
+    func terminated() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
@@ -529,7 +532,7 @@ import Testing
         let binary = try #require(Binary.path)
         // A limit no other run uses marks this run's workers in the process list.
         let script = "'\(binary)' slow.stories --step-timeout 61.25 --junit out.xml --messages out.ndjson > out.txt 2>&1 & pid=$!; sleep 2; kill -TERM $pid; wait $pid; echo $? > status"
-        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         let status = try String(contentsOfFile: folder + "/status", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let output = (try? String(contentsOfFile: folder + "/out.txt", encoding: .utf8)) ?? ""
@@ -545,7 +548,7 @@ import Testing
     }
 
     @Test("A parent killed while a step blocks leaves no worker and no process of a step running")
-    func parentKilled() throws {
+    func parentKilled() async throws {
         let folder = try Binary.temporaryFolder("supervision")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
@@ -553,7 +556,7 @@ import Testing
             to: folder + "/block.stories")
         let binary = try #require(Binary.path)
         let script = "'\(binary)' block.stories --step-timeout 62.75 > out.txt 2>&1 & pid=$!; sleep 2; kill -KILL $pid; wait $pid; sleep 1"
-        let outcome = try Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["-c", script], in: folder, executable: "/bin/bash", timeout: 60, environment: Self.faults)
         #expect(!outcome.isTimedOut)
         let left = Self.commandLines(in: folder).filter { $0.contains("62.75") || $0.contains("sleep 299.5") }
         #expect(left.isEmpty, "left running: \(left)")

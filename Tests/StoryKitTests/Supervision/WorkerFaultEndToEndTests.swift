@@ -26,7 +26,7 @@ import Testing
     /// new worker and passes, and the run fails naming the leaking story.
     @Test("A step that leaks every descriptor fails no other story: they run in a new worker, and the run fails naming the cause",
         arguments: [[], ["--jobs", "2"]])
-    func descriptorLeak(options: [String]) throws {
+    func descriptorLeak(options: [String]) async throws {
         let folder = try Binary.temporaryFolder("worker-fault")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/st", withIntermediateDirectories: true)
@@ -37,7 +37,7 @@ import Testing
             let step = number < 20 ? "the step writes the file \"w/\(number).txt\"" : "a step that passes"
             try Self.write("Story: n\(number)\n  Given \(step)\n", to: folder + "/st/n" + String(format: "%03d", number) + ".stories")
         }
-        let outcome = try Binary.run(["st", "--junit", "out.xml"] + options, in: folder, timeout: 120, environment: Self.faults)
+        let outcome = try await Binary.run(["st", "--junit", "out.xml"] + options, in: folder, timeout: 120, environment: Self.faults)
         let said = outcome.output + outcome.errorOutput
         #expect(outcome.output.contains("Stories: 301 passed, 0 failed"), "\(said)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/w").count == 20, "\(said)")
@@ -65,7 +65,7 @@ import Testing
     /// the stories run, in that one worker, and only one whose own step
     /// needs a descriptor fails, at that step.
     @Test("A before-run hook that uses up the descriptors costs no worker a story: the stories run in one worker, and only one that opens a file fails")
-    func descriptorsGoneBeforeAnyStory() throws {
+    func descriptorsGoneBeforeAnyStory() async throws {
         let folder = try Binary.temporaryFolder("worker-fault")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/st", withIntermediateDirectories: true)
@@ -76,7 +76,7 @@ import Testing
         var environment = Self.faults
         environment["STORYRUN_FAULT_BEFORE_RUN"] = "leak"
         environment["STORYRUN_DEFINE_LOG"] = folder + "/defined.txt"
-        let outcome = try Binary.run(["st"], in: folder, timeout: 120, environment: environment)
+        let outcome = try await Binary.run(["st"], in: folder, timeout: 120, environment: environment)
         let said = outcome.output + outcome.errorOutput
         #expect(outcome.status == 1, "\(said)")
         #expect(outcome.output.contains("Stories: 20 passed, 1 failed"), "\(said)")
@@ -93,13 +93,13 @@ import Testing
     /// taken for the worker's own: the parent closed that worker's
     /// requests and said it could not open story files.
     @Test("A \"stopped\" line a step writes to descriptor 4 is not taken for its worker's")
-    func forgedStop() throws {
+    func forgedStop() async throws {
         let folder = try Binary.temporaryFolder("worker-fault")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Self.write(
             "Story: forges\n  Given the step writes \"X 1 \"forged\"\" and a line end to descriptor 4\n\nStory: next\n  Given a step that passes\n",
             to: folder + "/f.stories")
-        let outcome = try Binary.run(["f.stories"], in: folder, timeout: 60, environment: Self.faults)
+        let outcome = try await Binary.run(["f.stories"], in: folder, timeout: 60, environment: Self.faults)
         let said = outcome.output + outcome.errorOutput
         #expect(!said.contains("forged"), "\(said)")
         #expect(outcome.output.contains("Stories: 2 passed, 0 failed"), "\(said)")
@@ -127,7 +127,7 @@ extension WorkerFaultEndToEndTests {
     /// after the crash that needed it failed.
     @Test("A process the executable started before the run outlives a worker's crash; what the workers started does not",
         arguments: [[], ["--jobs", "2"]])
-    func processStartedBeforeTheRun(options: [String]) throws {
+    func processStartedBeforeTheRun(options: [String]) async throws {
         let folder = try Binary.temporaryFolder("worker-fault")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let log = folder + "/helpers"
@@ -138,7 +138,7 @@ extension WorkerFaultEndToEndTests {
                 + "  And the step starts a process in a session of its own\n  And the step raises SIGKILL\n\n"
                 + "Story: after\n  Given a step that passes\n",
             to: folder + "/a.stories")
-        let outcome = try Binary.run(
+        let outcome = try await Binary.run(
             ["a.stories"] + options, in: folder, timeout: 60,
             environment: Self.faults.merging(["STORYRUN_FIXTURE_HELPER": log]) { $1 })
         #expect(outcome.status == 1, "\(outcome.output)\(outcome.errorOutput)")

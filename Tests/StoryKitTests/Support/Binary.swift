@@ -44,6 +44,34 @@ enum Binary {
         return try run(executable, arguments, in: folder, outputIn: folder, timeout: timeout, environment: environment)
     }
 
+    /// ``run(_:in:executable:timeout:environment:)`` waited for on a thread
+    /// of its own, not the cooperative pool's: a test awaiting a child holds
+    /// no pool thread, so two slow children cannot starve every other async
+    /// test on a two-core machine. A child still running after `timeout`
+    /// seconds is killed and the test fails, naming the command.
+    static func run(
+        _ arguments: [String], in folder: String, executable: String? = nil, timeout: Double = 30,
+        environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Outcome {
+        let executable = try #require(executable ?? path, "build storyrun first: swift build")
+        await children.acquire()
+        let outcome: Outcome
+        do {
+            outcome = try await offThePool {
+                try run(executable, arguments, in: folder, outputIn: folder, timeout: timeout, environment: environment)
+            }
+        } catch {
+            await children.release()
+            throw error
+        }
+        await children.release()
+        if outcome.isTimedOut {
+            let command = ([executable] + arguments).joined(separator: " ")
+            Issue.record("\(command) did not finish within \(timeout) s and was killed", sourceLocation: sourceLocation)
+        }
+        return outcome
+    }
+
     /// Runs another program (a tool a test checks storyrun against) in
     /// `folder` (by default a temporary one), killing it after `timeout`
     /// seconds. Blocks the calling thread that long at most; in an `async`
@@ -111,5 +139,32 @@ enum Binary {
             output: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             errorOutput: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
             seconds: Date().timeIntervalSince(start))
+    }
+}
+
+/// How many children async tests run at once: as many as the cooperative
+/// pool has threads, as when each held one, so timing-sensitive tests see
+/// the load they saw; a test waiting for its turn holds no thread.
+let children = ChildLimit(max(2, ProcessInfo.processInfo.activeProcessorCount))
+
+/// A counting semaphore awaited without blocking a thread.
+actor ChildLimit {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(_ count: Int) { free = count }
+
+    /// Waits (suspended, no thread held) until a child may start.
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Lets the next waiting child start.
+    func release() {
+        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
     }
 }

@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test("A FIFO named *.stories, given or found in a folder, never blocks run, check, --dry-run or pickles")
-    func fifoThroughTheCommandLine() throws {
+    func fifoThroughTheCommandLine() async throws {
         let folder = try Binary.temporaryFolder("fifo-cli")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/dir", withIntermediateDirectories: true)
@@ -70,7 +70,7 @@ import Testing
             ["--format", "pickles", "x.stories"], ["--format", "pickles", "dir"],
             ["@x.stories"],
         ] {
-            let outcome = try Binary.run(arguments, in: folder, timeout: 20)
+            let outcome = try await Binary.run(arguments, in: folder, timeout: 20)
             #expect(!outcome.isTimedOut, "\(arguments) hung")
             #expect(outcome.status == 2 && !outcome.isSignaled, "\(arguments): \(outcome.status)")
             #expect(outcome.output.contains("not a regular file"), "\(arguments): \(outcome.output)")

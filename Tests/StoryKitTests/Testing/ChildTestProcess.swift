@@ -7,11 +7,11 @@ import Testing
 enum ChildTestProcess {
     static func run(
         _ test: String, variable: String, environment: [String: String] = [:], timeout: Double = 60
-    ) throws -> Binary.Outcome {
+    ) async throws -> Binary.Outcome {
         let testBinary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let folder = try Binary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        return try Binary.run(
+        return try await Binary.run(
             ["--testing-library", "swift-testing", "--filter", test],
             in: folder, executable: testBinary, timeout: timeout,
             environment: environment.merging([variable: "1"]) { $1 })

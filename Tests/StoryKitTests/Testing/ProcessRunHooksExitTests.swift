@@ -27,8 +27,8 @@ final class EndlessAfterRunSteps: StepDefinitions {
     }
 
     @Test("A test process whose after-run hook never returns ends within the limit, naming the hook")
-    func endlessHook() throws {
-        let outcome = try ChildTestProcess.run(
+    func endlessHook() async throws {
+        let outcome = try await ChildTestProcess.run(
             "ProcessRunHooksExitTests/child", variable: Self.childVariable, environment: ["STORYRUN_AFTER_RUN_TIMEOUT": "2"])
         #expect(!outcome.isTimedOut, "the test process hung at exit")
         #expect(outcome.seconds < 45)

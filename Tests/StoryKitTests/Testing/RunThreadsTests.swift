@@ -38,8 +38,8 @@ import StoryrunSteps
     }
 
     @Test("Runs in process end the threads they start")
-    func threadsEnd() throws {
-        let outcome = try ChildTestProcess.run("RunThreadsTests/child", variable: Self.childVariable)
+    func threadsEnd() async throws {
+        let outcome = try await ChildTestProcess.run("RunThreadsTests/child", variable: Self.childVariable)
         #expect(!outcome.isTimedOut)
         #expect(ChildTestProcess.onePassed(outcome), "\(outcome.output)\n\(outcome.errorOutput)")
     }
