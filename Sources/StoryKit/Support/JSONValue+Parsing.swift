@@ -19,6 +19,10 @@ extension JSONValue {
     /// no extensions, at most 200 levels deep).
     /// - Throws: A ``SyntaxError`` at the first place that is not JSON.
     public init(parsing text: String) throws(SyntaxError) {
-        self = try LocatedJSON.parse(text).value.json
+        var reader = LocatedJSON.Reader(bytes: Array(text.utf8))
+        reader.skipSpace()
+        self = try reader.jsonValue(depth: 0)
+        reader.skipSpace()
+        guard reader.index == reader.bytes.count else { throw reader.error("more text after the end of the JSON value") }
     }
 }

@@ -53,7 +53,8 @@ indirect enum LocatedJSON: Equatable {
         return element
     }
 
-    private struct Reader {
+    /// The byte reader under both ``LocatedJSON`` and ``JSONValue(parsing:)``.
+    struct Reader {
         let bytes: [UInt8]
         var index = 0
         var line = 1
