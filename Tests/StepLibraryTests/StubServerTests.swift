@@ -45,7 +45,7 @@ struct StubServerTests {
     }
 
     @Test("1,000 curl requests over 50 parallel connections are all answered")
-    func curlLoad() throws {
+    func curlLoad() async throws {
         guard let curl = Self.curl() else {
             Issue.record("curl is not installed: make test-tools installs it")
             return
@@ -57,7 +57,7 @@ struct StubServerTests {
         let lines = (0..<1000).map { "url = \"\(server.url)/items/\($0)\"\noutput = \"/dev/null\"\nwrite-out = \"%{http_code}\\n\"" }
         try lines.joined(separator: "\n").write(to: config, atomically: true, encoding: .utf8)
         let started = Date()
-        let output = try Self.run(curl, ["-s", "--no-progress-meter", "--parallel", "--parallel-max", "50", "--max-time", "20", "-K", config.path])
+        let output = try await Self.run(curl, ["-s", "--no-progress-meter", "--parallel", "--parallel-max", "50", "--max-time", "20", "-K", config.path])
         let seconds = Date().timeIntervalSince(started)
         print("curl: 1000 requests, 50 parallel, \(String(format: "%.2f", seconds)) s")
         #expect(output.split(separator: "\n").filter { $0 == "200" }.count == 1000)
@@ -148,19 +148,47 @@ struct StubServerTests {
         #expect(throws: (any Error).self) { try RawClient(port: server.port) }
     }
 
+    @Test("A command the tests run is killed at its limit, and the test fails naming it")
+    func commandLimit() async throws {
+        let started = Date()
+        let error = await #expect(throws: Overran.self) { try await Self.run("/bin/sleep", ["30"], limit: 0.5) }
+        #expect(error?.description.contains("/bin/sleep 30 did not end within 0.5 s") == true, "\(String(describing: error))")
+        #expect(Date().timeIntervalSince(started) < 10)
+    }
+
     static func curl() -> String? {
         ["/usr/bin/curl", "/usr/local/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    static func run(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    /// A command the test ran that did not end within its limit.
+    struct Overran: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs `path` and returns its standard output, waiting on a thread of
+    /// its own (not the cooperative pool's) and killing it after `limit`
+    /// seconds, when it throws ``Overran`` naming the command.
+    static func run(_ path: String, _ arguments: [String], limit: Double = 120) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: path)
+                    process.arguments = arguments
+                    let pipe = Pipe()
+                    process.standardOutput = pipe
+                    try process.run()
+                    let killer = DispatchWorkItem { kill(process.processIdentifier, SIGKILL) }
+                    DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: killer)
+                    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    killer.cancel()
+                    if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+                        throw Overran(description: "\(path) \(arguments.joined(separator: " ")) did not end within \(String(format: "%g", limit)) s and was killed")
+                    }
+                    return String(decoding: data, as: UTF8.self)
+                })
+            }.start()
+        }
     }
 }
