@@ -125,7 +125,7 @@ import Testing
             ["python3", "-m", "behave", "-f", "allure_behave.formatter:AllureFormatter", "-o", folder + "/behave-results", "features"],
             in: folder, executable: "/usr/bin/env", timeout: 60)
         #expect(behave.status == 1, "behave runs the failing scenario: \(behave.output)\(behave.errorOutput)")
-        let validated = await try Self.runAndValidate(in: folder, results: "allure-results", behave: folder + "/behave-results")
+        let validated = try await Self.runAndValidate(in: folder, results: "allure-results", behave: folder + "/behave-results")
         #expect(validated.errors.isEmpty, "\(validated.errors)")
         // allure-behave's default severity label is its own: storyrun has no severities.
         #expect(validated.missing == ["label.severity"], "\(validated.missing)")
