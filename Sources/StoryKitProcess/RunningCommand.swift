@@ -1,4 +1,5 @@
 import Foundation
+import StepLibrarySupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -69,7 +70,7 @@ final class RunningCommand: Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        Self.setOwnGroupAndDefaultSignals(&attributes)
+        SpawnAttributes.setOwnGroupAndDefaultSignals(&attributes)
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -93,20 +94,6 @@ final class RunningCommand: Sendable {
         } else if keepsInputOpen {
             state.withLock { $0.input = inPipe[1] }
         }
-    }
-
-    /// Sets the spawn attributes for a process group of its own (pgid =
-    /// pid), every signal at its default action and none blocked, whatever
-    /// the worker process set for itself.
-    private static func setOwnGroupAndDefaultSignals(_ attributes: inout posix_spawnattr_t) {
-        var defaults = sigset_t(), empty = sigset_t()
-        sigfillset(&defaults)
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     }
 
     /// Writes `input` to a command's standard input, then closes it, on a
