@@ -295,7 +295,8 @@ public enum StoryRun {
             let runsInProcess = options.isInProcess || options.isDryRun || !startsWorkers
             let feed = StoryFeed(
                 files: selection.files, filter: selection.filter, matchesSteps: runsInProcess,
-                keepsParses: options.reports.contains(where: \.format.readsStoryFiles))
+                keepsParses: options.reports.contains(where: \.format.readsStoryFiles),
+                keepsOnlyRowFiles: ReportFormat.readsOnlyRowFiles(options.reports.map(\.format)))
             if !runsInProcess && options.watch == nil {
                 Supervisor.prestart(arguments: options.workerArguments)
             }

@@ -23,6 +23,23 @@ final class RecentParses: @unchecked Sendable {
         var nextID: Int
     }
 
+    /// Whether only the files that hold an outline's rows are kept: when
+    /// JUnit is the only report that reads story files, which it does only
+    /// to name a row (``Story/isOutlineRow``). Other files' trees would
+    /// wait here for a report that never takes them.
+    let keepsOnlyRowFiles: Bool
+
+    /// - Parameter keepsOnlyRowFiles: Whether to keep only the files that
+    ///   hold an outline's rows (see ``keepsOnlyRowFiles``).
+    init(keepsOnlyRowFiles: Bool = false) {
+        self.keepsOnlyRowFiles = keepsOnlyRowFiles
+    }
+
+    /// Whether a feature file whose stories are these is worth keeping.
+    func wants(_ stories: [Story]) -> Bool {
+        !keepsOnlyRowFiles || stories.contains(where: \.isOutlineRow)
+    }
+
     /// How many files are kept at most.
     static let limit = 64
     /// How much text the kept files may hold, in bytes.

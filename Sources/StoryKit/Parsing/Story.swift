@@ -33,6 +33,13 @@ public struct Story: Hashable, Sendable, Codable {
         _read { yield fields.value.steps }
         set { fields = fields.changed { $0.steps = newValue } }
     }
+
+    /// Whether the story is a row of a feature's outline (`Examples:`): a
+    /// row starts below the outline's steps, a scenario above its last one.
+    var isOutlineRow: Bool {
+        guard let last = steps.last else { return false }
+        return last.location.line < location.line
+    }
     /// The name of the group the story belongs to in reports: the file's
     /// Gherkin feature name, or the file name for `.stories`.
     public var groupName: String {

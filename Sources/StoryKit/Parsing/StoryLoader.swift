@@ -37,11 +37,14 @@ enum StoryLoader {
         case .failure(let diagnostic): return ([], [diagnostic])
         }
         guard FeatureFile.isFeature(path) else {
-            parses.keep(RecentParses.Parse(text: text, document: nil, nextID: 0), for: path)
-            return StoriesParser.parse(text, path: path)
+            let parsed = StoriesParser.parse(text, path: path)
+            if !parses.keepsOnlyRowFiles { parses.keep(RecentParses.Parse(text: text, document: nil, nextID: 0), for: path) }
+            return parsed
         }
         let parsed = FeatureFile.parseKeepingTree(text, path: path)
-        parses.keep(RecentParses.Parse(text: text, document: parsed.document, nextID: parsed.nextID), for: path)
+        if parses.wants(parsed.stories) {
+            parses.keep(RecentParses.Parse(text: text, document: parsed.document, nextID: parsed.nextID), for: path)
+        }
         return (parsed.stories, parsed.diagnostics)
     }
 

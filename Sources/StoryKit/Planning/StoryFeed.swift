@@ -59,9 +59,14 @@ final class StoryFeed: Sendable {
     ///   - lookahead: How many batches may wait for the runner.
     ///   - keepsParses: Whether to keep the files' text and syntax trees a
     ///     while, in ``parses``, for reports that read story files.
-    init(files: [String], filter: StoryFilter, matchesSteps: Bool, lookahead: Int = 32, keepsParses: Bool = false) {
+    ///   - keepsOnlyRowFiles: Whether those are only the files that hold
+    ///     an outline's rows (see ``RecentParses/keepsOnlyRowFiles``).
+    init(
+        files: [String], filter: StoryFilter, matchesSteps: Bool, lookahead: Int = 32, keepsParses: Bool = false,
+        keepsOnlyRowFiles: Bool = false
+    ) {
         ready = HandOff(capacity: lookahead)
-        let parses = keepsParses ? RecentParses() : nil
+        let parses = keepsParses ? RecentParses(keepsOnlyRowFiles: keepsOnlyRowFiles) : nil
         self.parses = parses
         let matching = Threads.start { [parsed, ready, registry] in
             Self.match(parsed, with: matchesSteps ? registry.take() : nil, into: ready, matchesSteps: matchesSteps)

@@ -283,11 +283,14 @@ public struct JUnitReporter: Reporter {
     /// has no placeholder (every row named alike), the row appended as
     /// cucumber-ruby's JUnit formatter does: ` (outline example : | a | b |)`.
     private func testCaseName(_ story: Story) -> String {
-        // An outline's row starts below its steps (a scenario above its
-        // last one): only rows need their file read.
-        guard let last = story.steps.last, last.location.line < story.location.line,
-            FeatureFile.isFeature(story.location.file), let place = fileInfos.info(story.location.file).place(of: story),
-            let row = place.row, story.name == place.scenario.name
+        // Only rows need their file read; past any other story, the files
+        // other reports read may go (see ``StoryFileInfo/Recent``).
+        guard story.isOutlineRow, FeatureFile.isFeature(story.location.file) else {
+            fileInfos.passed(story.location.file)
+            return story.name
+        }
+        guard let place = fileInfos.info(story.location.file).place(of: story), let row = place.row,
+            story.name == place.scenario.name
         else { return story.name }
         return story.name + " (outline example : | " + row.cells.joined(separator: " | ") + " |)"
     }

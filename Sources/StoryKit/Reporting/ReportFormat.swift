@@ -43,6 +43,13 @@ enum ReportFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether, of these reports, those that read story files read only
+    /// the files that hold an outline's rows: JUnit alone reads a file
+    /// only to name a row.
+    static func readsOnlyRowFiles(_ formats: [ReportFormat]) -> Bool {
+        formats.allSatisfy { $0 == .junit || !$0.readsStoryFiles }
+    }
+
     /// What the report is, for `--help`.
     var summary: String {
         switch self {

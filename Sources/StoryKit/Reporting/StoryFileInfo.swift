@@ -345,6 +345,13 @@ final class StoryFileInfo: @unchecked Sendable {
             func info(_ path: String) -> StoryFileInfo {
                 files.info(path, reader: number)
             }
+
+            /// Says the reader is done with a story of `path` without
+            /// reading the file (JUnit, for all but an outline's rows), so
+            /// that it holds no file the other readers are done with.
+            func passed(_ path: String) {
+                files.passed(path, reader: number)
+            }
         }
 
         /// A new reader of these files.
@@ -373,13 +380,31 @@ final class StoryFileInfo: @unchecked Sendable {
                     keptBytes += found.info.text.utf8.count
                 }
                 if let reader { readerPositions[reader] = max(readerPositions[reader], found.number) }
-                // Files every reader has gone past go, but for the last few.
-                let slowest = readerPositions.min() ?? nextNumber
-                while infos.count > Self.size, infos[0].number < slowest || infos.count > Self.limit || keptBytes > Self.byteLimit {
-                    gone.append(infos.removeFirst())
-                    keptBytes -= gone[gone.count - 1].info.text.utf8.count
-                }
+                trim(into: &gone)
                 return found.info
+            }
+        }
+
+        /// A reader is past `path` without reading it: past the file if
+        /// another reader has read it, else past every file read so far
+        /// (the others read it later, or not at all).
+        func passed(_ path: String, reader: Int?) {
+            guard let reader else { return }
+            var gone: [(number: Int, info: StoryFileInfo)] = []
+            lock.withLock {
+                let number = infos.last(where: { $0.info.path == path })?.number ?? nextNumber - 1
+                readerPositions[reader] = max(readerPositions[reader], number)
+                trim(into: &gone)
+            }
+        }
+
+        /// Lets go of the files every reader has gone past, but for the
+        /// last few (call under the lock; `gone` is freed after it).
+        private func trim(into gone: inout [(number: Int, info: StoryFileInfo)]) {
+            let slowest = readerPositions.min() ?? nextNumber
+            while infos.count > Self.size, infos[0].number < slowest || infos.count > Self.limit || keptBytes > Self.byteLimit {
+                gone.append(infos.removeFirst())
+                keptBytes -= gone[gone.count - 1].info.text.utf8.count
             }
         }
     }

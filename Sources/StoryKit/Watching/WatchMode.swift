@@ -208,7 +208,8 @@ final class WatchMode {
             let runsInProcess = options.isInProcess || options.isDryRun || !StoryRun.startsWorkers
             let feed = StoryFeed(
                 files: selection.files, filter: selection.filter, matchesSteps: runsInProcess,
-                keepsParses: options.reports.contains(where: \.format.readsStoryFiles))
+                keepsParses: options.reports.contains(where: \.format.readsStoryFiles),
+                keepsOnlyRowFiles: ReportFormat.readsOnlyRowFiles(options.reports.map(\.format)))
             feed.match(with: registry)
             await runStories(selection: selection, feed: feed, options: runOptions, clearsScreen: buildProblem == nil)
             if Self.isStopped { return }

@@ -84,3 +84,79 @@ import Testing
         #expect(info.cellColumns(line: 1) == [])
     }
 }
+
+/// What the reports keep of the story files while the run goes on: only
+/// what some report still needs, so that memory stays flat.
+@Suite(.timeLimit(.minutes(10))) struct StoryFileInfoKeptTests {
+    @Test("A reader that passes files without reading them (JUnit) holds none that the other readers are done with")
+    func passingReaderHoldsNothing() throws {
+        let folder = try Binary.temporaryFolder("passing-reader")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paths = (0..<12).map { "\(folder)/\($0).feature" }
+        for path in paths { try "Feature: f\n  Scenario: s\n    Given a\n".write(toFile: path, atomically: false, encoding: .utf8) }
+        let recent = StoryFileInfo.Recent()
+        let (reads, passes) = (recent.reader(), recent.reader())
+        let first = reads.info(paths[0])
+        for path in paths {
+            _ = reads.info(path)
+            passes.passed(path)
+        }
+        // Both readers are past the first file, and more than the few
+        // always kept came after it: it was let go, and is read again.
+        #expect(reads.info(paths[0]) !== first)
+        // The newest files stay.
+        let last = reads.info(paths[11])
+        #expect(reads.info(paths[11]) === last)
+    }
+
+    @Test("A reader that passes a file no reader has read yet is past every file read so far")
+    func passedAhead() throws {
+        let folder = try Binary.temporaryFolder("passed-ahead")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let paths = (0..<8).map { "\(folder)/\($0).feature" }
+        for path in paths { try "Feature: f\n  Scenario: s\n    Given a\n".write(toFile: path, atomically: false, encoding: .utf8) }
+        let recent = StoryFileInfo.Recent()
+        let (reads, passes) = (recent.reader(), recent.reader())
+        let first = reads.info(paths[0])
+        for path in paths {
+            passes.passed(path)
+            _ = reads.info(path)
+        }
+        #expect(reads.info(paths[0]) !== first)
+    }
+}
+
+/// The feed keeps only the files some report reads.
+@Suite(.timeLimit(.minutes(10))) struct RecentParsesRowFilesTests {
+    @Test("When JUnit is the only report that reads story files, only files with an outline's rows are kept")
+    func onlyRowFiles() throws {
+        let folder = try Binary.temporaryFolder("row-files")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let plain = folder + "/plain.feature", rows = folder + "/rows.feature", stories = folder + "/plain.stories"
+        try "Feature: p\n  Background:\n    Given a\n  Scenario: s\n    Given b\n".write(toFile: plain, atomically: false, encoding: .utf8)
+        try StoryFileInfoSharedParseTests.feature.write(toFile: rows, atomically: false, encoding: .utf8)
+        try "Story: s\n  Given a\n".write(toFile: stories, atomically: false, encoding: .utf8)
+        let onlyRows = RecentParses(keepsOnlyRowFiles: true)
+        for path in [plain, rows, stories] { _ = StoryLoader.parseFile(at: path, keepingIn: onlyRows) }
+        #expect(onlyRows.take(plain) == nil)
+        #expect(onlyRows.take(stories) == nil)
+        #expect(onlyRows.take(rows)?.document?.feature?.name == "shared")
+        let all = RecentParses()
+        for path in [plain, rows, stories] { _ = StoryLoader.parseFile(at: path, keepingIn: all) }
+        #expect(all.take(plain) != nil && all.take(stories) != nil && all.take(rows) != nil)
+    }
+
+    @Test("JUnit alone reads only row files; with another report that reads story files, every file is kept")
+    func whichReports() {
+        #expect(ReportFormat.readsOnlyRowFiles([.junit]))
+        #expect(ReportFormat.readsOnlyRowFiles([.junit, .rerun, .summary]))
+        #expect(!ReportFormat.readsOnlyRowFiles([.junit, .html]))
+        #expect(!ReportFormat.readsOnlyRowFiles([.messages]))
+    }
+
+    @Test("A row of an outline is one; a scenario, with or without a background, is not")
+    func outlineRows() throws {
+        let (stories, _) = StoryLoader.parse(StoryFileInfoSharedParseTests.feature, path: "x.feature")
+        #expect(stories.map(\.isOutlineRow) == [false, true, true])
+    }
+}
