@@ -73,7 +73,8 @@ extension SupervisedRun {
     /// One line from a worker.
     mutating func handle(_ message: WorkerWire.Message, from worker: SupervisedWorker, fromOutbox: Bool = false) {
         switch message {
-        case .ready:
+        case .ready(let build):
+            guard isSameBuild(build, worker: worker, fromOutbox: fromOutbox) else { return }
             if !everReady { PhaseTimer.mark("worker-ready") }
             worker.isReady = true
             everReady = true
@@ -246,6 +247,20 @@ extension SupervisedRun {
     /// ended (the story it is in fails, saying why, and the stories it
     /// had not started go to another) and the run fails with a note. A
     /// line from the outbox of a worker that is gone is only dropped.
+    /// Whether a worker's ready line names this executable's build
+    /// (``BuildID``). A worker of another build — started from a path whose
+    /// executable was rebuilt or replaced since the run began — speaks
+    /// another build's wire: it is stopped, no worker is started again, and
+    /// the stories left are reported not run, with why.
+    mutating func isSameBuild(_ build: String?, worker: SupervisedWorker, fromOutbox: Bool) -> Bool {
+        guard !fromOutbox, let own = BuildID.current, build != own else { return true }
+        let theirs = build.map { "build \($0)" } ?? "a build that does not say its build id"
+        startFailure = startFailure ?? "the worker process started from \(SupervisedWorker.executablePath) is \(theirs), "
+            + "not this run's build \(own): the executable was rebuilt or replaced while storyrun ran; run storyrun again"
+        worker.kill(.badAnswer("a ready line of another build of storyrun"))
+        return false
+    }
+
     mutating func reject(_ worker: SupervisedWorker, _ what: String, fromOutbox: Bool) {
         guard !fromOutbox, worker.killReason == nil else { return }
         let running = worker.position.snapshot.story.flatMap { inFlight[$0]?.planned.story }

@@ -25,6 +25,9 @@ enum WorkerMain {
             return .inputError
         }
         let outbox = WorkerOutbox(position: shared, descriptor: messages)
+        // Before any hook runs: one that uses up the descriptors would
+        // leave none to read it with.
+        let build = BuildID.current
         // Stories read and matched ahead of the one running (see below).
         let reader = AheadReader(source: StorySource(registry: registry), outbox: outbox)
         let ahead = reader.ahead
@@ -35,7 +38,7 @@ enum WorkerMain {
         shared.enter(.beforeRun)
         await runner.begin(emit: answers.forward)
         shared.enter(.stories)
-        outbox.send(WorkerWire.line(.ready))
+        outbox.send(WorkerWire.line(.ready(build: build)))
         PhaseTimer.mark("ready")
         reader.start()
         // A before-run hook failed: no story runs. Those sent stay

@@ -18,8 +18,9 @@ import Foundation
 enum WorkerWire {
     /// A message from a worker.
     enum Message {
-        /// The before-run hooks have run; stories may come.
-        case ready
+        /// The before-run hooks have run; stories may come. With the
+        /// worker's build id (``BuildID``), which the parent checks.
+        case ready(build: String?)
         /// A story passed: its test steps, each a hook (by registry index)
         /// or the next story step, with its duration.
         case passed(sequence: UInt64, duration: UInt64, testSteps: [PassedTestStep])
@@ -362,7 +363,7 @@ enum WorkerWire {
 
     static func line(_ message: Message) -> String {
         switch message {
-        case .ready: "R\n"
+        case .ready(let build): build.map { "R \($0)\n" } ?? "R\n"
         case .end: "E\n"
         case .runHook(let hook): "H \(json(hook))\n"
         case .diagnostic(let diagnostic): "D \(json(diagnostic))\n"
@@ -384,7 +385,7 @@ enum WorkerWire {
         if bytes.count >= 2, bytes[bytes.index(after: bytes.startIndex)] == 0x20 { rest = Substring(bytes.dropFirst(2)) }
         var decoder: JSONDecoder { JSONDecoder() }
         switch kind {
-        case "R": return .ready
+        case "R": return .ready(build: rest.isEmpty ? nil : String(rest))
         case "E": return .end
         case "P":
             // Split by bytes, not Characters: a separator followed by a

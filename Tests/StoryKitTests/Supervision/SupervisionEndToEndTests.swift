@@ -562,3 +562,35 @@ import Testing
         #expect(left.isEmpty, "left running: \(left)")
     }
 }
+
+extension SupervisionEndToEndTests {
+    /// A worker started from a path whose executable was rebuilt during the
+    /// run (watch mode rebuilding storyrun) speaks another build's wire.
+    /// Its ready line names its build (the linker's GNU build id); the
+    /// parent compares it with its own. Here the "other build" is a script
+    /// that says build 00ff and waits; before, the parent took it as a
+    /// worker and waited for answers that never came.
+    @Test("A worker of another build is stopped: the stories are not run, the message names both builds, the run fails")
+    func workerOfAnotherBuild() async throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.write("Story: a\n  Given a step that passes\n\nStory: b\n  Given a step that passes\n", to: folder + "/a.stories")
+        try Self.write("#!/bin/sh\nprintf 'R 00ff\\n' >&4\nexec cat <&3 >/dev/null\n", to: folder + "/other-build")
+        chmod(folder + "/other-build", 0o755)
+        var environment = Self.faults
+        environment["STORYRUN_WORKER_EXECUTABLE"] = folder + "/other-build"
+        let outcome = try await Binary.run(["a.stories", "--junit", "r.xml"], in: folder, timeout: 60, environment: environment)
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == StoryKit.ExitStatus.storyFailed.rawValue, "\(outcome.output)\(outcome.errorOutput)")
+        let said = outcome.output + outcome.errorOutput
+        #expect(said.contains("is build 00ff, not this run's build "), "\(said)")
+        #expect(said.contains("rebuilt or replaced while storyrun ran"), "\(said)")
+        #expect(said.contains("2 not run"), "\(said)")
+        let junit = try String(contentsOfFile: folder + "/r.xml", encoding: .utf8)
+        #expect(junit.components(separatedBy: "<skipped>not run: the worker process started from").count - 1 == 2, "\(junit)")
+        // The same build started again (a copy's path, not forked) is taken.
+        environment["STORYRUN_WORKER_EXECUTABLE"] = Binary.path
+        let same = try await Binary.run(["a.stories"], in: folder, timeout: 60, environment: environment)
+        #expect(same.status == 0, "\(same.output)\(same.errorOutput)")
+    }
+}

@@ -55,7 +55,9 @@ import Testing
         #expect(message("P x 1") == nil)
         #expect(message("Q 1") == nil)
         #expect(message("") == nil)
-        if case .ready? = message("R") {} else { Issue.record("R not read") }
+        if case .ready(nil)? = message("R") {} else { Issue.record("R not read") }
+        if case .ready("0a1b")? = message("R 0a1b") {} else { Issue.record("R with a build id not read") }
+        #expect(WorkerWire.line(.ready(build: "0a1b")) == "R 0a1b\n")
         if case .end? = message("E") {} else { Issue.record("E not read") }
         if case .used(let ids)? = message("U 1,4") { #expect(ids == [1, 4]) } else { Issue.record("U not read") }
         let givenBack = WorkerWire.line(.givenBack(sequence: 42))
