@@ -242,11 +242,6 @@ extension SupervisedRun {
         emit(.diagnostic(Diagnostic(at: nil, problem: text + (rules.isStopping ? "" : "; the run went on with a new worker"))))
     }
 
-    /// A line from `worker` that is not the worker's own (no message, or
-    /// a claim the parent can check and found wrong): the worker is
-    /// ended (the story it is in fails, saying why, and the stories it
-    /// had not started go to another) and the run fails with a note. A
-    /// line from the outbox of a worker that is gone is only dropped.
     /// Whether a worker's ready line names this executable's build
     /// (``BuildID``). A worker of another build — started from a path whose
     /// executable was rebuilt or replaced since the run began — speaks
@@ -261,6 +256,11 @@ extension SupervisedRun {
         return false
     }
 
+    /// A line from `worker` that is not the worker's own (no message, or
+    /// a claim the parent can check and found wrong): the worker is
+    /// ended (the story it is in fails, saying why, and the stories it
+    /// had not started go to another) and the run fails with a note. A
+    /// line from the outbox of a worker that is gone is only dropped.
     mutating func reject(_ worker: SupervisedWorker, _ what: String, fromOutbox: Bool) {
         guard !fromOutbox, worker.killReason == nil else { return }
         let running = worker.position.snapshot.story.flatMap { inFlight[$0]?.planned.story }
