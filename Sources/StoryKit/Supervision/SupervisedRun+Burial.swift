@@ -42,6 +42,7 @@ extension SupervisedRun {
             if inRunHooks {
                 blameRunHook(of: worker, at: snapshot, reason: reason)
             } else {
+                noteIdleEnding(of: worker, at: snapshot, reason: reason)
                 blameStory(of: worker, at: snapshot, reason: reason)
             }
         }
@@ -71,6 +72,29 @@ extension SupervisedRun {
             startFailure = startFailure ?? "a worker process ended before it was ready (\(reason))"
                 + (said.isEmpty ? "" : ":\n" + said)
         }
+    }
+
+    /// How many workers in a row may end by themselves between stories
+    /// without having run one before the run stops starting them.
+    static let idleEndingLimit = 3
+
+    /// A worker that said it was ready and ended by itself before it ran
+    /// a story (a hook's thread that calls `exit`, a worker that cannot
+    /// take requests): its stories go to a new worker, which would end the
+    /// same way, for ever. After ``idleEndingLimit`` in a row no worker is
+    /// started again and the stories left are reported not run, saying why.
+    /// A worker that ran a story, or was in one when it went (the story
+    /// fails: the run moves on), starts the count again.
+    private mutating func noteIdleEnding(of worker: SupervisedWorker, at snapshot: SharedPosition.Snapshot, reason: WorkerFailure.Reason) {
+        guard worker.lastAnswered == nil, snapshot.story == nil, worker.killReason == nil else {
+            idleEndings = 0
+            return
+        }
+        idleEndings += 1
+        guard idleEndings >= Self.idleEndingLimit else { return }
+        startFailure = startFailure ?? "\(idleEndings) worker processes in a row ended by themselves (the last: \(reason)) "
+            + "after they said they were ready and before they ran a story, so storyrun started no more: "
+            + "a before-run hook may leave a thread or process that ends its worker"
     }
 
     /// It went among its stories: the one it was in fails at the test step
@@ -142,9 +166,10 @@ extension SupervisedRun {
         workers.removeAll { $0 === worker }
         // What its steps started and left running ends with it.
         Orphans.endHandedOver(keeping: Set(workers.map(\.process.pid) + Supervisor.retired))
-        // A worker that never got ready is not replaced: its successor
-        // would fail the same way, for ever.
+        // A worker that never got ready is not replaced, nor one after
+        // workers in a row that ended before any story (``startFailure``):
+        // its successor would fail the same way, for ever.
         let hasWork = !queue.isEmpty || !isSourceDone
-        if !rules.isStopping && hasWork && worker.isReady { startWorker() }
+        if !rules.isStopping && hasWork && worker.isReady && startFailure == nil { startWorker() }
     }
 }

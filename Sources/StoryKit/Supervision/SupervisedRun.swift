@@ -41,6 +41,10 @@ struct SupervisedRun {
     var workers: [SupervisedWorker] = []
     var startFailure: String?
     var everReady = false
+    /// Workers in a row that said they were ready and then ended by
+    /// themselves before running a story: a worker started again each time
+    /// would loop for ever (see ``SupervisedRun/noteIdleEnding(of:at:reason:)``).
+    var idleEndings = 0
     /// Whether a worker ran its after-run hooks to its end; a run whose
     /// workers all crashed starts one more to run them (once).
     var afterRunHooksRan = false

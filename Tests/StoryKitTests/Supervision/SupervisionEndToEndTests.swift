@@ -593,4 +593,31 @@ extension SupervisionEndToEndTests {
         let same = try await Binary.run(["a.stories"], in: folder, timeout: 60, environment: environment)
         #expect(same.status == 0, "\(same.output)\(same.errorOutput)")
     }
+
+    /// A worker of this build that says it is ready and ends before it
+    /// runs a story: before, the parent started another about 3,500 times
+    /// in 20 s, until the test's limit; now it stops after three.
+    @Test
+    func workersThatEndBeforeAnyStory() async throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let binary = try #require(Binary.path, "build storyrun first: swift build")
+        let notes = try await Binary.run(["-n", binary], in: folder, executable: "/usr/bin/readelf", timeout: 60)
+        let id = try #require(notes.output.components(separatedBy: "Build ID: ").dropFirst().first?.prefix { $0.isHexDigit })
+        try Self.write("Story: a\n  Given a step that passes\n\nStory: b\n  Given a step that passes\n", to: folder + "/a.stories")
+        try Self.write("#!/bin/sh\necho started >> \"\(folder)/starts\"\nprintf 'R \(id)\\n' >&4\nexit 0\n", to: folder + "/quitter")
+        chmod(folder + "/quitter", 0o755)
+        var environment = Self.faults
+        environment["STORYRUN_WORKER_EXECUTABLE"] = folder + "/quitter"
+        let outcome = try await Binary.run(["a.stories", "--junit", "r.xml"], in: folder, timeout: 60, environment: environment)
+        #expect(!outcome.isTimedOut)
+        #expect(outcome.status == StoryKit.ExitStatus.storyFailed.rawValue, "\(outcome.output)\(outcome.errorOutput)")
+        let said = outcome.output + outcome.errorOutput
+        #expect(said.contains("3 worker processes in a row ended by themselves (the last: exit(0))"), "\(said)")
+        #expect(said.contains("2 not run"), "\(said)")
+        let starts = try String(contentsOfFile: folder + "/starts", encoding: .utf8)
+        #expect(starts.split(separator: "\n").count == 3, "\(starts)")
+        let junit = try String(contentsOfFile: folder + "/r.xml", encoding: .utf8)
+        #expect(junit.components(separatedBy: "<skipped>not run: 3 worker processes in a row").count - 1 == 2, "\(junit)")
+    }
 }
