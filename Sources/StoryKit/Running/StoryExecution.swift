@@ -110,6 +110,7 @@ struct StoryExecution {
             if state.stop != nil { context.note(pending: state.stop == .pending, skipped: state.stop == .skipped) }
             if configuration.emitsStoryProgress { emit(.stepFinished(result)) }
             state.testSteps.append(.step(result))
+            probe?.stepEnded?(state.testSteps)
         }
         // As Cucumber's: after skip(_:) every step is skipped; after any
         // other step that did not pass, undefined and (strict) ambiguous

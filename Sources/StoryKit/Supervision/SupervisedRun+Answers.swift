@@ -147,9 +147,9 @@ extension SupervisedRun {
             // A long story's parts come first (`WorkerWire+Parts.swift`).
             let result: StoryResult? =
                 if var partial = worker.takePartial() {
-                    // Its parts may hold steps sent whole (JSON, no ids).
-                    withDefinitionIDs(
-                        partial.sequence == sequence ? partial.passed(flight.planned, duration: duration, rest: testSteps, registry: registry) : nil)
+                    // Every part plain (``PartialAnswer/passed``): each
+                    // step rebuilt from its definition's id, none to find.
+                    partial.sequence == sequence ? partial.passed(flight.planned, duration: duration, rest: testSteps, registry: registry) : nil
                 } else {
                     supervisor.rebuild(flight.planned, duration: duration, testSteps: testSteps)
                 }
@@ -183,9 +183,9 @@ extension SupervisedRun {
     }
 
     /// A part of a long story's answer (`WorkerWire+Parts.swift`): the
-    /// worker's own only for the story it has finished and not yet
-    /// answered, after the parts before it; each checked against the
-    /// story as it comes.
+    /// worker's own only for the story it is running or has finished and
+    /// not yet answered, after the parts before it; each checked against
+    /// the story as it comes.
     private mutating func handlePart(_ message: WorkerWire.Message, from worker: SupervisedWorker, fromOutbox: Bool) {
         let sequence: UInt64
         switch message {
@@ -193,8 +193,8 @@ extension SupervisedRun {
         default: return
         }
         let inTurn = worker.lastAnswered.map { sequence > $0 } ?? true
-        let finished = worker.position.lastFinished.map { sequence <= $0 } ?? false
-        guard inTurn, finished, worker.partial.map({ $0.sequence == sequence }) ?? true, let flight = inFlight[sequence],
+        let reached = worker.position.lastFinished.map { sequence <= $0 } ?? false || worker.position.snapshot.story == sequence
+        guard inTurn, reached, worker.partial.map({ $0.sequence == sequence }) ?? true, let flight = inFlight[sequence],
             worker.dispatched.contains(sequence)
         else {
             reject(worker, "a part of an answer out of turn", fromOutbox: fromOutbox)

@@ -34,7 +34,8 @@ enum WorkerMain {
         Lifeline.start(outbox: outbox) { giveBack(from: ahead, position: shared, outbox: outbox) }
         let probe = WorkerProbe(position: shared, capture: OutputCapture(file: STDOUT_FILENO))
         var runner = Runner(registry: registry, configuration: configuration, probe: probe, now: clock)
-        let answers = WorkerAnswers(registry: registry, position: shared, outbox: outbox)
+        let answers = WorkerAnswers(registry: registry, position: shared, outbox: outbox, streamsParts: configuration.retries == 0)
+        probe.stepEnded = answers.stepEnded
         shared.enter(.beforeRun)
         await runner.begin(emit: answers.forward)
         shared.enter(.stories)

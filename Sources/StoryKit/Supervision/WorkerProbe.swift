@@ -11,6 +11,9 @@ final class WorkerProbe {
     /// How long past a deadline the parent waits before ending the worker:
     /// a step that honours cancellation stops and fails by itself first.
     static let grace: Double = 2
+    /// Told each time a story step ends, with the story's test steps so
+    /// far (its answer's parts go while it runs: ``WorkerAnswers/stepEnded(_:)``).
+    var stepEnded: (([TestStepResult]) -> Void)?
 
     init(position: SharedPosition, capture: OutputCapture) {
         self.position = position

@@ -1,7 +1,9 @@
 /// A long story's answer in parts (issue 29, "Long stories").
 ///
 /// A story of more than ``WorkerWire/partSize`` test steps is answered in
-/// lines of at most that many, written one after another once it has run,
+/// lines of at most that many: while it runs, a part as soon as enough of
+/// its steps have passed plainly (``StreamedParts``), so the parent reads
+/// them while the worker runs the rest; once it has run, the parts left,
 /// then a last line with what is left of the result:
 /// - `T SEQ COUNT TESTSTEP…`: COUNT plainly passed test steps, written as a
 ///   compact `P` line writes them;
@@ -24,34 +26,22 @@ extension WorkerWire {
     static let partSize = 512
 
     /// Writes the answer of a story of more than ``partSize`` test steps
-    /// through `send`, in parts; `compact`: whether plainly passed steps may
+    /// through `send`, in parts, from its test step `start` (those before
+    /// it went while it ran); `compact`: whether plainly passed steps may
     /// go as definition ids (see ``WorkerAnswers``).
     static func sendInParts(
-        sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, compact: Bool, line: inout [UInt8],
-        send: ([UInt8]) -> Void
+        sequence: UInt64, result: StoryResult, from start: Int = 0, hookIndex: (HookResult) -> Int?, compact: Bool,
+        line: inout [UInt8], send: ([UInt8]) -> Void
     ) {
         var isPlain = compact
-        var index = 0
+        var index = start
         let count = result.testSteps.count
         while index < count {
-            line.removeAll(keepingCapacity: true)
             var taken = 0
             if compact {
-                // The count goes first: its digits are written once the part is whole.
-                var items: [UInt8] = []
-                while index < count, taken < partSize, appendPlain(result.testSteps[index], hookIndex: hookIndex, into: &items) {
-                    index += 1
-                    taken += 1
-                }
-                if taken > 0 {
-                    line.append(contentsOf: "T ".utf8)
-                    appendDecimal(sequence, to: &line)
-                    line.append(0x20)
-                    appendDecimal(UInt64(taken), to: &line)
-                    line.append(contentsOf: items)
-                    line.append(0x0A)
-                    send(line)
-                }
+                taken = partLine(sequence: sequence, result.testSteps, from: index, hookIndex: hookIndex, into: &line)
+                index += taken
+                if taken > 0 { send(line) }
             }
             guard index < count, taken < partSize else { continue }
             // A test step that did not pass plainly: whole.
@@ -66,6 +56,30 @@ extension WorkerWire {
             rest.testSteps = []
             send(Array("J \(sequence) \(json(rest))\n".utf8))
         }
+    }
+
+    /// Writes into `line` a `T` line of the plainly passed test steps from
+    /// `start` on, at most ``partSize``, up to the first that is not
+    /// plain; returns how many it holds (0: none, and no line).
+    static func partLine(
+        sequence: UInt64, _ testSteps: [TestStepResult], from start: Int, hookIndex: (HookResult) -> Int?, into line: inout [UInt8]
+    ) -> Int {
+        line.removeAll(keepingCapacity: true)
+        // The count goes first: its digits are written once the part is whole.
+        var items: [UInt8] = []
+        var index = start
+        while index < testSteps.count, index - start < partSize, appendPlain(testSteps[index], hookIndex: hookIndex, into: &items) {
+            index += 1
+        }
+        let taken = index - start
+        guard taken > 0 else { return 0 }
+        line.append(contentsOf: "T ".utf8)
+        appendDecimal(sequence, to: &line)
+        line.append(0x20)
+        appendDecimal(UInt64(taken), to: &line)
+        line.append(contentsOf: items)
+        line.append(0x0A)
+        return taken
     }
 
     /// Reads a `T` line; nil for a line that is not one, or whose count is

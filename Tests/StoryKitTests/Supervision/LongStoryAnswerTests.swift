@@ -110,6 +110,57 @@ import StoryrunSteps
         #expect(rebuilt.steps[700].attachments.count == 2)
     }
 
+    /// The lines a worker's answers write for `result` when the story's
+    /// steps are told to it one by one as they end (as the runner tells
+    /// ``WorkerAnswers/stepEnded(_:)``), and how many went before its end.
+    static func streamedLines(_ result: StoryResult, registry: StepRegistry, sequence: UInt64) throws -> (lines: [[UInt8]], beforeEnd: Int) {
+        let page = try #require(Descriptors.temporaryFile("test-page"))
+        let channel = try #require(Descriptors.temporaryFile("test-channel", appending: false))
+        defer { close(page); close(channel) }
+        let position = try #require(SharedPosition.map(fileDescriptor: page))
+        let answers = WorkerAnswers(
+            registry: registry, position: position, outbox: WorkerOutbox(position: position, descriptor: channel), streamsParts: true)
+        answers.sequence = sequence
+        for count in result.testSteps.indices.map({ $0 + 1 }) where result.testSteps[count - 1].stepStatus != nil {
+            answers.stepEnded(Array(result.testSteps[..<count]))
+        }
+        let beforeEnd = lseek(channel, 0, SEEK_CUR)
+        answers.forward(.storyFinished(result))
+        let written = Int(lseek(channel, 0, SEEK_CUR))
+        var bytes = [UInt8](repeating: 0, count: written)
+        #expect(pread(channel, &bytes, written, 0) == written)
+        let lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: true).map { Array($0) + [0x0A] }
+        let linesBeforeEnd = bytes[..<Int(beforeEnd)].count { $0 == 0x0A }
+        return (lines, linesBeforeEnd)
+    }
+
+    @Test("A long story's parts go while it runs: all but the last part before its end, the step just ended held back, the same result rebuilt")
+    func partsGoWhileTheStoryRuns() async throws {
+        let (results, registry) = await Self.run(Self.story("long", steps: 3_000))
+        let result = try #require(results.first)
+        let (lines, beforeEnd) = try Self.streamedLines(result, registry: registry, sequence: 3)
+        // 3,000 steps: five full parts while it ran (the 3,000th step, just
+        // ended, never among them), the rest (440 steps) and P at its end.
+        #expect(beforeEnd == 5, "\(lines.map { String(decoding: $0.prefix(12), as: UTF8.self) })")
+        #expect(lines.count == 7)
+        #expect(lines.last.map { String(decoding: $0, as: UTF8.self).hasPrefix("P 3 ") } == true)
+        let rebuilt = try #require(Self.rebuild(lines, planned: PlannedStory(story: result.story, matches: nil), registry: registry))
+        #expect(Self.summary(rebuilt) == Self.summary(result))
+    }
+
+    @Test("A long story whose step 700 attaches: parts go while it runs up to it, the rest once it has run, the same result rebuilt")
+    func streamingStopsAtAStepThatIsNotPlain() async throws {
+        let (results, registry) = await Self.run(Self.story("failing", steps: 2_000, special: [700: "attaches", 1_500: "fails"]))
+        let result = try #require(results.first)
+        let (lines, beforeEnd) = try Self.streamedLines(result, registry: registry, sequence: 8)
+        // One full part (steps 0-511) before step 700 ended; none after it.
+        #expect(beforeEnd == 1, "\(lines.map { String(decoding: $0.prefix(12), as: UTF8.self) })")
+        #expect(lines.last.map { String(decoding: $0, as: UTF8.self).hasPrefix("J 8 ") } == true)
+        let rebuilt = try #require(Self.rebuild(lines, planned: PlannedStory(story: result.story, matches: nil), registry: registry))
+        #expect(Self.summary(rebuilt) == Self.summary(result))
+        #expect(rebuilt.steps[700].attachments.count == 2)
+    }
+
     @Test("Parts that do not fit the planned story are refused: a step past its last, another step's line, a P after a whole step")
     func partsThatDoNotFit() async throws {
         let (results, registry) = await Self.run(Self.story("long", steps: 600, special: [599: "fails"]))
