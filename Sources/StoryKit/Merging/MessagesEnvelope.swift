@@ -1,9 +1,7 @@
-import Foundation
-
 /// The parts of a Cucumber Messages envelope `storyrun merge` reads, as the
 /// official schema (messages 27) names them. Keys it does not read are
 /// ignored; a key it reads with a value of the wrong type is an error.
-struct MessagesEnvelope: Decodable {
+struct MessagesEnvelope {
     var meta: Meta?
     var source: Source?
     var pickle: Pickle?
@@ -20,22 +18,22 @@ struct MessagesEnvelope: Decodable {
     var parseError: ParseError?
     var testRunFinished: TestRunFinished?
 
-    struct Meta: Decodable {
+    struct Meta {
         var protocolVersion: String
     }
 
-    struct Source: Decodable {
+    struct Source {
         var uri: String
         var data: String
     }
 
-    struct Location: Decodable {
+    struct Location {
         var line: Int
         var column: Int?
     }
 
-    struct Pickle: Decodable {
-        struct Step: Decodable {
+    struct Pickle {
+        struct Step {
             var id: String
             var text: String
         }
@@ -46,13 +44,13 @@ struct MessagesEnvelope: Decodable {
         var steps: [Step]
     }
 
-    struct SourceReference: Decodable {
+    struct SourceReference {
         var uri: String?
         var location: Location?
     }
 
-    struct StepDefinition: Decodable {
-        struct Pattern: Decodable {
+    struct StepDefinition {
+        struct Pattern {
             var source: String
             var type: String
         }
@@ -61,25 +59,25 @@ struct MessagesEnvelope: Decodable {
         var sourceReference: SourceReference
     }
 
-    struct Hook: Decodable {
+    struct Hook {
         var id: String
         var type: String?
         var sourceReference: SourceReference
     }
 
-    struct TestRunHookStarted: Decodable {
+    struct TestRunHookStarted {
         var id: String
         var hookId: String
     }
 
-    struct TestRunHookFinished: Decodable {
+    struct TestRunHookFinished {
         var testRunHookStartedId: String
         var result: TestStepResult
     }
 
     /// A duration, or a timestamp (seconds since 1970): the schema's two
     /// have the same fields.
-    struct Duration: Decodable {
+    struct Duration {
         var seconds: Int64
         var nanos: Int64
 
@@ -91,32 +89,32 @@ struct MessagesEnvelope: Decodable {
         }
     }
 
-    struct Exception: Decodable {
+    struct Exception {
         var type: String
         var message: String?
         var stackTrace: String?
     }
 
-    struct TestStepResult: Decodable {
+    struct TestStepResult {
         var duration: Duration
         var status: String
         var message: String?
         var exception: Exception?
     }
 
-    struct Group: Decodable {
+    struct Group {
         var value: String?
     }
 
-    struct StepMatchArgument: Decodable {
+    struct StepMatchArgument {
         var group: Group
     }
 
-    struct StepMatchArgumentsList: Decodable {
+    struct StepMatchArgumentsList {
         var stepMatchArguments: [StepMatchArgument]
     }
 
-    struct TestStep: Decodable {
+    struct TestStep {
         var id: String
         var hookId: String?
         var pickleStepId: String?
@@ -124,32 +122,32 @@ struct MessagesEnvelope: Decodable {
         var stepMatchArgumentsLists: [StepMatchArgumentsList]?
     }
 
-    struct TestCase: Decodable {
+    struct TestCase {
         var id: String
         var pickleId: String
         var testSteps: [TestStep]
     }
 
-    struct TestCaseStarted: Decodable {
+    struct TestCaseStarted {
         var id: String
         var testCaseId: String
         var attempt: Int
         var timestamp: Duration?
     }
 
-    struct TestStepFinished: Decodable {
+    struct TestStepFinished {
         var testCaseStartedId: String
         var testStepId: String
         var testStepResult: TestStepResult
     }
 
-    struct TestCaseFinished: Decodable {
+    struct TestCaseFinished {
         var testCaseStartedId: String
         var willBeRetried: Bool
         var timestamp: Duration?
     }
 
-    struct Attachment: Decodable {
+    struct Attachment {
         var body: String
         var contentEncoding: String
         var mediaType: String
@@ -159,20 +157,20 @@ struct MessagesEnvelope: Decodable {
         var testRunHookStartedId: String?
     }
 
-    struct Suggestion: Decodable {
-        struct Snippet: Decodable {
+    struct Suggestion {
+        struct Snippet {
             var code: String
         }
         var pickleStepId: String
         var snippets: [Snippet]
     }
 
-    struct ParseError: Decodable {
+    struct ParseError {
         var source: SourceReference
         var message: String
     }
 
-    struct TestRunFinished: Decodable {
+    struct TestRunFinished {
         var success: Bool
         var exception: Exception?
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads a Cucumber Messages stream (NDJSON, as `--messages FILE` writes
 /// it) into envelopes, each with its line: every line must be one JSON
 /// object whose parts merge reads have the schema's types.
@@ -16,49 +14,57 @@ enum MessagesReader {
         bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) } == UInt8(ascii: "{")
     }
 
-    /// Reads the envelopes of a stream.
+    /// Reads the envelopes of a stream, each line parsed by StoryKit's JSON
+    /// reader where it is in the file's bytes.
     /// - Parameters:
     ///   - bytes: The file's bytes.
     ///   - path: The file, for messages.
     /// - Throws: A ``Diagnostic`` at the line that is not an envelope.
     static func read(_ bytes: [UInt8], path: String) throws(Diagnostic) -> [Line] {
-        var lines: [(number: Int, bytes: ArraySlice<UInt8>)] = []
-        var number = 0
-        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            number += 1
-            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-            lines.append((number, line))
-        }
-        // One decoding of the whole stream as an array; only when it fails,
-        // line by line, to name the line.
-        var array: [UInt8] = [UInt8(ascii: "[")]
-        array.reserveCapacity(bytes.count + lines.count + 2)
-        for (index, line) in lines.enumerated() {
-            if index > 0 { array.append(UInt8(ascii: ",")) }
-            array += line.bytes
-        }
-        array.append(UInt8(ascii: "]"))
-        if let envelopes = try? JSONDecoder().decode([MessagesEnvelope].self, from: Data(array)) {
-            // The schema puts `meta` first: without it, this is JSON of some other kind.
-            guard envelopes.first?.meta != nil else {
-                throw Diagnostic(
-                    at: SourceLocation(file: path, line: lines.first?.number ?? 1),
-                    problem: "\(path) is not Cucumber JSON or a Cucumber Messages stream: its first line is no meta envelope",
-                    help: "merge the files storyrun wrote with --messages FILE (or --json FILE)")
-            }
-            return zip(lines, envelopes).map { Line(number: $0.number, envelope: $1) }
-        }
+        var reader = LocatedJSON.Reader(bytes: bytes)
         var read: [Line] = []
-        for line in lines {
+        var firstLine = 1
+        while true {
+            reader.skipSpace()
+            guard reader.index < bytes.count else { break }
+            let number = reader.line
+            if read.isEmpty { firstLine = number }
+            let value: JSONValue
             do {
-                read.append(Line(number: line.number, envelope: try JSONDecoder().decode(MessagesEnvelope.self, from: Data(line.bytes))))
+                value = try reader.jsonValue(depth: 0)
+                try endOfLine(&reader, from: number)
             } catch {
-                throw problem(path, line: line.number, describe(error))
+                throw problem(path, line: number, error.line == number
+                    ? "not a JSON object (column \(error.column): \(error.problem))"
+                    : "not a JSON object: it goes on to line \(error.line) (each envelope is one line)")
+            }
+            do {
+                read.append(Line(number: number, envelope: try MessagesEnvelope(value)))
+            } catch {
+                throw problem(path, line: number, error.description)
             }
         }
-        // Each line alone is an envelope: lines together were not (a line
-        // that is two objects?).
-        throw problem(path, line: lines.last?.number ?? 1, "the lines do not read as one envelope each")
+        // The schema puts `meta` first: without it, this is JSON of some other kind.
+        guard read.first?.envelope.meta != nil else {
+            throw Diagnostic(
+                at: SourceLocation(file: path, line: firstLine),
+                problem: "\(path) is not Cucumber JSON or a Cucumber Messages stream: its first line is no meta envelope",
+                help: "merge the files storyrun wrote with --messages FILE (or --json FILE)")
+        }
+        return read
+    }
+
+    /// After a line's value: only spaces to the end of its line (one
+    /// envelope a line, on one line).
+    private static func endOfLine(_ reader: inout LocatedJSON.Reader, from line: Int) throws(JSONValue.SyntaxError) {
+        guard reader.line == line else { throw reader.error("an envelope goes on to this line") }
+        while reader.index < reader.bytes.count {
+            switch reader.bytes[reader.index] {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): reader.index += 1
+            case UInt8(ascii: "\n"): return
+            default: throw reader.error("more text after the envelope on its line")
+            }
+        }
     }
 
     /// A problem at a line of a stream.
@@ -66,34 +72,5 @@ enum MessagesReader {
         Diagnostic(
             at: SourceLocation(file: path, line: line), problem: what,
             help: "merge the Cucumber Messages streams storyrun wrote (--messages FILE, or --format message:FILE), unchanged")
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().drop { $0 == "." }.description
-        }
-        switch error as? DecodingError {
-        case .typeMismatch(let type, let context):
-            return "\(path(context.codingPath)) is not \(describe(type)) (\(context.debugDescription))"
-        case .valueNotFound(let type, let context):
-            return "\(path(context.codingPath)) has no \(describe(type))"
-        case .keyNotFound(let key, let context):
-            let place = path(context.codingPath)
-            return "\(place.isEmpty ? "the envelope" : place) has no \"\(key.stringValue)\""
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not a JSON object" : "\(path(context.codingPath)): \(context.debugDescription)"
-        default:
-            return "not an envelope: \(error)"
-        }
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "a string"
-        case is Int.Type, is Int64.Type: "a whole number"
-        case is Bool.Type: "true or false"
-        case is Array<Any>.Type: "a list"
-        default: "an object"
-        }
     }
 }

@@ -76,7 +76,15 @@ import Testing
         (stream().replacingOccurrences(of: #""attempt":0"#, with: #""attempt":-1"#), "shard.ndjson:7: ", "not 0 or more"),
         (stream(finished: #"{"testRunFinished":{"success":false,"exception":{"type":"storyrun.RunNotComplete","message":"m","stackTrace":"interrupted: true\nfailures: 0\nnot run: -2"}}}"#),
             "shard.ndjson:10: ", "\"not run: N\" (N ≥ 0)"),
-        (stream() + "{not json\n", "shard.ndjson:11: ", "not a JSON object"),
+        (stream() + "{not json\n", "shard.ndjson:11: ", "not a JSON object (column 2: a key in double quotes should be here)"),
+        (stream() + "{\"a\":1} {\"b\":2}\n", "shard.ndjson:11: ", "(column 9: more text after the envelope on its line)"),
+        (stream() + "{\"a\":\n1}\n", "shard.ndjson:11: ", "it goes on to line 12 (each envelope is one line)"),
+        (stream() + "[1]\n", "shard.ndjson:11: ", "not a JSON object"),
+        (stream().replacingOccurrences(of: #""attempt":0"#, with: #""attempt":0.5"#), "shard.ndjson:7: ", "testCaseStarted.attempt is not a whole number"),
+        (stream().replacingOccurrences(of: #""pickleId":"4""#, with: #""pickleId":null"#), "shard.ndjson:6: ", "testCase.pickleId is null, not a string"),
+        (stream().replacingOccurrences(of: #""pickleId":"4","#, with: ""), "shard.ndjson:6: ", "testCase has no \"pickleId\""),
+        (stream().replacingOccurrences(of: #""stepDefinitionIds":["5"]"#, with: #""stepDefinitionIds":[5]"#), "shard.ndjson:6: ",
+            "testCase.testSteps[0].stepDefinitionIds[0] is not a string (it is a number)"),
         (#"{"not": "a list"}"#, "shard.ndjson:1: ", "is not Cucumber JSON or a Cucumber Messages stream"),
     ])
     func rejected(text: String, place: String, problem: String) async throws {

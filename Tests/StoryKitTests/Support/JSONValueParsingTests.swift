@@ -20,6 +20,21 @@ import StoryKit
             == #"{"b":[1,-2,1.5,1000,{"c":"xé\n\"q\""}],"a":true,"n":null}"#)
     }
 
+    @Test("The accessors give a part of its kind, nil for another kind (a whole double is a whole number)")
+    func accessors() throws {
+        let value = try JSONValue(parsing: #"{"s":"x","i":7,"d":2.0,"f":2.5,"b":false,"a":[1],"o":{"k":null},"s":"second"}"#)
+        #expect(value["s"]?.stringValue == "x")
+        #expect(value["i"]?.intValue == 7 && value["i"]?.stringValue == nil && value["i"]?.doubleValue == 7)
+        #expect(value["d"]?.intValue == 2 && value["f"]?.intValue == nil && value["f"]?.doubleValue == 2.5)
+        #expect(value["b"]?.boolValue == false && value["b"]?.intValue == nil)
+        #expect(value["a"]?.arrayValue == [.int(1)] && value["a"]?.objectMembers == nil)
+        #expect(value["o"]?["k"]?.isNull == true && value["o"]?.objectMembers?.map(\.0) == ["k"])
+        #expect(value["missing"] == nil && JSONValue.array([])["s"] == nil)
+        #expect(try JSONValue(parsing: "1e300").intValue == nil)
+        #expect([value["s"]!, value["i"]!, value["b"]!, value["a"]!, value["o"]!, value["o"]!["k"]!].map(\.kind)
+            == ["a string", "a number", "true or false", "a list", "an object", "null"])
+    }
+
     @Test("Text that is not JSON names its line and column and what is wrong", arguments: [
         ("{\"a\": }", 1, 7, "a value"),
         ("[1,\n  2,]", 2, 5, "no comma before the ]"),
