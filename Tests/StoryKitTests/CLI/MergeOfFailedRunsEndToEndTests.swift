@@ -170,3 +170,28 @@ extension MergeOfFailedRunsEndToEndTests {
         }.map(\.0)
     }
 }
+
+extension MergeOfFailedRunsEndToEndTests {
+    /// Cucumber JSON has no place for a run failure outside the stories, so
+    /// a merge of it cannot fail for one: it says so, once, on standard error.
+    @Test("A merge of Cucumber JSON notes once that run failures are not in it; a merge of Messages streams does not")
+    func jsonMergeNote() async throws {
+        let folder = try Binary.temporaryFolder("merge-note")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (file, text) in Self.files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file)) }
+        for shard in 1...2 {
+            let run = try await Binary.run(
+                ["--shard", "\(shard)/2", "good.stories", "order.stories", "--json", "s\(shard).json", "--messages", "s\(shard).ndjson"],
+                in: folder, timeout: 60, environment: Self.faults)
+            #expect(run.status == 2, "\(run.output)")
+        }
+        let json = try await Binary.run(["merge", "s1.json", "s2.json"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(json.errorOutput.components(separatedBy: "Cucumber JSON cannot carry run hooks, rejected story files or stories not run").count == 2,
+                "\(json.errorOutput)")
+        #expect(json.errorOutput.contains("merge the shards' --messages streams instead, which is lossless"))
+        #expect(json.status == 0, "the JSON does not say the file was rejected: \(json.output)")
+        let messages = try await Binary.run(["merge", "s1.ndjson", "s2.ndjson"], in: folder, timeout: 60, environment: Self.faults)
+        #expect(!messages.errorOutput.contains("Cucumber JSON"), "\(messages.errorOutput)")
+        #expect(messages.status == 2, "\(messages.output)")
+    }
+}
