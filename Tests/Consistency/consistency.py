@@ -428,8 +428,8 @@ def check_suite(storyrun, rng, index, keep):
         compared += 2
         if status != (1 if any_failed else 0):
             problems.append(f"exit status {status}, expected {1 if any_failed else 0}")
-        # The merge exits as the run did: the shards' JSON says they were
-        # --strict, and holds their failed run hooks.
+        # The merge exits as the run did: the shards' Messages streams say
+        # they were --strict, and hold their failed run hooks.
         if merge_status != (1 if any_failed else 0):
             problems.append(f"merge exit status {merge_status}, expected {1 if any_failed else 0}")
     if problems or keep:

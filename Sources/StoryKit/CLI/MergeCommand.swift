@@ -8,8 +8,9 @@ import Foundation
 /// run hooks, rejected story files, stories not run. The streams are read
 /// (``MessagesReader``, ``MessagesRun``), joined (``MergedRun``) and fed to
 /// every reporter as the events of one run. Cucumber JSON (`--json FILE`)
-/// is still read, for compatibility: it says less (no passed run hooks,
-/// one attempt, no unused definitions).
+/// is still read, for compatibility: it says less (no run hooks, rejected
+/// story files or stories not run, one attempt, no unused definitions),
+/// and merge says so once (``jsonNote``).
 enum MergeCommand {
     /// The usage text.
     static let usage = """
@@ -38,20 +39,27 @@ enum MergeCommand {
     ///   - arguments: The arguments after `merge`.
     ///   - output: Where each line of terminal text goes.
     /// - Returns: The exit status: 0, 1 when a story failed, 2 for bad input.
-    static func run(arguments: [String], output: @escaping (String) -> Void) -> ExitStatus {
+    ///   - note: Where the note on Cucumber JSON inputs goes (standard error).
+    static func run(arguments: [String], output: @escaping (String) -> Void, note: (String) -> Void = Self.standardError) -> ExitStatus {
         let request: Request
-        let shards: [MergedRun.Shard]
+        var shards: [MergedRun.Shard] = []
+        var readsJSON = false
         do throws(Diagnostic) {
             request = try parse(arguments)
             if request.isHelp {
                 output(usage)
                 return .success
             }
-            shards = try request.inputs.map { input throws(Diagnostic) in try read(input) }
+            for input in request.inputs {
+                let (shard, isMessages) = try read(input)
+                shards.append(shard)
+                readsJSON = readsJSON || !isMessages
+            }
         } catch {
             output(error.rendered())
             return .inputError
         }
+        if readsJSON { note(jsonNote) }
         warnOfOverlaps(shards, inputs: request.inputs, output: output)
         var merged = MergedRun(shards)
         merged.isStrict = merged.isStrict || request.isStrict
@@ -103,17 +111,29 @@ enum MergeCommand {
         return request
     }
 
-    /// Reads one input: a Messages stream, or Cucumber JSON.
-    static func read(_ input: String) throws(Diagnostic) -> MergedRun.Shard {
+    /// What merge says once when it reads Cucumber JSON: a run failure
+    /// outside the stories is not in it (Cucumber's format has no place
+    /// for one), so the merge cannot fail for it.
+    static let jsonNote = "storyrun: note: Cucumber JSON cannot carry run hooks, rejected story files or stories not run, "
+        + "so this merge does not know of them; merge the shards' --messages streams instead, which is lossless"
+
+    /// Writes a line to standard error.
+    static func standardError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Reads one input: a Messages stream, or Cucumber JSON; and whether
+    /// it was a Messages stream.
+    static func read(_ input: String) throws(Diagnostic) -> (MergedRun.Shard, isMessages: Bool) {
         let bytes: [UInt8]
         switch RegularFile.read(at: input) {
         case .success(let read): bytes = read
         case .failure(let failure): throw Diagnostic(at: nil, problem: failure.problem(input), help: failure.help)
         }
         if MessagesReader.isMessages(bytes) {
-            return MergedRun.Shard(try MessagesRun.read(MessagesReader.read(bytes, path: input), path: input))
+            return (MergedRun.Shard(try MessagesRun.read(MessagesReader.read(bytes, path: input), path: input)), true)
         }
-        return MergedRun.Shard(try CucumberJSONDecoder.decodeRun(Data(bytes), path: input))
+        return (MergedRun.Shard(try CucumberJSONDecoder.decodeRun(Data(bytes), path: input)), false)
     }
 
     /// Warns of a story two inputs both have (shards that overlap: their

@@ -152,7 +152,7 @@ struct MergedRun {
         // Stories not run after a before-run hook failed are the hook's
         // failure, which is said below, as the run said it.
         let hookStoppedRun = self.runHooks.contains { $0.kind == Hook.Kind.beforeRun.rawValue && $0.status == .failed }
-        if let what = CucumberJSONReporter.RunFailures.describe(
+        if let what = RunOutcomeNote.describe(
             failures: note.otherFailures, notRun: hookStoppedRun && !note.wasInterrupted ? 0 : note.notRun)
         {
             emit(.diagnostic(Diagnostic(at: nil, problem: "the merged runs failed: \(what) (see each run's output)")))

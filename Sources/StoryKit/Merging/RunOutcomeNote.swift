@@ -48,9 +48,19 @@ struct RunOutcomeNote: Equatable {
         return RunOutcomeNote()
     }
 
+    /// "N problems outside the stories and M stories not run", or nil
+    /// when both are 0.
+    static func describe(failures: Int, notRun: Int) -> String? {
+        let parts = [
+            failures > 0 ? "\(failures) problem\(failures == 1 ? "" : "s") outside the stories" : nil,
+            notRun > 0 ? "\(notRun) stor\(notRun == 1 ? "y" : "ies") not run" : nil,
+        ].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: " and ")
+    }
+
     /// The sentence: "the run was interrupted: 2 stories not run".
     var message: String {
-        let what = CucumberJSONReporter.RunFailures.describe(failures: otherFailures, notRun: notRun)
+        let what = Self.describe(failures: otherFailures, notRun: notRun)
         return (wasInterrupted ? "the run was interrupted" + (what.map { ": \($0)" } ?? "") : what ?? "the run did not complete")
     }
 

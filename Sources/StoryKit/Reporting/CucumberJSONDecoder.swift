@@ -29,7 +29,9 @@ enum CucumberJSONDecoder {
     }
 
     /// Decodes one Cucumber JSON document: its stories, and what failed
-    /// its run outside them (``CucumberJSONReporter/RunFailures``).
+    /// its run outside them, as earlier versions of storyrun wrote them in
+    /// features of their own (`storyrun_run_failed`, `storyrun_rejected`,
+    /// `storyrun_run_hooks`): read still, so their reports merge as failed.
     /// - Throws: A ``Diagnostic`` when the data is not Cucumber JSON.
     static func decodeRun(_ data: Data, path: String) throws(Diagnostic) -> Run {
         guard var features = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {

@@ -30,9 +30,6 @@ public struct CucumberJSONReporter: Reporter {
     /// Whether the run was `--strict`: each feature says so
     /// (`storyrun_strict`), so `merge` fails its undefined and pending stories.
     var isStrict = false
-    /// What failed the run outside its stories, written after the features
-    /// (see ``RunFailures``), so `merge` fails as the run did.
-    private var runFailures = RunFailures()
 
     /// One story file's feature: its members up to its elements, and where
     /// its stories' elements are.
@@ -50,7 +47,10 @@ public struct CucumberJSONReporter: Reporter {
     }
 
     public mutating func handle(_ event: RunEvent) {
-        guard case .storyFinished(let result) = event else { return runFailures.handle(event) }
+        // Only stories: Cucumber JSON has no place for run hooks, rejected
+        // story files or stories not run (Cucumber's formatter writes none),
+        // which the terminal, JUnit, HTML and Messages reports say.
+        guard case .storyFinished(let result) = event else { return }
         let file = result.story.location.file
         let info = fileInfos.info(file)
         let index: Int
@@ -95,11 +95,6 @@ public struct CucumberJSONReporter: Reporter {
             try write((index > 0 ? [UInt8(ascii: ",")] : []) + feature.head)
             try copy(feature.elements)
             try write(Array("]}".utf8))
-        }
-        for (index, feature) in runFailures.features.enumerated() {
-            var bytes: [UInt8] = features.isEmpty && index == 0 ? [] : [UInt8(ascii: ",")]
-            feature.write(into: &bytes)
-            try write(bytes)
         }
         try write(Array("]\n".utf8))
     }
