@@ -55,5 +55,39 @@ extension BrowserTests {
         Browser.stop()
         #expect(BrowserHarness.chromiumProcesses().isEmpty)
     }
+
+    @Test("A story's page starts one renderer process: no omnibox popups nor spare renderer for a context that lives one story")
+    func oneRendererAPage() async throws {
+        Browser.stop()
+        defer { Browser.stop() }
+        let connection = try Browser.connection()
+        let group = try #require(Browser.processID)
+        // The renderers of start-up: wait until none started for a second.
+        var before = Set(Self.renderers(inGroup: group))
+        var quiet = 0
+        for _ in 0..<100 where quiet < 5 {
+            try await Task.sleep(for: .milliseconds(200))
+            let now = Set(Self.renderers(inGroup: group))
+            quiet = now == before ? quiet + 1 : 0
+            before = now
+        }
+        let page = try BrowserPage(connection: connection)
+        defer { page.close() }
+        var started = Set<String>()
+        for _ in 0..<15 {  // they start while the page opens, and a little after
+            started.formUnion(Set(Self.renderers(inGroup: group)).subtracting(before))
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(started.count == 1, "opening a page started \(started.count) renderer processes")
+    }
+
+    /// The pids of the renderer processes in a process group.
+    static func renderers(inGroup group: Int32) -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { Int32($0).map { getpgid($0) == group } ?? false }.filter { pid in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+            return String(decoding: data, as: UTF8.self).contains("--type=renderer")
+        }
+    }
 }
 }

@@ -78,6 +78,7 @@ final class CDPConnection: Sendable {
         fileprivate let id: Int
         fileprivate let method: String
         fileprivate let waiter: Waiter
+        fileprivate let sent = CDPTrace.isOn ? CDPTrace.now() : 0
     }
 
     private func start(_ method: String, _ params: [String: Any], session: String?) throws -> Pending {
@@ -102,6 +103,7 @@ final class CDPConnection: Sendable {
             process.stop()
             throw error
         }
+        if CDPTrace.isOn { CDPTrace.log(command.method, since: command.sent) }
         return try state.withLock { state in
             state.waiters[command.id] = nil
             return command.waiter.result ?? .failure(state.failure ?? BrowserError("\(command.method) got no answer"))

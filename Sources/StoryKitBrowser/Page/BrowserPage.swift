@@ -43,6 +43,8 @@ public final class BrowserPage: Sendable {
     /// Opens a blank page in a new browser context.
     init(connection: CDPConnection, timeLimit: Double? = nil) throws {
         self.connection = connection
+        let making = CDPTrace.isOn ? CDPTrace.now() : 0
+        defer { CDPTrace.log("page made", since: making) }
         contextID = try connection.call("Target.createBrowserContext", ["disposeOnDetach": true], timeLimit: timeLimit)
             .string("browserContextId") ?? ""
         do {
@@ -105,6 +107,8 @@ public final class BrowserPage: Sendable {
         // document has no loader) the document's ready state, checked now and
         // then in case an event is missed.
         let loader = result.string("loaderId")
+        let loading = CDPTrace.isOn ? CDPTrace.now() : 0
+        defer { CDPTrace.log("load awaited", since: loading) }
         let deadline = Date().addingTimeInterval(timeLimit)
         var checked = loader == nil ? Date.distantPast : Date()
         while Date() < deadline {

@@ -38,7 +38,9 @@ public final class BrowserSteps: StepDefinitions {
     /// The story's page, opened (and the browser started) if need be.
     public func page() throws -> BrowserPage {
         if let openPage { return openPage }
+        let opening = CDPTrace.isOn ? CDPTrace.now() : 0
         let page = try BrowserPage.open()
+        CDPTrace.log("story page opened", since: opening)
         openPage = page
         store[Self.storeKey] = self
         return page
@@ -57,12 +59,15 @@ public final class BrowserSteps: StepDefinitions {
         }
         openPage?.close()
         openPage = nil
+        CDPTrace.log("story page closed", since: CDPTrace.isOn ? CDPTrace.now() : 0)
     }
 
     /// Runs a step's work on the page; on failure attaches a screenshot and
     /// the accessibility tree to the step, and fails it with the message.
     public func perform(_ work: (BrowserPage) async throws -> Void) async throws {
         var page: BrowserPage?
+        let began = CDPTrace.isOn ? CDPTrace.now() : 0
+        defer { CDPTrace.log("step done", since: began) }
         do {
             page = try self.page()
             try await work(page!)
