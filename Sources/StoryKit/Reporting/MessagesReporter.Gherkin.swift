@@ -14,215 +14,238 @@ extension MessagesReporter {
             return marker.marker.text(.file, local + 1, file: marker.file)
         }
 
-        /// Appends ``id(_:)`` as a JSON string.
-        func writeID(_ local: Int, into out: inout [UInt8]) {
-            out.append(UInt8(ascii: "\""))
+        /// ``id(_:)``'s text, without quotes (it needs no escape).
+        private func writeIDText(_ local: Int, into out: inout [UInt8]) {
             if let marker {
                 marker.marker.write(.file, local + 1, file: marker.file, into: &out)
             } else {
                 JSONValue.writeInteger(Int64(base + local), into: &out)
             }
-            out.append(UInt8(ascii: "\""))
+        }
+
+        /// Writes ``id(_:)`` as a JSON string.
+        func id(_ local: Int, into json: inout JSONWriter) {
+            json.string { writeIDText(local, into: &$0) }
         }
 
         /// Appends the `gherkinDocument` message as JSON text, straight as
         /// bytes (a file's whole syntax tree, thousands of nodes): the
         /// text ``JSONValue`` makes of the same members, in the same order.
         func writeDocument(into out: inout [UInt8]) {
-            out.literal(#"{"uri":"#)
-            JSONValue.writeString(uri, into: &out)
-            if let feature = info.feature {
-                out.literal(#","feature":"#)
-                write(feature, into: &out)
+            JSONWriter.write(into: &out) { json in
+                json.beginObject()
+                json.key("uri")
+                json.string(uri)
+                if let feature = info.feature {
+                    json.key("feature")
+                    write(feature, into: &json)
+                }
+                json.key("comments")
+                json.beginArray()
+                for comment in info.document?.comments ?? [] {
+                    json.beginObject()
+                    json.key("location")
+                    write(comment.location, into: &json)
+                    json.key("text")
+                    json.string(comment.text)
+                    json.endObject()
+                }
+                json.endArray()
+                json.endObject()
             }
-            out.literal(#","comments":["#)
-            for (index, comment) in (info.document?.comments ?? []).enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.literal(#"{"location":"#)
-                write(comment.location, into: &out)
-                out.literal(#","text":"#)
-                JSONValue.writeString(comment.text, into: &out)
-                out.append(UInt8(ascii: "}"))
-            }
-            out.literal("]}")
         }
 
         /// `{"line":…,"column":…}`.
-        private func write(_ place: GherkinLocation, into out: inout [UInt8]) {
-            out.literal(#"{"line":"#)
-            JSONValue.writeInteger(Int64(place.line), into: &out)
-            out.literal(#","column":"#)
-            JSONValue.writeInteger(Int64(place.column), into: &out)
-            out.append(UInt8(ascii: "}"))
+        private func write(_ place: GherkinLocation, into json: inout JSONWriter) {
+            json.beginObject()
+            json.key("line")
+            json.integer(place.line)
+            json.key("column")
+            json.integer(place.column)
+            json.endObject()
         }
 
         /// `"id":…,"location":…`: the members every node starts with.
-        private func writeIDAndLocation(_ id: Int, _ place: GherkinLocation, into out: inout [UInt8]) {
-            out.literal(#""id":"#)
-            writeID(id, into: &out)
-            out.literal(#","location":"#)
-            write(place, into: &out)
+        private func writeIDAndLocation(_ id: Int, _ place: GherkinLocation, into json: inout JSONWriter) {
+            json.key("id")
+            self.id(id, into: &json)
+            json.key("location")
+            write(place, into: &json)
         }
 
-        /// `,"tags":[…]`.
-        private func write(_ tags: [GherkinTag], into out: inout [UInt8]) {
-            out.literal(#","tags":["#)
-            for (index, tag) in tags.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.literal(#"{"location":"#)
-                write(tag.location, into: &out)
-                out.literal(#","name":"#)
-                JSONValue.writeString(tag.name, into: &out)
-                out.literal(#","id":"#)
-                writeID(tag.id, into: &out)
-                out.append(UInt8(ascii: "}"))
+        /// `"tags":[…]`.
+        private func write(_ tags: [GherkinTag], into json: inout JSONWriter) {
+            json.key("tags")
+            json.beginArray()
+            for tag in tags {
+                json.beginObject()
+                json.key("location")
+                write(tag.location, into: &json)
+                json.key("name")
+                json.string(tag.name)
+                json.key("id")
+                id(tag.id, into: &json)
+                json.endObject()
             }
-            out.append(UInt8(ascii: "]"))
+            json.endArray()
         }
 
-        /// `,"keyword":…,"name":…,"description":…`.
-        private func writeTitle(keyword: String, name: String, description: String, into out: inout [UInt8]) {
-            out.literal(#","keyword":"#)
-            JSONValue.writeString(keyword, into: &out)
-            out.literal(#","name":"#)
-            JSONValue.writeString(name, into: &out)
-            out.literal(#","description":"#)
-            JSONValue.writeString(description, into: &out)
+        /// `"keyword":…,"name":…,"description":…`.
+        private func writeTitle(keyword: String, name: String, description: String, into json: inout JSONWriter) {
+            json.key("keyword")
+            json.string(keyword)
+            json.key("name")
+            json.string(name)
+            json.key("description")
+            json.string(description)
         }
 
-        private func write(_ feature: GherkinFeature, into out: inout [UInt8]) {
-            out.literal(#"{"location":"#)
-            write(feature.location, into: &out)
-            write(feature.tags, into: &out)
-            out.literal(#","language":"#)
-            JSONValue.writeString(feature.language, into: &out)
-            writeTitle(keyword: feature.keyword, name: feature.name, description: feature.description, into: &out)
-            write(children: feature.children, into: &out)
-            out.literal("}")
+        private func write(_ feature: GherkinFeature, into json: inout JSONWriter) {
+            json.beginObject()
+            json.key("location")
+            write(feature.location, into: &json)
+            write(feature.tags, into: &json)
+            json.key("language")
+            json.string(feature.language)
+            writeTitle(keyword: feature.keyword, name: feature.name, description: feature.description, into: &json)
+            write(children: feature.children, into: &json)
+            json.endObject()
         }
 
-        /// `,"children":[…]` of a feature or rule.
-        private func write(children: [GherkinFeature.Child], into out: inout [UInt8]) {
-            out.literal(#","children":["#)
-            for (index, child) in children.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                write(child, into: &out)
+        /// `"children":[…]` of a feature or rule.
+        private func write(children: [GherkinFeature.Child], into json: inout JSONWriter) {
+            json.key("children")
+            json.beginArray()
+            for child in children {
+                write(child, into: &json)
             }
-            out.literal("]")
+            json.endArray()
         }
 
-        private func write(_ child: GherkinFeature.Child, into out: inout [UInt8]) {
+        private func write(_ child: GherkinFeature.Child, into json: inout JSONWriter) {
+            json.beginObject()
             switch child {
             case .background(let background):
-                out.literal(#"{"background":{"#)
-                writeIDAndLocation(background.id, background.location, into: &out)
-                writeTitle(keyword: background.keyword, name: background.name, description: background.description, into: &out)
-                write(steps: background.steps, into: &out)
-                out.literal("}}")
+                json.key("background")
+                json.beginObject()
+                writeIDAndLocation(background.id, background.location, into: &json)
+                writeTitle(keyword: background.keyword, name: background.name, description: background.description, into: &json)
+                write(steps: background.steps, into: &json)
             case .scenario(let scenario):
-                out.literal(#"{"scenario":{"#)
-                writeIDAndLocation(scenario.id, scenario.location, into: &out)
-                write(scenario.tags, into: &out)
-                writeTitle(keyword: scenario.keyword, name: scenario.name, description: scenario.description, into: &out)
-                write(steps: scenario.steps, into: &out)
-                out.literal(#","examples":["#)
-                for (index, examples) in scenario.examples.enumerated() {
-                    if index > 0 { out.append(UInt8(ascii: ",")) }
-                    write(examples, into: &out)
+                json.key("scenario")
+                json.beginObject()
+                writeIDAndLocation(scenario.id, scenario.location, into: &json)
+                write(scenario.tags, into: &json)
+                writeTitle(keyword: scenario.keyword, name: scenario.name, description: scenario.description, into: &json)
+                write(steps: scenario.steps, into: &json)
+                json.key("examples")
+                json.beginArray()
+                for examples in scenario.examples {
+                    write(examples, into: &json)
                 }
-                out.literal("]}}")
+                json.endArray()
             case .rule(let rule):
-                out.literal(#"{"rule":{"#)
-                writeIDAndLocation(rule.id, rule.location, into: &out)
-                write(rule.tags, into: &out)
-                writeTitle(keyword: rule.keyword, name: rule.name, description: rule.description, into: &out)
-                write(children: rule.children, into: &out)
-                out.literal("}}")
+                json.key("rule")
+                json.beginObject()
+                writeIDAndLocation(rule.id, rule.location, into: &json)
+                write(rule.tags, into: &json)
+                writeTitle(keyword: rule.keyword, name: rule.name, description: rule.description, into: &json)
+                write(children: rule.children, into: &json)
             }
+            json.endObject()
+            json.endObject()
         }
 
-        private func write(_ examples: GherkinExamples, into out: inout [UInt8]) {
-            out.append(UInt8(ascii: "{"))
-            writeIDAndLocation(examples.id, examples.location, into: &out)
-            write(examples.tags, into: &out)
-            writeTitle(keyword: examples.keyword, name: examples.name, description: examples.description, into: &out)
+        private func write(_ examples: GherkinExamples, into json: inout JSONWriter) {
+            json.beginObject()
+            writeIDAndLocation(examples.id, examples.location, into: &json)
+            write(examples.tags, into: &json)
+            writeTitle(keyword: examples.keyword, name: examples.name, description: examples.description, into: &json)
             if let header = examples.tableHeader {
-                out.literal(#","tableHeader":"#)
-                writeRow(header.id, header.location, header.cells, into: &out)
+                json.key("tableHeader")
+                writeRow(header.id, header.location, header.cells, into: &json)
             }
-            out.literal(#","tableBody":["#)
-            for (index, row) in examples.tableBody.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                writeRow(row.id, row.location, row.cells, into: &out)
+            json.key("tableBody")
+            json.beginArray()
+            for row in examples.tableBody {
+                writeRow(row.id, row.location, row.cells, into: &json)
             }
-            out.literal("]}")
+            json.endArray()
+            json.endObject()
         }
 
-        private func writeRow(_ rowID: Int, _ place: GherkinLocation, _ cells: [String], into out: inout [UInt8]) {
+        private func writeRow(_ rowID: Int, _ place: GherkinLocation, _ cells: [String], into json: inout JSONWriter) {
             let columns = info.cellColumns(line: place.line)
-            out.append(UInt8(ascii: "{"))
-            writeIDAndLocation(rowID, place, into: &out)
-            out.literal(#","cells":["#)
+            json.beginObject()
+            writeIDAndLocation(rowID, place, into: &json)
+            json.key("cells")
+            json.beginArray()
             for (index, value) in cells.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
                 let column = index < columns.count ? columns[index] : place.column
-                out.literal(#"{"location":"#)
-                write(GherkinLocation(line: place.line, column: column), into: &out)
-                out.literal(#","value":"#)
-                JSONValue.writeString(value, into: &out)
-                out.append(UInt8(ascii: "}"))
+                json.beginObject()
+                json.key("location")
+                write(GherkinLocation(line: place.line, column: column), into: &json)
+                json.key("value")
+                json.string(value)
+                json.endObject()
             }
-            out.literal("]}")
+            json.endArray()
+            json.endObject()
         }
 
-        /// `,"steps":[…]`.
-        private func write(steps: [GherkinStep], into out: inout [UInt8]) {
-            out.literal(#","steps":["#)
+        /// `"steps":[…]`.
+        private func write(steps: [GherkinStep], into json: inout JSONWriter) {
+            json.key("steps")
+            json.beginArray()
             for index in steps.indices {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                write(steps[index], into: &out)
+                write(steps[index], into: &json)
             }
-            out.append(UInt8(ascii: "]"))
+            json.endArray()
         }
 
-        private func write(_ step: GherkinStep, into out: inout [UInt8]) {
-            out.append(UInt8(ascii: "{"))
-            writeIDAndLocation(step.id, step.location, into: &out)
-            out.literal(#","keyword":"#)
-            JSONValue.writeString(step.keyword, into: &out)
-            out.literal(#","keywordType":"#)
-            JSONValue.writeString(step.keywordType.rawValue, into: &out)
-            out.literal(#","text":"#)
-            JSONValue.writeString(step.text, into: &out)
+        private func write(_ step: GherkinStep, into json: inout JSONWriter) {
+            json.beginObject()
+            writeIDAndLocation(step.id, step.location, into: &json)
+            json.key("keyword")
+            json.string(step.keyword)
+            json.key("keywordType")
+            json.string(step.keywordType.rawValue)
+            json.key("text")
+            json.string(step.text)
             if let table = step.dataTable {
                 // The parser numbers a table's rows just before its step.
                 let lines = info.tableRowLines(from: table.location.line, count: table.rows.count)
                 let firstRowID = step.id - table.rows.count
-                out.literal(#","dataTable":{"location":"#)
-                write(table.location, into: &out)
-                out.literal(#","rows":["#)
+                json.key("dataTable")
+                json.beginObject()
+                json.key("location")
+                write(table.location, into: &json)
+                json.key("rows")
+                json.beginArray()
                 for (index, cells) in table.rows.enumerated() {
-                    if index > 0 { out.append(UInt8(ascii: ",")) }
                     let line = lines[index]
                     let column = info.cellColumns(line: line).first.map { $0 - 2 } ?? table.location.column
-                    writeRow(firstRowID + index, GherkinLocation(line: line, column: index == 0 ? table.location.column : max(1, column)), cells, into: &out)
+                    writeRow(firstRowID + index, GherkinLocation(line: line, column: index == 0 ? table.location.column : max(1, column)), cells, into: &json)
                 }
-                out.literal("]}")
+                json.endArray()
+                json.endObject()
             }
             if let doc = step.docString {
-                out.literal(#","docString":{"location":"#)
-                write(doc.location, into: &out)
+                json.key("docString")
+                json.beginObject()
+                json.key("location")
+                write(doc.location, into: &json)
                 if let mediaType = doc.mediaType {
-                    out.literal(#","mediaType":"#)
-                    JSONValue.writeString(mediaType, into: &out)
+                    json.key("mediaType")
+                    json.string(mediaType)
                 }
-                out.literal(#","content":"#)
-                JSONValue.writeString(doc.content, into: &out)
-                out.literal(#","delimiter":"#)
-                JSONValue.writeString(doc.delimiter, into: &out)
-                out.append(UInt8(ascii: "}"))
+                json.key("content")
+                json.string(doc.content)
+                json.key("delimiter")
+                json.string(doc.delimiter)
+                json.endObject()
             }
-            out.append(UInt8(ascii: "}"))
+            json.endObject()
         }
     }
 }

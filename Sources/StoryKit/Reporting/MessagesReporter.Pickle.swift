@@ -76,58 +76,53 @@ extension MessagesReporter {
     static func pickle(_ pickle: StoryKit.Pickle, file: GherkinFile, into out: inout [UInt8]) -> PickleIDs {
         // Written straight as bytes, one per story: the text the JSON
         // writer makes of the same members, in the same order.
-        out.literal(#"{"pickle":{"id":"#)
-        file.writeID(pickle.id, into: &out)
-        out.literal(#","uri":"#)
-        JSONValue.writeString(file.uri, into: &out)
-        out.literal(#","location":{"line":"#)
-        JSONValue.writeInteger(Int64(pickle.location.line), into: &out)
-        out.literal(#","column":"#)
-        JSONValue.writeInteger(Int64(pickle.location.column), into: &out)
-        out.literal(#"},"astNodeIds":["#)
-        for (index, id) in pickle.astNodeIDs.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            file.writeID(id, into: &out)
-        }
-        out.literal(#"],"tags":["#)
-        for (index, tag) in pickle.tags.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.literal(#"{"name":"#)
-            JSONValue.writeString(tag.name, into: &out)
-            out.literal(#","astNodeId":"#)
-            file.writeID(tag.astNodeID, into: &out)
-            out.append(UInt8(ascii: "}"))
-        }
-        out.literal(#"],"name":"#)
-        JSONValue.writeString(pickle.name, into: &out)
-        out.literal(#","language":"#)
-        JSONValue.writeString(pickle.language, into: &out)
-        out.literal(#","steps":["#)
-        // Each step's fields read in place: a `for` loop would copy every step.
-        for index in pickle.steps.indices {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.literal(#"{"id":"#)
-            file.writeID(pickle.steps[index].id, into: &out)
-            out.literal(#","text":"#)
-            JSONValue.writeString(pickle.steps[index].text, into: &out)
-            out.literal(#","type":"#)
-            JSONValue.writeString(pickle.steps[index].type.rawValue, into: &out)
-            out.literal(#","astNodeIds":["#)
-            for (number, id) in pickle.steps[index].astNodeIDs.enumerated() {
-                if number > 0 { out.append(UInt8(ascii: ",")) }
-                file.writeID(id, into: &out)
+        JSONWriter.write(into: &out) { json in
+            json.beginObject()
+            json.key("pickle")
+            json.beginObject()
+            json.key("id")
+            file.id(pickle.id, into: &json)
+            json.key("uri")
+            json.string(file.uri)
+            json.key("location")
+            json.beginObject()
+            json.key("line")
+            json.integer(pickle.location.line)
+            json.key("column")
+            json.integer(pickle.location.column)
+            json.endObject()
+            json.key("astNodeIds")
+            json.beginArray()
+            for id in pickle.astNodeIDs {
+                file.id(id, into: &json)
             }
-            out.append(UInt8(ascii: "]"))
-            if pickle.steps[index].docString != nil || pickle.steps[index].dataTable != nil,
-                let argument = argument(
-                    docString: pickle.steps[index].docString.map { ($0.content, $0.mediaType) }, dataTable: pickle.steps[index].dataTable)
-            {
-                out.literal(#","argument":"#)
-                argument.write(into: &out)
+            json.endArray()
+            json.key("tags")
+            json.beginArray()
+            for tag in pickle.tags {
+                json.beginObject()
+                json.key("name")
+                json.string(tag.name)
+                json.key("astNodeId")
+                file.id(tag.astNodeID, into: &json)
+                json.endObject()
             }
-            out.append(UInt8(ascii: "}"))
+            json.endArray()
+            json.key("name")
+            json.string(pickle.name)
+            json.key("language")
+            json.string(pickle.language)
+            json.key("steps")
+            json.beginArray()
+            // Each step's fields read in place: a `for` loop would copy every step.
+            for index in pickle.steps.indices {
+                step(pickle.steps, index, file: file, into: &json)
+            }
+            json.endArray()
+            json.endObject()
+            json.endObject()
         }
-        out.literal("]}}\n")
+        out.append(UInt8(ascii: "\n"))
         guard let marker = file.marker else {
             // ``GherkinFile/id(_:)``'s numbers.
             return PickleIDs(
@@ -135,6 +130,30 @@ extension MessagesReporter {
         }
         // ``GherkinFile/id(_:)``'s markers, by number.
         return PickleIDs(marker: marker.marker, file: marker.file, id: pickle.id + 1, steps: pickle.steps.indices.map { pickle.steps[$0].id + 1 }, line: [])
+    }
+
+    /// A pickle's step, `{"id":…,"text":…,"type":…,"astNodeIds":[…],"argument":…}`.
+    private static func step(_ steps: [StoryKit.Pickle.Step], _ index: Int, file: GherkinFile, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("id")
+        file.id(steps[index].id, into: &json)
+        json.key("text")
+        json.string(steps[index].text)
+        json.key("type")
+        json.string(steps[index].type.rawValue)
+        json.key("astNodeIds")
+        json.beginArray()
+        for id in steps[index].astNodeIDs {
+            file.id(id, into: &json)
+        }
+        json.endArray()
+        if steps[index].docString != nil || steps[index].dataTable != nil,
+            let argument = argument(docString: steps[index].docString.map { ($0.content, $0.mediaType) }, dataTable: steps[index].dataTable)
+        {
+            json.key("argument")
+            json.value(argument)
+        }
+        json.endObject()
     }
 
     static func argument(docString: (content: String, mediaType: String?)?, dataTable: [[String]]?) -> JSONValue? {
