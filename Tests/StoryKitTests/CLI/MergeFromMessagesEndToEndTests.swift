@@ -21,8 +21,11 @@ import Testing
         // interrupted at that step, in the run and in its shard alike.
         "z.stories": "Story: stop\n  Given a step that passes\n  When the step sends SIGTERM to its run\n  Then a step that blocks for 5 s\n  And a step that passes\n",
     ]
-    static func environment(beforeRunFails: Bool) -> [String: String] {
-        beforeRunFails ? ["STORYRUN_FIXTURE_STEPS": "faults", "STORYRUN_FAULT_BEFORE_RUN": "throw"] : ["STORYRUN_FIXTURE_STEPS": "faults"]
+    static func environment(beforeRunFails: Bool, afterRunFails: Bool = false) -> [String: String] {
+        var environment = ["STORYRUN_FIXTURE_STEPS": "faults"]
+        if beforeRunFails { environment["STORYRUN_FAULT_BEFORE_RUN"] = "throw" }
+        if afterRunFails { environment["STORYRUN_FAULT_AFTER_RUN"] = "throw" }
+        return environment
     }
 
     static func reports(_ name: String) -> [String] {
@@ -81,11 +84,24 @@ import Testing
         try await compare(beforeRunFails: beforeRunFails)
     }
 
-    private func compare(beforeRunFails: Bool) async throws {
-        let environment = Self.environment(beforeRunFails: beforeRunFails)
+    /// A failed after-run hook (in every shard, once in the run) and a
+    /// rejected file: every merged report says what the unsharded run said.
+    /// Not with the interrupt as well: an interrupted run runs no after-run
+    /// hook, while a shard that was not interrupted runs it, so the shards
+    /// did something the run did not.
+    @Test("A run whose after-run hook failed and that rejected a file: its shards merge into its very reports")
+    func mergedReportsWithAFailedAfterRunHook() async throws {
+        try await compare(beforeRunFails: false, afterRunFails: true)
+    }
+
+    private func compare(beforeRunFails: Bool, afterRunFails: Bool = false) async throws {
+        let environment = Self.environment(beforeRunFails: beforeRunFails, afterRunFails: afterRunFails)
         let folder = try Binary.temporaryFolder("merge-messages")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        for (file, text) in Self.files { try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file)) }
+        for (file, text) in Self.files where !(afterRunFails && file == "z.stories") {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + file))
+        }
+        let isInterrupted = !beforeRunFails && !afterRunFails
         // Where the signal stops the story is the runs' race, not the
         // merge's: the run and its shards are made again (at most thrice)
         // until the story stopped at the same step in both.
@@ -106,8 +122,9 @@ import Testing
         #expect(whole.status == 2, "\(whole.output)\(whole.errorOutput)")
         #expect(whole.output.contains("the before run hook failed") == beforeRunFails && whole.output.contains("broken.feature:4:3: error"))
         let wholeMessages = try String(contentsOfFile: folder + "/whole.ndjson", encoding: .utf8)
-        #expect(wholeMessages.contains(#""interrupted: true"#) != beforeRunFails, "the run was interrupted: \(!beforeRunFails)")
-        #expect(whole.output.contains("the run was interrupted (SIGTERM) while this test step ran") != beforeRunFails, "\(whole.output)")
+        #expect(wholeMessages.contains(#""interrupted: true"#) == isInterrupted, "the run was interrupted: \(isInterrupted)")
+        #expect(whole.output.contains("the run was interrupted (SIGTERM) while this test step ran") == isInterrupted, "\(whole.output)")
+        #expect(whole.output.contains("the after run hook failed") == afterRunFails, "\(whole.output)")
         let merge = try await Binary.run(["merge", "s1.ndjson", "s2.ndjson"] + Self.reports("merged"), in: folder, timeout: 60, environment: environment)
         #expect(merge.status == whole.status, "\(merge.output)\(merge.errorOutput)")
         // The run says once, as it goes, why the stories it did not run were
