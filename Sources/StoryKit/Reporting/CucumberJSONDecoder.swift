@@ -199,6 +199,10 @@ enum CucumberJSONDecoder {
         if let info = json["match"] as? [String: Any], let pattern = info["pattern"] as? String {
             let arguments = (info["arguments"] as? [[String: Any]] ?? []).map { $0["val"] as? String }
             match = MatchInfo(pattern: pattern, location: place(info["location"] as? String) ?? location, arguments: arguments)
+            // Placed where the report says, checked against the step's text.
+            match?.spans = GroupSpans(
+                placing: arguments, starts: (info["arguments"] as? [[String: Any]] ?? []).map { $0["offset"] as? Int }, in: step.text,
+                countingUTF16: false)
         }
         var result = StepResult(step: step, status: status, duration: duration, error: error, match: match, alsoMatched: [])
         result.attachments = attachments(json)

@@ -66,9 +66,7 @@ extension MessagesReporter {
                     if !isFirst { out.append(UInt8(ascii: ",")) }
                     isFirst = false
                     let known = position < 0 ? firstKnown : known(match)
-                    Self.writeMatchArguments(
-                        match, definition: known?.definition ?? registered[match.key], captures: known?.captures, text: text, trees: trees,
-                        into: &out)
+                    Self.writeMatchArguments(match, layout: known?.layout ?? GroupLayout(registered[match.key]), text: text, into: &out)
                 }
                 out.literal("]}")
             }
