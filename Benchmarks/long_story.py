@@ -7,12 +7,16 @@ The steps are the `storyrun-bench` executable's widget definitions
 so the figures are what running, answering and reporting a step costs,
 not what its code does.
 
-    python3 Benchmarks/long_story.py [N ...] [--binary PATH] [--rounds R] [--undefined]
+    python3 Benchmarks/long_story.py [N ...] [--binary PATH] [--rounds R] [--undefined] [--all-undefined]
 
 writes Benchmarks/out/long-N/long.stories and prints, for each N, the
 median wall of R alternating runs of each mode and their peak RSS (the
 parent's and its worker's, read from /proc/PID/status VmHWM while they
-run). `make bench` prints the same as
+run). With `--all-undefined` every step is undefined: half close to a
+definition (`the widgetI has P parts and B screws`, which the "did you
+mean" search names) and half like none (`a line about the weather`);
+the figures are then what telling an undefined step costs, to set
+against the passing steps'. `make bench` prints the same as
 its "Long stories" section (bench.py calls `long_stories`).
 """
 import os, subprocess, sys, time
@@ -23,12 +27,13 @@ STORYRUN = os.path.join(os.path.dirname(HERE), ".build", "release", "storyrun-be
 DEFINITIONS = 10
 
 
-def write_story(n, undefined=False, folder=None):
+def write_story(n, undefined=False, folder=None, all_undefined=False):
     """One `.stories` file holding one story of `n` passing steps, and with
     `undefined` one more step no definition matches (the story is then
     undefined, and its answer is not a plain pass: issue 29's story of
     1,000,001 steps); returns its folder (written once per shape)."""
-    folder = folder or os.path.join(OUT, f"long-{n}" + ("-undefined" if undefined else ""))
+    shape = "-all-undefined" if all_undefined else "-undefined" if undefined else ""
+    folder = folder or os.path.join(OUT, f"long-{n}{shape}")
     path = os.path.join(folder, "long.stories")
     if os.path.exists(path):
         return folder
@@ -36,7 +41,13 @@ def write_story(n, undefined=False, folder=None):
     with open(path + ".tmp", "w") as f:
         f.write(f"Story: one story of {n} steps\n")
         for index in range(n):
-            f.write(f"{'And' if index else 'Given'} the widget{index % DEFINITIONS} has {index % 97} parts and {index % 89} bolts\n")
+            keyword = 'And' if index else 'Given'
+            if not all_undefined:
+                f.write(f"{keyword} the widget{index % DEFINITIONS} has {index % 97} parts and {index % 89} bolts\n")
+            elif index % 2:
+                f.write(f"{keyword} a line about the weather in town number {index}\n")
+            else:
+                f.write(f"{keyword} the widget{index % DEFINITIONS} has {index % 97} parts and {index % 89} screws\n")
         if undefined:
             f.write("And a step no definition matches\n")
     os.replace(path + ".tmp", path)
@@ -93,12 +104,12 @@ def run(command, timeout, sample=False):
     return wall, status, parent / 1024, max(workers.values(), default=0) / 1024
 
 
-def compare(n, binary=STORYRUN, rounds=3, timeout=600, label="", undefined=False):
+def compare(n, binary=STORYRUN, rounds=3, timeout=600, label="", undefined=False, all_undefined=False):
     """Median wall of `rounds` alternating runs per mode, each sampled for
     memory (the highest of its runs); returns {mode: (wall, parent MB,
     worker MB)}."""
-    folder = write_story(n, undefined)
-    label += "+1 undefined " if undefined else ""
+    folder = write_story(n, undefined, all_undefined=all_undefined)
+    label += "all undefined " if all_undefined else "+1 undefined " if undefined else ""
     modes = {"supervised": [binary, folder], "--in-process": [binary, "--in-process", folder]}
     runs = {mode: [] for mode in modes}
     for _ in range(rounds):
@@ -121,15 +132,16 @@ def compare(n, binary=STORYRUN, rounds=3, timeout=600, label="", undefined=False
 
 
 def main(arguments):
-    binary, rounds, sizes, undefined = STORYRUN, 3, [], False
+    binary, rounds, sizes, undefined, all_undefined = STORYRUN, 3, [], False, False
     while arguments:
         argument = arguments.pop(0)
         if argument == "--binary": binary = arguments.pop(0)
         elif argument == "--rounds": rounds = int(arguments.pop(0))
         elif argument == "--undefined": undefined = True
+        elif argument == "--all-undefined": all_undefined = True
         else: sizes.append(int(argument))
     for n in sizes or [10_000, 50_000, 200_000]:
-        compare(n, binary, rounds, undefined=undefined)
+        compare(n, binary, rounds, undefined=undefined, all_undefined=all_undefined)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,12 @@
 import Foundation
 
-/// A JSON object as JSONSerialization reads and writes it.
-typealias JSONObject = [String: Any]
+extension JSONValue {
+    /// A whole number of the protocol (a line, a column, a version).
+    static func number(_ value: Int) -> JSONValue { .int(Int64(value)) }
+
+    /// The whole number, if this is one (the protocol's lines, columns and versions).
+    var integer: Int? { intValue.map { Int($0) } }
+}
 
 /// JSON-RPC 2.0 over a pair of file descriptors, framed as the Language
 /// Server Protocol frames it: `Content-Length: N`, a blank line, N bytes.
@@ -22,12 +27,17 @@ struct LSPConnection {
     /// A frame whose body is not a JSON object, or whose header has no
     /// length a body can have, is answered with a JSON-RPC parse error
     /// (`-32700`, id null) and skipped.
-    mutating func read() -> JSONObject? {
+    mutating func read() -> JSONValue? {
         while true {
             guard let body = readFrame() else { return nil }
             guard let body else { continue }
-            if let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? JSONObject { return object }
-            answerParseError("a message is not a JSON object")
+            do {
+                let message = try JSONValue(parsingUTF8: body)
+                if case .object = message { return message }
+                answerParseError("a message is not a JSON object")
+            } catch {
+                answerParseError("a message is not a JSON object (\(error))")
+            }
         }
     }
 
@@ -100,7 +110,7 @@ struct LSPConnection {
 
     /// Answers a message that cannot be read with a JSON-RPC parse error.
     private func answerParseError(_ problem: String) {
-        write(["id": NSNull(), "error": ["code": -32700, "message": "storyrun lsp: " + problem] as JSONObject])
+        write(["id": .null, "error": ["code": -32700, "message": "storyrun lsp: \(problem)"]])
     }
 
     /// Gives the input up: answers with the problem, keeps it in
@@ -137,12 +147,9 @@ struct LSPConnection {
     }
 
     /// Writes a message, framed.
-    func write(_ message: JSONObject) {
-        var object = message
-        object["jsonrpc"] = "2.0"
-        guard let body = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes]) else {
-            return
-        }
+    func write(_ message: JSONValue) {
+        var body: [UInt8] = []
+        JSONValue.object([("jsonrpc", "2.0")] + (message.objectMembers ?? [])).write(into: &body)
         var bytes = Array("Content-Length: \(body.count)\r\n\r\n".utf8)
         bytes += body
         var offset = 0

@@ -1,8 +1,8 @@
 extension LanguageServer {
     /// The LSP diagnostics of a document: the parser's, then each step line's
     /// undefined, ambiguous and conversion problems, as a run would find them.
-    func diagnostics(of document: StoryDocument) -> [JSONObject] {
-        var out: [JSONObject] = document.parseDiagnostics.map { diagnostic in
+    func diagnostics(of document: StoryDocument) -> [JSONValue] {
+        var out: [JSONValue] = document.parseDiagnostics.map { diagnostic in
             let line = diagnostic.location?.line ?? 1
             return Self.lsp(diagnostic, range: document.lineRange(line, fromColumn: diagnostic.location?.column ?? 0), code: "parse")
         }
@@ -10,8 +10,7 @@ extension LanguageServer {
         for line in document.usesByLine.keys.sorted() {
             for use in document.usesByLine[line] ?? [] {
                 for diagnostic in problems(of: use, in: document) {
-                    let start = (diagnostic["range"] as? JSONObject)?["start"] as? JSONObject
-                    let key = "\(start?["line"] as? Int ?? 0):\(diagnostic["message"] as? String ?? "")"
+                    let key = "\(diagnostic["range"]?["start"]?["line"]?.integer ?? 0):\(diagnostic["message"]?.stringValue ?? "")"
                     if seen.insert(key).inserted { out.append(diagnostic) }
                 }
             }
@@ -20,7 +19,7 @@ extension LanguageServer {
     }
 
     /// The diagnostics of one use of a step.
-    private func problems(of use: StoryDocument.StepUse, in document: StoryDocument) -> [JSONObject] {
+    private func problems(of use: StoryDocument.StepUse, in document: StoryDocument) -> [JSONValue] {
         let step = use.step
         let range = document.lineRange(step.location.line)
         if use.result.isUndefined {
@@ -30,10 +29,10 @@ extension LanguageServer {
             }
             let snippet = Snippet(for: step, numbers: .used(in: registry)).code()
             message += "\nhelp: define it with the quick fix, or paste this snippet into a step class:\n" + snippet
-            return [["range": range, "severity": 2, "source": "storyrun", "code": "undefined", "message": message,
-                     "data": ["snippet": snippet]]]
+            return [["range": range, "severity": 2, "source": "storyrun", "code": "undefined", "message": .string(message),
+                     "data": ["snippet": .string(snippet)]]]
         }
-        var out: [JSONObject] = []
+        var out: [JSONValue] = []
         if use.result.isAmbiguous {
             out.append(Self.lsp(AmbiguityDiagnostic.make(step: step, result: use.result, isStrict: false), range: range, code: "ambiguous"))
         }
@@ -41,11 +40,11 @@ extension LanguageServer {
             let row = exampleRow(of: use, in: document)
             var message = Self.conversionMessage(error, definition: use.result.winner?.definition)
             if let row { message += " (in the Examples row at line \(row))" }
-            out.append(["range": range, "severity": 1, "source": "storyrun", "code": "conversion", "message": message])
+            out.append(["range": range, "severity": 1, "source": "storyrun", "code": "conversion", "message": .string(message)])
             if let row {
                 out.append([
                     "range": document.lineRange(row), "severity": 1, "source": "storyrun", "code": "conversion",
-                    "message": Self.conversionMessage(error, definition: use.result.winner?.definition) + " (step at line \(step.location.line): \(step.line))",
+                    "message": .string(Self.conversionMessage(error, definition: use.result.winner?.definition) + " (step at line \(step.location.line): \(step.line))"),
                 ])
             }
         }
@@ -72,19 +71,19 @@ extension LanguageServer {
     }
 
     /// A diagnostic as LSP shows it: the problem, its help and its notes.
-    static func lsp(_ diagnostic: Diagnostic, range: JSONObject, code: String) -> JSONObject {
+    static func lsp(_ diagnostic: Diagnostic, range: JSONValue, code: String) -> JSONValue {
         var message = diagnostic.problem
         if let help = diagnostic.help { message += "\nhelp: \(help)" }
-        var object: JSONObject = [
-            "range": range, "severity": diagnostic.severity == .error ? 1 : diagnostic.severity == .warning ? 2 : 3,
-            "source": "storyrun", "code": code, "message": message,
+        var members: [(String, JSONValue)] = [
+            ("range", range), ("severity", diagnostic.severity == .error ? 1 : diagnostic.severity == .warning ? 2 : 3),
+            ("source", "storyrun"), ("code", .string(code)), ("message", .string(message)),
         ]
-        let related: [JSONObject] = diagnostic.notes.compactMap { note in
+        let related: [JSONValue] = diagnostic.notes.compactMap { note in
             guard let location = note.location else { return nil }
-            return ["location": Self.location(file: location.file, line: location.line), "message": note.message]
+            return ["location": Self.location(file: location.file, line: location.line), "message": .string(note.message)]
         }
-        if !related.isEmpty { object["relatedInformation"] = related }
-        return object
+        if !related.isEmpty { members.append(("relatedInformation", .array(related))) }
+        return .object(members)
     }
 }
 

@@ -1,20 +1,20 @@
 extension LanguageServer {
     /// Goes from a step to the Swift file and line of the definition that wins.
-    func definition(_ params: JSONObject) -> Any? {
+    func definition(_ params: JSONValue) -> JSONValue? {
         guard let (document, line, _) = position(params), let winner = document.use(atLine: line)?.result.winner else { return nil }
         return [Self.location(file: winner.definition.location.file, line: winner.definition.location.line)]
     }
 
     /// Shows the pattern, the step class, the arguments as they will be
     /// converted, and every other definition that also matches.
-    func hover(_ params: JSONObject) -> Any? {
+    func hover(_ params: JSONValue) -> JSONValue? {
         guard let (document, line, _) = position(params), let uses = document.usesByLine[line], let use = uses.first else { return nil }
         var text: [String] = []
         guard let winner = use.result.winner else {
             text.append("**Undefined step**: no step definition matches `\(use.step.line)`.")
             text.append("Define it with this snippet in a step class:")
             text.append("```swift\n\(Snippet(for: use.step, numbers: .used(in: registry)).code())\n```")
-            return ["contents": ["kind": "markdown", "value": text.joined(separator: "\n\n")], "range": document.lineRange(line)]
+            return ["contents": ["kind": "markdown", "value": .string(text.joined(separator: "\n\n"))], "range": document.lineRange(line)]
         }
         let definition = winner.definition
         let syntax = definition.syntax == .regex ? "regex" : "Cucumber Expression"
@@ -42,14 +42,14 @@ extension LanguageServer {
                 "- `\($0.definition.pattern)` — \($0.definition.ownerName) (\($0.definition.location.displayFileAndLine))"
             }.joined(separator: "\n"))
         }
-        return ["contents": ["kind": "markdown", "value": text.joined(separator: "\n\n")], "range": document.lineRange(line)]
+        return ["contents": ["kind": "markdown", "value": .string(text.joined(separator: "\n\n"))], "range": document.lineRange(line)]
     }
 
     /// Every story line in the workspace that the same definition runs.
-    mutating func references(_ params: JSONObject) -> Any? {
+    mutating func references(_ params: JSONValue) -> JSONValue? {
         guard let (document, line, _) = position(params), let winner = document.use(atLine: line)?.result.winner else { return [] }
         let id = winner.definition.id
-        var found: [JSONObject] = []
+        var found: [JSONValue] = []
         var seen: Set<String> = []
         var matcher = self.matcher
         for (_, stories) in project.stories(replacing: documents) {
@@ -61,7 +61,7 @@ extension LanguageServer {
             }
         }
         self.matcher = matcher
-        return found
+        return .array(found)
     }
 
     /// A converted value as the hover shows it.

@@ -1,13 +1,13 @@
 extension LanguageServer {
     /// The outline of a document: features, rules, backgrounds, stories
     /// (scenarios) and examples, nested.
-    func documentSymbols(_ params: JSONObject) -> Any? {
-        guard let uri = (params["textDocument"] as? JSONObject)?["uri"] as? String, let document = documents[uri] else { return [] }
-        return Self.symbols(document)
+    func documentSymbols(_ params: JSONValue) -> JSONValue? {
+        guard let uri = params["textDocument"]?["uri"]?.stringValue, let document = documents[uri] else { return [] }
+        return .array(Self.symbols(document))
     }
 
     /// The nested symbols of a document.
-    static func symbols(_ document: StoryDocument) -> [JSONObject] {
+    static func symbols(_ document: StoryDocument) -> [JSONValue] {
         // Titles in order, each with its depth.
         var titles: [(line: Int, depth: Int, title: StoryOutline.Title, keyword: String, name: String)] = []
         var ruleOpen = false
@@ -24,8 +24,8 @@ extension LanguageServer {
             titles.append((index + 1, depth, title, keyword, name))
         }
         // Each symbol ends where the next one at its depth or above starts.
-        func build(_ range: Range<Int>) -> [JSONObject] {
-            var out: [JSONObject] = []
+        func build(_ range: Range<Int>) -> [JSONValue] {
+            var out: [JSONValue] = []
             var index = range.lowerBound
             while index < range.upperBound {
                 let entry = titles[index]
@@ -34,16 +34,16 @@ extension LanguageServer {
                 var lastLine = end < titles.count ? titles[end].line - 1 : document.lines.count
                 while lastLine > entry.line, document.lines[lastLine - 1].trimmingCharacters(in: .whitespaces).isEmpty { lastLine -= 1 }
                 let endCharacter = document.lines[lastLine - 1].utf16.count
-                var symbol: JSONObject = [
-                    "name": entry.name.isEmpty ? entry.keyword : entry.name,
-                    "detail": entry.keyword,
-                    "kind": kind(entry.title),
-                    "range": ["start": ["line": entry.line - 1, "character": 0], "end": ["line": lastLine - 1, "character": endCharacter]],
-                    "selectionRange": document.lineRange(entry.line),
+                var symbol: [(String, JSONValue)] = [
+                    ("name", .string(entry.name.isEmpty ? entry.keyword : entry.name)),
+                    ("detail", .string(entry.keyword)),
+                    ("kind", .number(kind(entry.title))),
+                    ("range", ["start": ["line": .number(entry.line - 1), "character": 0], "end": ["line": .number(lastLine - 1), "character": .number(endCharacter)]]),
+                    ("selectionRange", document.lineRange(entry.line)),
                 ]
                 let children = build((index + 1)..<end)
-                if !children.isEmpty { symbol["children"] = children }
-                out.append(symbol)
+                if !children.isEmpty { symbol.append(("children", .array(children))) }
+                out.append(.object(symbol))
                 index = end
             }
             return out

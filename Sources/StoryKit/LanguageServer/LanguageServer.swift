@@ -17,10 +17,10 @@ struct LanguageServer {
     var matcher: CachingMatcher
     private var isShutDown = false
     /// Notifications and replies go here.
-    let send: (JSONObject) -> Void
+    let send: (JSONValue) -> Void
 
     /// Creates a server; `send` writes a message to the client.
-    init(registry: StepRegistry, root: String = FileManager.default.currentDirectoryPath, send: @escaping (JSONObject) -> Void) {
+    init(registry: StepRegistry, root: String = FileManager.default.currentDirectoryPath, send: @escaping (JSONValue) -> Void) {
         self.registry = registry
         self.send = send
         matcher = CachingMatcher(registry: registry)
@@ -47,9 +47,9 @@ struct LanguageServer {
     }
 
     /// Handles one message; returns the exit status once the client says `exit`.
-    mutating func handle(_ message: JSONObject) -> ExitStatus? {
-        let method = message["method"] as? String ?? ""
-        let params = message["params"] as? JSONObject ?? [:]
+    mutating func handle(_ message: JSONValue) -> ExitStatus? {
+        let method = message["method"]?.stringValue ?? ""
+        let params = message["params"] ?? [:]
         let id = message["id"]
         guard let id else {
             return notify(method, params: params)
@@ -58,7 +58,7 @@ struct LanguageServer {
             send(["id": id, "error": ["code": -32600, "message": "the server has shut down"]])
             return nil
         }
-        let result: Any?
+        let result: JSONValue?
         switch method {
         case "initialize": result = initialize(params)
         case "shutdown": isShutDown = true; result = nil
@@ -73,26 +73,26 @@ struct LanguageServer {
             send(["id": id, "error": ["code": -32601, "message": "storyrun lsp does not handle \(method)"]])
             return nil
         }
-        send(["id": id, "result": result ?? NSNull()])
+        send(["id": id, "result": result ?? .null])
         return nil
     }
 
-    private mutating func notify(_ method: String, params: JSONObject) -> ExitStatus? {
-        let textDocument = params["textDocument"] as? JSONObject ?? [:]
-        let uri = textDocument["uri"] as? String ?? ""
+    private mutating func notify(_ method: String, params: JSONValue) -> ExitStatus? {
+        let textDocument = params["textDocument"] ?? [:]
+        let uri = textDocument["uri"]?.stringValue ?? ""
         switch method {
         case "exit": return isShutDown ? .success : .storyFailed
         case "textDocument/didOpen":
-            open(uri: uri, version: textDocument["version"] as? Int ?? 0, text: textDocument["text"] as? String ?? "")
+            open(uri: uri, version: textDocument["version"]?.integer ?? 0, text: textDocument["text"]?.stringValue ?? "")
         case "textDocument/didChange":
             // Full sync: the last change holds the whole text.
-            let changes = params["contentChanges"] as? [JSONObject] ?? []
-            if let text = changes.last?["text"] as? String {
-                open(uri: uri, version: textDocument["version"] as? Int ?? 0, text: text)
+            let changes = params["contentChanges"]?.arrayValue ?? []
+            if let text = changes.last?["text"]?.stringValue {
+                open(uri: uri, version: textDocument["version"]?.integer ?? 0, text: text)
             }
         case "textDocument/didClose":
             documents[uri] = nil
-            send(["method": "textDocument/publishDiagnostics", "params": ["uri": uri, "diagnostics": []]])
+            send(["method": "textDocument/publishDiagnostics", "params": ["uri": .string(uri), "diagnostics": []]])
         case "workspace/didChangeWatchedFiles":
             project.forget()
         default: break
@@ -106,43 +106,42 @@ struct LanguageServer {
         documents[uri] = document
         send([
             "method": "textDocument/publishDiagnostics",
-            "params": ["uri": uri, "version": version, "diagnostics": diagnostics(of: document)] as JSONObject,
+            "params": ["uri": .string(uri), "version": .number(version), "diagnostics": .array(diagnostics(of: document))],
         ])
     }
 
-    private mutating func initialize(_ params: JSONObject) -> JSONObject {
-        let rootURI = params["rootUri"] as? String
-            ?? (params["workspaceFolders"] as? [JSONObject])?.first?["uri"] as? String
-        if let rootURI { project.root = StoryDocument.path(ofURI: rootURI) } else if let path = params["rootPath"] as? String {
+    private mutating func initialize(_ params: JSONValue) -> JSONValue {
+        let rootURI = params["rootUri"]?.stringValue ?? params["workspaceFolders"]?.arrayValue?.first?["uri"]?.stringValue
+        if let rootURI { project.root = StoryDocument.path(ofURI: rootURI) } else if let path = params["rootPath"]?.stringValue {
             project.root = path
         }
         return [
             "capabilities": [
-                "textDocumentSync": ["openClose": true, "change": 1] as JSONObject,
-                "completionProvider": ["triggerCharacters": [" "], "resolveProvider": false] as JSONObject,
+                "textDocumentSync": ["openClose": true, "change": 1],
+                "completionProvider": ["triggerCharacters": [" "], "resolveProvider": false],
                 "hoverProvider": true,
                 "definitionProvider": true,
                 "referencesProvider": true,
                 "documentSymbolProvider": true,
                 "documentFormattingProvider": true,
                 "codeActionProvider": ["codeActionKinds": ["quickfix"]],
-            ] as JSONObject,
-            "serverInfo": ["name": "storyrun", "version": StoryRun.version],
+            ],
+            "serverInfo": ["name": "storyrun", "version": .string(StoryRun.version)],
         ]
     }
 
     /// The document and the line (from 1) and UTF-16 column a request points at.
-    func position(_ params: JSONObject) -> (document: StoryDocument, line: Int, character: Int)? {
-        guard let uri = (params["textDocument"] as? JSONObject)?["uri"] as? String, let document = documents[uri],
-            let position = params["position"] as? JSONObject, let line = position["line"] as? Int,
+    func position(_ params: JSONValue) -> (document: StoryDocument, line: Int, character: Int)? {
+        guard let uri = params["textDocument"]?["uri"]?.stringValue, let document = documents[uri],
+            let position = params["position"], let line = position["line"]?.integer,
             line >= 0, line <= document.lines.count
         else { return nil }
         // A line past the text, or a negative column, is nowhere: never a trap.
-        return (document, line + 1, max(0, position["character"] as? Int ?? 0))
+        return (document, line + 1, max(0, position["character"]?.integer ?? 0))
     }
 
     /// An LSP location: a file and line (from 1).
-    static func location(file: String, line: Int) -> JSONObject {
-        ["uri": StoryDocument.uri(ofPath: file), "range": StoryDocument.range(line: max(0, line - 1), start: 0, end: 0)]
+    static func location(file: String, line: Int) -> JSONValue {
+        ["uri": .string(StoryDocument.uri(ofPath: file)), "range": StoryDocument.range(line: max(0, line - 1), start: 0, end: 0)]
     }
 }

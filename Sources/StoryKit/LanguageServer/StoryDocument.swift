@@ -88,7 +88,7 @@ struct StoryDocument {
 
 extension StoryDocument {
     /// The LSP range of a whole line (from 1), from its first non-blank character.
-    func lineRange(_ line: Int, fromColumn column: Int = 0) -> JSONObject {
+    func lineRange(_ line: Int, fromColumn column: Int = 0) -> JSONValue {
         let text = line >= 1 && line <= lines.count ? lines[line - 1] : ""
         let indent = text.prefix { $0 == " " || $0 == "\t" }
         var start = indent.utf16.count
@@ -99,8 +99,8 @@ extension StoryDocument {
     }
 
     /// An LSP range on one line (from 0), in UTF-16 units.
-    static func range(line: Int, start: Int, end: Int) -> JSONObject {
-        ["start": ["line": line, "character": start], "end": ["line": line, "character": end]]
+    static func range(line: Int, start: Int, end: Int) -> JSONValue {
+        ["start": ["line": .number(line), "character": .number(start)], "end": ["line": .number(line), "character": .number(end)]]
     }
 
     /// The UTF-16 offset where a step line's text starts, after its keyword.

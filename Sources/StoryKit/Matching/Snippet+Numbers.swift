@@ -24,8 +24,13 @@ extension Snippet {
         /// and `Float`. Whole numbers stay `Int` unless no definition takes
         /// an `Int` and some take another integer type.
         static func used(in registry: StepRegistry) -> Numbers {
+            registry.undefinedStepAdvice.value.numbers
+        }
+
+        /// The types the definitions take, as ``used(in:)`` tells them.
+        static func used(in definitions: [StepDefinition]) -> Numbers {
             var counts: [String: Int] = [:]
-            for definition in registry.definitions where !definition.isFromLibrary {
+            for definition in definitions where !definition.isFromLibrary {
                 for name in definition.parameterNames { counts[name, default: 0] += 1 }
             }
             var numbers = Numbers()

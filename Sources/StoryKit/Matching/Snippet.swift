@@ -173,21 +173,19 @@ extension Snippet {
     /// project has, or else the one whose definitions share the most words
     /// with the step (the first registered on a tie).
     static func stepClass(for step: Step, in registry: StepRegistry) -> String {
-        var owners: [String] = []
-        for definition in registry.definitions where !owners.contains(definition.ownerName) {
-            owners.append(definition.ownerName)
-        }
-        guard owners.count > 1 else { return owners.first ?? "YourSteps" }
+        let advice = registry.undefinedStepAdvice.value
+        guard advice.owners.count > 1 else { return advice.owners.first ?? "YourSteps" }
         let words = Set(Self.words(step.text))
         var best: (owner: String, score: Int)?
-        for definition in registry.definitions {
-            let score = Set(Self.words(definition.pattern)).intersection(words).count
-            if score > (best?.score ?? 0) { best = (definition.ownerName, score) }
+        for definition in advice.words {
+            let score = definition.words.intersection(words).count
+            if score > (best?.score ?? 0) { best = (definition.owner, score) }
         }
-        return best?.owner ?? owners[0]
+        return best?.owner ?? advice.owners[0]
     }
 
-    private static func words(_ text: String) -> [String] {
+    /// The words of a text that may tell step classes apart.
+    static func words(_ text: String) -> [String] {
         text.lowercased().split { !$0.isLetter }.map(String.init).filter { $0.count > 2 && !commonWords.contains($0) }
     }
 

@@ -22,6 +22,8 @@ public final class StepRegistry: Sendable {
     /// Made when a step is first matched: a supervised run's parent never
     /// matches, so it never pays for the index.
     private let index: LazyIndex
+    /// What undefined steps are told, made when the first one asks.
+    let undefinedStepAdvice: UndefinedStepAdvice
 
     init(
         definitions: [StepDefinition], hooks: [Hook] = [], parameterTypes: [ParameterType] = [], matchingRunsUserCode: Bool = false,
@@ -33,6 +35,7 @@ public final class StepRegistry: Sendable {
         self.parameterTypes = parameterTypes
         self.matchingRunsUserCode = matchingRunsUserCode
         index = LazyIndex(definitions: definitions)
+        undefinedStepAdvice = UndefinedStepAdvice(definitions: definitions)
     }
 
     /// Returns every definition that matches the step, in registration order.

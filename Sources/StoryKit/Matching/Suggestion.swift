@@ -6,26 +6,18 @@ enum Suggestion {
         closest(to: step, in: definitions, pattern: \.pattern)
     }
 
+    /// The closest of the registry's definitions, from their skeletons
+    /// made once for the registry (a run asks for each undefined step).
+    static func closest(to step: Step, in registry: StepRegistry) -> StepDefinition? {
+        var work = Work()
+        return registry.undefinedStepAdvice.candidates.closest(to: step, work: &work).map { registry.definitions[$0] }
+    }
+
     /// The closest of any definitions known by their pattern (`storyrun
     /// merge` knows them from a Messages stream).
     static func closest<Definition>(to step: Step, in definitions: [Definition], pattern: (Definition) -> String) -> Definition? {
-        // A pattern may include the keyword (Simon) or not (Cucumber).
-        // Counted once: counting the characters of a 20 MB step for each
-        // definition took seconds.
-        let texts = [step.text.lowercased(), step.line.lowercased()].map { (text: $0, count: $0.count) }
-        var best: (definition: Definition, distance: Int, length: Int)?
-        for definition in definitions.prefix(5_000) {
-            let skeleton = Self.skeleton(of: pattern(definition))
-            let skeletonCount = skeleton.count
-            for (text, count) in texts {
-                // Lengths alone rule most definitions out cheaply.
-                guard abs(skeletonCount - count) <= max(count / 3, 2) else { continue }
-                let distance = text.editDistance(to: skeleton)
-                if distance < (best?.distance ?? Int.max) { best = (definition, distance, count) }
-            }
-        }
-        guard let best, best.distance <= max(best.length / 4, 2) else { return nil }
-        return best.definition
+        var work = Work()
+        return Candidates(definitions.prefix(Candidates.limit).map(pattern)).closest(to: step, work: &work).map { definitions[$0] }
     }
 
     /// The pattern's text with anchors, groups and escapes reduced to what a
@@ -44,5 +36,13 @@ enum Suggestion {
             }
         }
         return out.lowercased()
+    }
+
+    /// What a search did, for tests that count it.
+    struct Work {
+        /// Edit distances computed (each bounded, most cut short).
+        var distances = 0
+        /// Candidates ruled out by a cheap lower bound alone.
+        var ruledOut = 0
     }
 }

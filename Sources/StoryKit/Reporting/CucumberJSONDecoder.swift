@@ -34,33 +34,39 @@ enum CucumberJSONDecoder {
     /// `storyrun_run_hooks`): read still, so their reports merge as failed.
     /// - Throws: A ``Diagnostic`` when the data is not Cucumber JSON.
     static func decodeRun(_ data: Data, path: String) throws(Diagnostic) -> Run {
-        guard var features = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
+        let document: JSONValue
+        do {
+            document = try JSONValue(parsingUTF8: [UInt8](data))
+        } catch {
+            throw Diagnostic(at: nil, problem: "\(path) is not Cucumber JSON (\(error))", help: "give files written by --json (an array of features)")
+        }
+        guard var features = document.objectList else {
             throw Diagnostic(at: nil, problem: "\(path) is not Cucumber JSON", help: "give files written by --json (an array of features)")
         }
         try checkShape(features, path: path)
         try checkStatuses(features, path: path)
         var run = Run()
-        run.isStrict = features.contains { $0["storyrun_strict"] as? Bool == true }
+        run.isStrict = features.contains { $0["storyrun_strict"]?.boolValue == true }
         features.removeAll { feature in
-            let uri = feature["uri"] as? String ?? path
-            if let failed = feature["storyrun_run_failed"] as? [String: Any] {
-                run.otherFailures += failed["failures"] as? Int ?? 0
-                run.notRun += failed["not_run"] as? Int ?? 0
+            let uri = feature.string("uri") ?? path
+            if let failed = feature["storyrun_run_failed"], failed.objectMembers != nil {
+                run.otherFailures += failed.int("failures") ?? 0
+                run.notRun += failed.int("not_run") ?? 0
                 return true
             }
-            if let problems = feature["storyrun_rejected"] as? [[String: Any]] {
+            if let problems = feature["storyrun_rejected"]?.objectList {
                 run.rejectedFiles.append(RejectedFile(path: uri, problems: problems.map { problem in
                     Diagnostic(
-                        at: uri.isEmpty ? nil : SourceLocation(file: uri, line: problem["line"] as? Int ?? 0, column: problem["column"] as? Int ?? 0),
-                        problem: problem["message"] as? String ?? "rejected", help: problem["help"] as? String)
+                        at: uri.isEmpty ? nil : SourceLocation(file: uri, line: problem.int("line") ?? 0, column: problem.int("column") ?? 0),
+                        problem: problem.string("message") ?? "rejected", help: problem.string("help"))
                 }))
                 return true
             }
-            guard feature["storyrun_run_hooks"] as? Bool == true else { return false }
-            for element in feature["elements"] as? [[String: Any]] ?? [] {
-                let kind = element["storyrun_hook"] as? String
+            guard feature["storyrun_run_hooks"]?.boolValue == true else { return false }
+            for element in feature.objects("elements") {
+                let kind = element.string("storyrun_hook")
                 for (key, fallback) in [("before", "before run"), ("after", "after run")] {
-                    for json in element[key] as? [[String: Any]] ?? [] {
+                    for json in element.objects(key) {
                         run.runHooks.append(hook(json, kind: kind ?? fallback, uri: uri))
                     }
                 }
@@ -69,14 +75,14 @@ enum CucumberJSONDecoder {
         }
         var cache = StoryFileInfo.Cache()
         run.results = features.flatMap { feature in
-            let uri = feature["uri"] as? String ?? path
-            let group = feature["name"] as? String
+            let uri = feature.string("uri") ?? path
+            let group = feature.string("name")
             var results: [StoryResult] = []
             // A background element holds the Background's steps (and the
             // before hooks) of the scenario element after it.
-            var background: [String: Any]?
-            for element in feature["elements"] as? [[String: Any]] ?? [] {
-                if (element["type"] as? String ?? "scenario") == "background" {
+            var background: JSONValue?
+            for element in feature.objects("elements") {
+                if (element.string("type") ?? "scenario") == "background" {
                     background = element
                     continue
                 }
@@ -88,18 +94,18 @@ enum CucumberJSONDecoder {
         return run
     }
 
-    private static func story(_ element: [String: Any], background: [String: Any]?, uri: String, group: String?, info: StoryFileInfo) -> StoryResult {
-        let location = SourceLocation(file: uri, line: element["line"] as? Int ?? 0)
+    private static func story(_ element: JSONValue, background: JSONValue?, uri: String, group: String?, info: StoryFileInfo) -> StoryResult {
+        let location = SourceLocation(file: uri, line: element.int("line") ?? 0)
         let place = info.place(of: Story(name: "", location: location, steps: []))
         var previous = Step.Kind.unknown
         var testSteps: [TestStepResult] = []
         let elements = [background, element].compactMap { $0 }
-        for json in elements.flatMap({ $0["before"] as? [[String: Any]] ?? [] }) {
+        for json in elements.flatMap({ $0.objects("before") }) {
             testSteps.append(.hook(hook(json, kind: "before story", uri: uri)))
         }
         var stepIndex = 0
-        for json in elements.flatMap({ $0["steps"] as? [[String: Any]] ?? [] }) {
-            for hookJSON in json["before"] as? [[String: Any]] ?? [] {
+        for json in elements.flatMap({ $0.objects("steps") }) {
+            for hookJSON in json.objects("before") {
                 testSteps.append(.hook(hook(hookJSON, kind: "before step", uri: uri)))
             }
             var result = step(json, uri: uri, previous: previous)
@@ -110,17 +116,17 @@ enum CucumberJSONDecoder {
             }
             previous = result.step.kind
             testSteps.append(.step(result))
-            for hookJSON in json["after"] as? [[String: Any]] ?? [] {
+            for hookJSON in json.objects("after") {
                 testSteps.append(.hook(hook(hookJSON, kind: "after step", uri: uri)))
             }
             stepIndex += 1
         }
-        for json in element["after"] as? [[String: Any]] ?? [] {
+        for json in element.objects("after") {
             testSteps.append(.hook(hook(json, kind: "after story", uri: uri)))
         }
         let steps = testSteps.compactMap(\.stepResult)
-        let tags = (element["tags"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        let name = place?.row != nil ? place!.pickle.name : element["name"] as? String ?? ""
+        let tags = element.objects("tags").compactMap { $0.string("name") }
+        let name = place?.row != nil ? place!.pickle.name : element.string("name") ?? ""
         let story = Story(
             name: name, tags: tags, location: location,
             steps: steps.map(\.step), groupName: group)
@@ -133,7 +139,7 @@ enum CucumberJSONDecoder {
             else if testSteps.contains(where: { $0.status == .skipped }) { .skipped }
             else { .passed }
         var result = StoryResult(story: story, status: status, testSteps: testSteps, duration: testSteps.reduce(0) { $0 &+ $1.duration })
-        if let attempts = element["storyrun_attempts"] as? Int, attempts > 1 {
+        if let attempts = element.int("storyrun_attempts"), attempts > 1 {
             // Cucumber JSON keeps the last attempt only: the earlier ones are
             // known by their number.
             result.earlierAttempts = (1..<attempts).map { _ in StoryAttempt(status: .failed, testSteps: [], duration: 0) }
@@ -141,16 +147,15 @@ enum CucumberJSONDecoder {
         return result
     }
 
-    private static func hook(_ json: [String: Any], kind: String, uri: String) -> HookResult {
-        let match = json["match"] as? [String: Any] ?? [:]
-        let location = place(match["location"] as? String) ?? SourceLocation(file: uri, line: 0)
-        let (status, duration, error) = outcome(json["result"] as? [String: Any] ?? [:])
+    private static func hook(_ json: JSONValue, kind: String, uri: String) -> HookResult {
+        let location = place(json["match"]?.string("location")) ?? SourceLocation(file: uri, line: 0)
+        let (status, duration, error) = outcome(json["result"] ?? [:])
         return HookResult(kind: kind, location: location, status: status, error: error, duration: duration, attachments: attachments(json))
     }
 
-    private static func outcome(_ outcome: [String: Any]) -> (StepStatus, UInt64, StepError?) {
+    private static func outcome(_ outcome: JSONValue) -> (StepStatus, UInt64, StepError?) {
         let status: StepStatus =
-            switch outcome["status"] as? String {
+            switch outcome.string("status") {
             case "passed": .passed
             case "failed": .failed
             case "undefined": .undefined
@@ -158,19 +163,19 @@ enum CucumberJSONDecoder {
             case "ambiguous": .ambiguous
             default: .skipped
             }
-        let duration = (outcome["duration"] as? NSNumber)?.uint64Value ?? 0
-        return (status, duration, (outcome["error_message"] as? String).map(error))
+        let duration = outcome["duration"]?.doubleValue.map { $0 >= 0 && $0 < 1.8e19 ? UInt64($0) : 0 } ?? 0
+        return (status, duration, outcome.string("error_message").map(error))
     }
 
     /// `output` lines as logs, `embeddings` as attachments (base64).
-    private static func attachments(_ json: [String: Any]) -> [Attachment] {
-        var result = (json["output"] as? [String] ?? []).map {
+    private static func attachments(_ json: JSONValue) -> [Attachment] {
+        var result = json.strings("output").map {
             Attachment(body: $0, encoding: .identity, mediaType: Attachment.logMediaType)
         }
-        for embedding in json["embeddings"] as? [[String: Any]] ?? [] {
-            let mediaType = embedding["mime_type"] as? String ?? "application/octet-stream"
-            let data = embedding["data"] as? String ?? ""
-            let name = embedding["name"] as? String
+        for embedding in json.objects("embeddings") {
+            let mediaType = embedding.string("mime_type") ?? "application/octet-stream"
+            let data = embedding.string("data") ?? ""
+            let name = embedding.string("name")
             if mediaType.hasPrefix("text/") || mediaType == "application/json", let bytes = Data(base64Encoded: data),
                 let text = String(data: bytes, encoding: .utf8)
             {
@@ -182,70 +187,70 @@ enum CucumberJSONDecoder {
         return result
     }
 
-    private static func step(_ json: [String: Any], uri: String, previous: Step.Kind) -> StepResult {
-        let keyword = (json["keyword"] as? String ?? "").trimmingCharacters(in: .whitespaces)
-        let location = SourceLocation(file: uri, line: json["line"] as? Int ?? 0)
+    private static func step(_ json: JSONValue, uri: String, previous: Step.Kind) -> StepResult {
+        let keyword = (json.string("keyword") ?? "").trimmingCharacters(in: .whitespaces)
+        let location = SourceLocation(file: uri, line: json.int("line") ?? 0)
         var argument: StepAttachment?
-        if let rows = json["rows"] as? [[String: Any]] {
-            argument = .dataTable(DataTable(rows: rows.map { $0["cells"] as? [String] ?? [] }, location: SourceLocation(file: uri, line: location.line + 1)))
-        } else if let doc = json["doc_string"] as? [String: Any] {
+        if let rows = json["rows"]?.objectList {
+            argument = .dataTable(DataTable(rows: rows.map { $0.strings("cells") }, location: SourceLocation(file: uri, line: location.line + 1)))
+        } else if let doc = json["doc_string"], doc.objectMembers != nil {
             argument = .docString(DocString(
-                content: doc["value"] as? String ?? "", mediaType: doc["content_type"] as? String,
-                location: SourceLocation(file: uri, line: doc["line"] as? Int ?? location.line + 1)))
+                content: doc.string("value") ?? "", mediaType: doc.string("content_type"),
+                location: SourceLocation(file: uri, line: doc.int("line") ?? location.line + 1)))
         }
-        let step = Step(keyword: keyword, kind: kind(keyword, previous: previous), text: json["name"] as? String ?? "", location: location, attachment: argument)
-        let (status, duration, error) = outcome(json["result"] as? [String: Any] ?? [:])
+        let step = Step(keyword: keyword, kind: kind(keyword, previous: previous), text: json.string("name") ?? "", location: location, attachment: argument)
+        let (status, duration, error) = outcome(json["result"] ?? [:])
         var match: MatchInfo?
-        if let info = json["match"] as? [String: Any], let pattern = info["pattern"] as? String {
-            let arguments = (info["arguments"] as? [[String: Any]] ?? []).map { $0["val"] as? String }
-            match = MatchInfo(pattern: pattern, location: place(info["location"] as? String) ?? location, arguments: arguments)
+        if let info = json["match"], let pattern = info.string("pattern") {
+            let arguments = info.objects("arguments").map { $0.string("val") }
+            match = MatchInfo(pattern: pattern, location: place(info.string("location")) ?? location, arguments: arguments)
             // Placed where the report says, checked against the step's text.
             match?.spans = GroupSpans(
-                placing: arguments, starts: (info["arguments"] as? [[String: Any]] ?? []).map { $0["offset"] as? Int }, in: step.text,
+                placing: arguments, starts: info.objects("arguments").map { $0.int("offset") }, in: step.text,
                 countingUTF16: false)
         }
         var result = StepResult(step: step, status: status, duration: duration, error: error, match: match, alsoMatched: [])
         result.attachments = attachments(json)
-        result.snippet = json["storyrun_snippet"] as? String
+        result.snippet = json.string("storyrun_snippet")
         return result
     }
 
     /// Rejects a document whose parts are not what Cucumber JSON has there:
     /// read as empty, `"elements": "nope"` made a run of nothing (exit 0),
     /// and a negative count of stories not run turned a failed run green.
-    private static func checkShape(_ features: [[String: Any]], path: String) throws(Diagnostic) {
+    private static func checkShape(_ features: [JSONValue], path: String) throws(Diagnostic) {
         func problem(_ index: Int, _ what: String, help: String) -> Diagnostic {
             Diagnostic(at: nil, problem: "\(path): feature \(index + 1)\(what)", help: help)
         }
-        func isList(_ value: Any?) -> Bool { value == nil || value is [[String: Any]] }
+        func isList(_ value: JSONValue?) -> Bool { value == nil || value?.objectList != nil }
         let listHelp = "merge reports written by --json: elements, steps, before and after are lists of objects"
         for (index, feature) in features.enumerated() {
-            for key in ["uri", "name"] where feature[key] != nil && !(feature[key] is String) {
+            for key in ["uri", "name"] where feature[key] != nil && feature[key]?.stringValue == nil {
                 throw problem(index, ": \"\(key)\" is not a string", help: "merge reports written by --json")
             }
             guard isList(feature["elements"]) else { throw problem(index, ": \"elements\" is not a list of objects", help: listHelp) }
-            for (number, element) in (feature["elements"] as? [[String: Any]] ?? []).enumerated() {
+            for (number, element) in feature.objects("elements").enumerated() {
                 for key in ["steps", "before", "after"] where !isList(element[key]) {
                     throw problem(index, ", element \(number + 1): \"\(key)\" is not a list of objects", help: listHelp)
                 }
-                for step in element["steps"] as? [[String: Any]] ?? [] {
+                for step in element.objects("steps") {
                     for key in ["before", "after"] where !isList(step[key]) {
                         throw problem(index, ", element \(number + 1): a step's \"\(key)\" is not a list of objects", help: listHelp)
                     }
                 }
             }
             if let failed = feature["storyrun_run_failed"] {
-                guard let failed = failed as? [String: Any] else {
+                guard failed.objectMembers != nil else {
                     throw problem(index, ": \"storyrun_run_failed\" is not an object", help: "merge reports written by --json")
                 }
                 for key in ["failures", "not_run"] {
                     guard let count = failed[key] else { continue }
-                    guard let number = count as? Int, number >= 0 else {
-                        throw problem(index, ": \"storyrun_run_failed\" has \"\(key)\": \(count), not a count", help: "a count is a whole number, 0 or more")
+                    guard let number = count.intValue, number >= 0 else {
+                        throw problem(index, ": \"storyrun_run_failed\" has \"\(key)\": \(count.text), not a count", help: "a count is a whole number, 0 or more")
                     }
                 }
             }
-            if let rejected = feature["storyrun_rejected"], !(rejected is [[String: Any]]) {
+            if let rejected = feature["storyrun_rejected"], rejected.objectList == nil {
                 throw problem(index, ": \"storyrun_rejected\" is not a list of objects", help: listHelp)
             }
         }
@@ -253,21 +258,21 @@ enum CucumberJSONDecoder {
 
     /// Rejects a step or hook whose status merge does not know: counted as
     /// anything else, it would hide a failure in the merged report.
-    private static func checkStatuses(_ features: [[String: Any]], path: String) throws(Diagnostic) {
+    private static func checkStatuses(_ features: [JSONValue], path: String) throws(Diagnostic) {
         let known: Set<String> = ["passed", "failed", "skipped", "pending", "undefined", "ambiguous"]
         for feature in features {
-            let uri = feature["uri"] as? String ?? path
-            for element in feature["elements"] as? [[String: Any]] ?? [] {
-                let steps = element["steps"] as? [[String: Any]] ?? []
-                let hooks = ["before", "after"].flatMap { element[$0] as? [[String: Any]] ?? [] }
-                    + steps.flatMap { step in ["before", "after"].flatMap { step[$0] as? [[String: Any]] ?? [] } }
+            let uri = feature.string("uri") ?? path
+            for element in feature.objects("elements") {
+                let steps = element.objects("steps")
+                let hooks = ["before", "after"].flatMap { element.objects($0) }
+                    + steps.flatMap { step in ["before", "after"].flatMap { step.objects($0) } }
                 for json in steps + hooks {
-                    let status = (json["result"] as? [String: Any])?["status"] as? String
+                    let status = json["result"]?.string("status")
                     guard let status, known.contains(status) else {
-                        let name = json["name"] as? String ?? "a hook"
+                        let name = json.string("name") ?? "a hook"
                         throw Diagnostic(
                             at: nil,
-                            problem: "\(path): step \"\(name)\" (\(uri):\(json["line"] as? Int ?? 0)) has \(status.map { "the unknown status \"\($0)\"" } ?? "no result status")",
+                            problem: "\(path): step \"\(name)\" (\(uri):\(json.int("line") ?? 0)) has \(status.map { "the unknown status \"\($0)\"" } ?? "no result status")",
                             help: "merge reports written by --json; a step's status is passed, failed, skipped, pending, undefined or ambiguous")
                     }
                 }
@@ -315,4 +320,31 @@ extension MatchInfo {
         self.location = location
         self.arguments = arguments
     }
+}
+
+/// What Cucumber JSON's reader asks of a value: a member as a string, a
+/// whole number or a list, nil (or empty) when it is of another kind, as a
+/// report of another version may have it.
+private extension JSONValue {
+    /// The elements, if this is a list of objects only.
+    var objectList: [JSONValue]? {
+        guard let values = arrayValue, values.allSatisfy({ $0.objectMembers != nil }) else { return nil }
+        return values
+    }
+
+    /// A member that is a list of objects; empty otherwise.
+    func objects(_ key: String) -> [JSONValue] { self[key]?.objectList ?? [] }
+
+    /// A member that is a list of strings; empty otherwise.
+    func strings(_ key: String) -> [String] {
+        guard let values = self[key]?.arrayValue else { return [] }
+        let strings = values.compactMap(\.stringValue)
+        return strings.count == values.count ? strings : []
+    }
+
+    /// A member that is a string.
+    func string(_ key: String) -> String? { self[key]?.stringValue }
+
+    /// A member that is a whole number that fits an `Int`.
+    func int(_ key: String) -> Int? { self[key]?.intValue.map { Int($0) } }
 }

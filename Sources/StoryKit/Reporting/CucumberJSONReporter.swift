@@ -73,8 +73,9 @@ public struct CucumberJSONReporter: Reporter {
         let featureID = features[index].featureID
         let tagLines = features[index].tagLines
         let place = spill!.append { out in
-            if !isFirst { out.append(UInt8(ascii: ",")) }
-            elements(result, info: info, featureID: featureID, tagLines: tagLines, into: &out)
+            JSONWriter.write(into: &out, afterElement: !isFirst) { json in
+                elements(result, info: info, featureID: featureID, tagLines: tagLines, into: &json)
+            }
         }
         features[index].elements.append(place)
     }
@@ -155,54 +156,57 @@ public struct CucumberJSONReporter: Reporter {
     }
 
     /// Writes the story's element, after a `background` element for its
-    /// Background steps when it has any, as bytes (the text ``JSONValue``
-    /// would make of them).
-    private func elements(_ result: StoryResult, info: StoryFileInfo, featureID: String, tagLines: [Int: Int], into out: inout [UInt8]) {
+    /// Background steps when it has any.
+    private func elements(_ result: StoryResult, info: StoryFileInfo, featureID: String, tagLines: [Int: Int], into json: inout JSONWriter) {
         let story = result.story
         let place = info.place(of: story)
         var (before, after, entries) = Self.entries(of: result, info: info, place: place)
         let hasBackground = entries.contains { $0.isBackground }
         if hasBackground, let background = Self.background(of: place, in: info.feature) {
-            out.literal(#"{"keyword":"#)
-            JSONValue.writeString(background.keyword, into: &out)
-            out.literal(#","name":"#)
-            JSONValue.writeString(background.name, into: &out)
-            out.literal(#","description":"#)
-            JSONValue.writeString(background.description, into: &out)
-            out.literal(#","line":"#)
-            JSONValue.writeInteger(Int64(background.location.line), into: &out)
-            out.literal(#","type":"background""#)
-            Self.hooks(#""before":"#, before, into: &out)
-            steps(entries.lazy.filter(\.isBackground), into: &out)
-            out.literal("},")
+            json.beginObject()
+            json.key("keyword")
+            json.string(background.keyword)
+            json.key("name")
+            json.string(background.name)
+            json.key("description")
+            json.string(background.description)
+            json.key("line")
+            json.integer(background.location.line)
+            json.key("type")
+            json.string("background" as StaticString)
+            Self.hooks("before", before, into: &json)
+            steps(entries.lazy.filter(\.isBackground), into: &json)
+            json.endObject()
             before = []
             entries = entries.filter { !$0.isBackground }
         } else if hasBackground {
             // The Background's steps first, then the scenario's.
             entries = entries.filter(\.isBackground) + entries.filter { !$0.isBackground }
         }
-        out.literal(#"{"id":"#)
-        JSONValue.writeString(id(of: story, place: place, featureID: featureID), into: &out)
-        out.literal(#","keyword":"#)
-        JSONValue.writeString(place?.scenario.keyword ?? (story.location.file.hasSuffix(".feature") ? "Scenario" : "Story"), into: &out)
-        out.literal(#","name":"#)
-        JSONValue.writeString(place.map { $0.row != nil ? $0.scenario.name : story.name } ?? story.name, into: &out)
-        out.literal(#","description":"#)
-        JSONValue.writeString(place?.scenario.description ?? "", into: &out)
-        out.literal(#","line":"#)
-        JSONValue.writeInteger(Int64(story.location.line), into: &out)
-        out.literal(#","type":"scenario""#)
-        Self.tags(of: story, place: place, tagLines: tagLines, into: &out)
-        Self.hooks(#""before":"#, before, into: &out)
-        steps(entries, into: &out)
-        Self.hooks(#""after":"#, after, into: &out)
+        json.beginObject()
+        json.key("id")
+        json.string(id(of: story, place: place, featureID: featureID))
+        json.key("keyword")
+        json.string(place?.scenario.keyword ?? (story.location.file.hasSuffix(".feature") ? "Scenario" : "Story"))
+        json.key("name")
+        json.string(place.map { $0.row != nil ? $0.scenario.name : story.name } ?? story.name)
+        json.key("description")
+        json.string(place?.scenario.description ?? "")
+        json.key("line")
+        json.integer(story.location.line)
+        json.key("type")
+        json.string("scenario" as StaticString)
+        Self.tags(of: story, place: place, tagLines: tagLines, into: &json)
+        Self.hooks("before", before, into: &json)
+        steps(entries, into: &json)
+        Self.hooks("after", after, into: &json)
         if result.attempts > 1 {
             // Not Cucumber's: the attempts of a story run again (`--retry`),
             // so `merge` keeps them.
-            out.literal(#","storyrun_attempts":"#)
-            JSONValue.writeInteger(Int64(result.attempts), into: &out)
+            json.key("storyrun_attempts")
+            json.integer(result.attempts)
         }
-        out.append(UInt8(ascii: "}"))
+        json.endObject()
     }
 
     /// Splits the test steps: the Background's steps with their step hooks,
@@ -236,45 +240,41 @@ public struct CucumberJSONReporter: Reporter {
         return (before, after, entries)
     }
 
-    /// `"steps":[…]`, with the comma before it.
-    private func steps(_ entries: some Sequence<StepEntry>, into out: inout [UInt8]) {
-        out.literal(#","steps":["#)
-        for (number, entry) in entries.enumerated() {
-            if number > 0 { out.append(UInt8(ascii: ",")) }
-            step(entry, into: &out)
-        }
-        out.append(UInt8(ascii: "]"))
+    /// `"steps":[…]`.
+    private func steps(_ entries: some Sequence<StepEntry>, into json: inout JSONWriter) {
+        json.key("steps")
+        json.beginArray()
+        for entry in entries { step(entry, into: &json) }
+        json.endArray()
     }
 
-    /// `"before":[…]` or `"after":[…]`, with the comma before it; nothing
-    /// for no hooks.
-    private static func hooks(_ key: StaticString, _ hooks: [HookResult], into out: inout [UInt8]) {
+    /// `"before":[…]` or `"after":[…]`; nothing for no hooks.
+    private static func hooks(_ key: StaticString, _ hooks: [HookResult], into json: inout JSONWriter) {
         guard !hooks.isEmpty else { return }
-        out.append(UInt8(ascii: ","))
-        out.literal(key)
-        JSONValue.array(hooks.map(Self.hook)).write(into: &out)
+        json.key(key)
+        json.value(.array(hooks.map(Self.hook)))
     }
 
-    /// `"tags":[{"name":…,"line":…},…]`, with the comma before it: a
-    /// pickle's tags at their own lines, a `.stories` story's at the line
-    /// before it.
-    private static func tags(of story: Story, place: StoryFileInfo.Place?, tagLines: [Int: Int], into out: inout [UInt8]) {
+    /// `"tags":[{"name":…,"line":…},…]`: a pickle's tags at their own
+    /// lines, a `.stories` story's at the line before it.
+    private static func tags(of story: Story, place: StoryFileInfo.Place?, tagLines: [Int: Int], into json: inout JSONWriter) {
         let tags: [(name: String, line: Int)] = if let pickle = place?.pickle {
             pickle.tags.map { ($0.name, tagLines[$0.astNodeID] ?? story.location.line - 1) }
         } else {
             story.tags.map { ($0, story.location.line - 1) }
         }
         guard !tags.isEmpty else { return }
-        out.literal(#","tags":["#)
-        for (number, tag) in tags.enumerated() {
-            if number > 0 { out.append(UInt8(ascii: ",")) }
-            out.literal(#"{"name":"#)
-            JSONValue.writeString(tag.name, into: &out)
-            out.literal(#","line":"#)
-            JSONValue.writeInteger(Int64(tag.line), into: &out)
-            out.append(UInt8(ascii: "}"))
+        json.key("tags")
+        json.beginArray()
+        for tag in tags {
+            json.beginObject()
+            json.key("name")
+            json.string(tag.name)
+            json.key("line")
+            json.integer(tag.line)
+            json.endObject()
         }
-        out.append(UInt8(ascii: "]"))
+        json.endArray()
     }
 
     /// `feature;scenario`, or for an outline row
@@ -296,15 +296,18 @@ public struct CucumberJSONReporter: Reporter {
     }
 
     /// A step's object, its step hooks last (`before`, then `after`).
-    private func step(_ entry: StepEntry, into out: inout [UInt8]) {
+    private func step(_ entry: StepEntry, into json: inout JSONWriter) {
         let result = entry.step
-        out.literal(#"{"keyword":""#)
-        JSONValue.writeEscaped(result.step.keyword, into: &out)
-        out.literal(#" ""#)
-        out.literal(#","name":"#)
-        JSONValue.writeString(result.step.text, into: &out)
-        out.literal(#","line":"#)
-        JSONValue.writeInteger(Int64(entry.line), into: &out)
+        json.beginObject()
+        json.key("keyword")
+        json.string { out in
+            JSONValue.writeEscaped(result.step.keyword, into: &out)
+            out.append(UInt8(ascii: " "))
+        }
+        json.key("name")
+        json.string(result.step.text)
+        json.key("line")
+        json.integer(entry.line)
         var members: [(String, JSONValue)] = []
         switch result.step.attachment {
         case .dataTable(let table):
@@ -317,57 +320,59 @@ public struct CucumberJSONReporter: Reporter {
         case nil:
             break
         }
-        members += Self.attachments(result.attachments)
-        for (key, value) in members {
-            out.append(UInt8(ascii: ","))
-            JSONValue.writeString(key, into: &out)
-            out.append(UInt8(ascii: ":"))
-            value.write(into: &out)
-        }
-        out.literal(#","match":{"#)
+        json.members(members + Self.attachments(result.attachments))
+        json.key("match")
+        json.beginObject()
         if let winner = result.match {
-            matchFragments.append(winner, into: &out) { winner, out in
-                // `displayFileAndLine`, written in place.
-                out.literal(#""location":""#)
-                winner.location.withDisplayPathUTF8 { JSONValue.writeEscaped($0, into: &out) }
-                out.append(UInt8(ascii: ":"))
-                JSONValue.writeInteger(Int64(winner.location.line), into: &out)
-                out.literal(#"","pattern":"#)
-                JSONValue.writeString(winner.pattern, into: &out)
-                out.literal(#","arguments":"#)
+            json.raw { out in
+                matchFragments.append(winner, into: &out) { winner, out in
+                    JSONWriter.write(into: &out) { json in
+                        // `displayFileAndLine`, written in place.
+                        json.key("location")
+                        json.string { out in
+                            winner.location.withDisplayPathUTF8 { JSONValue.writeEscaped($0, into: &out) }
+                            out.append(UInt8(ascii: ":"))
+                            JSONValue.writeInteger(Int64(winner.location.line), into: &out)
+                        }
+                        json.key("pattern")
+                        json.string(winner.pattern)
+                    }
+                }
             }
-            Self.writeArguments(winner, layout: groupLayouts.layout(of: winner), in: result.step.text, into: &out)
-        }
-        out.literal(#"},"result":"#)
-        if result.error == nil && result.status != .pending {
-            // ``result(status:duration:error:place:)`` without an error, as
-            // bytes (a pending step has cucumber-ruby's message even without one).
-            out.literal(#"{"status":""#)
-            out.text(result.status == .ambiguous ? "failed" : result.status.rawValue)
-            out.append(UInt8(ascii: "\""))
-            if result.status == .passed || result.status == .failed || result.status == .ambiguous {
-                out.literal(#","duration":"#)
-                JSONValue.writeInteger(Int64(clamping: result.duration), into: &out)
+            json.key("arguments")
+            json.raw { out in
+                Self.writeArguments(winner, layout: groupLayouts.layout(of: winner), in: result.step.text, into: &out)
             }
-            out.append(UInt8(ascii: "}"))
-        } else {
-            Self.result(status: result.status, duration: result.duration, error: result.error, place: result.step.location).write(into: &out)
         }
+        json.endObject()
+        json.key("result")
+        Self.result(of: result, into: &json)
         if let snippet = result.snippet {
             // Not Cucumber's: the snippet for an undefined step, named for
             // the project's step class, so `merge` shows the same one.
-            out.literal(#","storyrun_snippet":"#)
-            JSONValue.writeString(snippet, into: &out)
+            json.key("storyrun_snippet")
+            json.string(snippet)
         }
-        if !entry.before.isEmpty {
-            out.literal(#","before":"#)
-            JSONValue.array(entry.before.map(Self.hook)).write(into: &out)
+        Self.hooks("before", entry.before, into: &json)
+        Self.hooks("after", entry.after, into: &json)
+        json.endObject()
+    }
+
+    /// A step's `result`: without an error written straight (a pending
+    /// step has cucumber-ruby's message even without one), else
+    /// ``result(status:duration:error:place:)``.
+    private static func result(of result: StepResult, into json: inout JSONWriter) {
+        guard result.error == nil && result.status != .pending else {
+            return json.value(Self.result(status: result.status, duration: result.duration, error: result.error, place: result.step.location))
         }
-        if !entry.after.isEmpty {
-            out.literal(#","after":"#)
-            JSONValue.array(entry.after.map(Self.hook)).write(into: &out)
+        json.beginObject()
+        json.key("status")
+        json.string(result.status == .ambiguous ? "failed" : result.status.rawValue)
+        if result.status == .passed || result.status == .failed || result.status == .ambiguous {
+            json.key("duration")
+            json.integer(Int64(clamping: result.duration))
         }
-        out.append(UInt8(ascii: "}"))
+        json.endObject()
     }
 
     /// Appends a match's arguments as a JSON array: each captured text

@@ -6,54 +6,59 @@ extension HTMLReporter {
     /// `n` its name), `txt` text and JSON (`l` label, `b` body), `bin`
     /// anything else as a download (`b` a data URL, `n` name, `z` bytes),
     /// `none` an attachment whose body was left out (`l`); `nt` a note.
-    func attachments(_ attachments: [Attachment], into json: inout [UInt8]) {
+    func attachments(_ attachments: [Attachment], into json: inout JSONWriter) {
         guard !attachments.isEmpty else { return }
-        json.literal(",\"at\":[")
-        for (number, attachment) in attachments.enumerated() {
-            if number > 0 { json.append(UInt8(ascii: ",")) }
-            json.literal("{\"k\":")
+        json.key("at")
+        json.beginArray()
+        for attachment in attachments {
+            json.beginObject()
+            json.key("k")
             if let body = attachment.reportBody {
                 Self.attachment(attachment, body: body, into: &json)
             } else {
-                json.literal("\"none\",\"l\":")
-                json.scriptJSON(attachment.label)
+                json.string("none" as StaticString)
+                json.key("l")
+                json.string(attachment.label)
             }
             if let note = attachment.limitNote {
-                json.literal(",\"nt\":")
-                json.scriptJSON(note)
+                json.key("nt")
+                json.string(note)
             }
-            json.append(UInt8(ascii: "}"))
+            json.endObject()
         }
-        json.append(UInt8(ascii: "]"))
+        json.endArray()
     }
 
     /// The kind and fields of an attachment with a body.
-    private static func attachment(_ attachment: Attachment, body: String, into json: inout [UInt8]) {
+    private static func attachment(_ attachment: Attachment, body: String, into json: inout JSONWriter) {
         if attachment.mediaType == Attachment.logMediaType {
-            json.literal("\"log\",\"b\":")
-            json.scriptJSON(body)
+            json.string("log" as StaticString)
+            json.key("b")
+            json.string(body)
         } else if attachment.mediaType.hasPrefix("image/") {
-            json.literal("\"img\",\"b\":")
-            json.scriptJSON("data:\(attachment.mediaType);base64,\(attachment.isText ? Data(body.utf8).base64EncodedString() : body)")
-            json.literal(",\"n\":")
-            json.scriptJSON(attachment.name ?? "attached image")
-            json.literal(",\"l\":")
-            json.scriptJSON(attachment.label)
+            json.string("img" as StaticString)
+            json.key("b")
+            json.string("data:\(attachment.mediaType);base64,\(attachment.isText ? Data(body.utf8).base64EncodedString() : body)")
+            json.key("n")
+            json.string(attachment.name ?? "attached image")
+            json.key("l")
+            json.string(attachment.label)
         } else if attachment.isText {
-            json.literal("\"txt\",\"l\":")
-            json.scriptJSON(attachment.label)
-            json.literal(",\"b\":")
-            json.scriptJSON(body)
+            json.string("txt" as StaticString)
+            json.key("l")
+            json.string(attachment.label)
+            json.key("b")
+            json.string(body)
         } else {
-            json.literal("\"bin\",\"b\":")
-            json.scriptJSON("data:\(attachment.mediaType);base64,\(body)")
-            json.literal(",\"n\":")
-            json.scriptJSON(attachment.name ?? "attachment")
-            json.literal(",\"l\":")
-            json.scriptJSON(attachment.label)
-            json.literal(",\"z\":")
-            json.decimal(attachment.data.count)
+            json.string("bin" as StaticString)
+            json.key("b")
+            json.string("data:\(attachment.mediaType);base64,\(body)")
+            json.key("n")
+            json.string(attachment.name ?? "attachment")
+            json.key("l")
+            json.string(attachment.label)
+            json.key("z")
+            json.integer(attachment.data.count)
         }
     }
-
 }

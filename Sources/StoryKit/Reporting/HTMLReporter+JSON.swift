@@ -16,10 +16,16 @@ extension [UInt8] {
     /// Appends UTF-8 text as a JSON string that is safe inside a script element.
     mutating func scriptJSON(_ bytes: UnsafeBufferPointer<UInt8>) {
         append(UInt8(ascii: "\""))
+        scriptEscaped(bytes)
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Appends UTF-8 text escaped as ``scriptJSON(_:)-([UInt8])`` escapes
+    /// it, without the quotes.
+    mutating func scriptEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         // Most text needs no escape: one scan, one append.
         if bytes.allSatisfy(Self.isScriptPlain) {
             append(contentsOf: bytes)
-            append(UInt8(ascii: "\""))
             return
         }
         var start = 0
@@ -43,7 +49,6 @@ extension [UInt8] {
             start = index
         }
         append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<bytes.count]))
-        append(UInt8(ascii: "\""))
     }
 
     /// Appends a place as a JSON string `path:line`, the path as reports show it.

@@ -46,8 +46,7 @@ extension HTMLReporter {
         let storyIndex = files[index].count
         var rule = files[index].rule
         let anchor = (file: index, story: storyIndex)
-        let place = spill!.append { json in
-            if storyIndex > 0 { json.literal(",\n") }
+        let place = spill!.append { out in
             // The rule's id compared first: the rule itself (its strings
             // and children) is taken only when its heading is written.
             var heading: GherkinRule?
@@ -55,7 +54,10 @@ extension HTMLReporter {
                 rule = id
                 heading = current
             }
-            story(result, rule: heading, info: info, into: &json)
+            JSONWriter.write(into: &out, scriptSafe: true, afterElement: storyIndex > 0) { json in
+                if storyIndex > 0 { json.lineBreak() }
+                story(result, rule: heading, info: info, into: &json)
+            }
         }
         files[index].rule = rule
         files[index].stories.append(place)
@@ -84,17 +86,21 @@ extension HTMLReporter {
         let file = section.file
         let name = section.count > 0 ? section.name : file
         let base = file.split(separator: "/").last.map(String.init) ?? file
-        var json: [UInt8] = []
-        json.literal(first ? "{\"n\":" : ",\n{\"n\":")
-        json.scriptJSON(name == file ? Self.humanName(base) : name)
-        json.literal(",\"p\":")
-        json.scriptJSON(section.displayPath)
-        if let description = section.description {
-            json.literal(",\"d\":")
-            json.scriptJSON(Self.trimmed(description))
+        return JSONWriter.bytes(scriptSafe: true, afterElement: !first) { json in
+            if !first { json.lineBreak() }
+            json.beginObject()
+            json.key("n")
+            json.string(name == file ? Self.humanName(base) : name)
+            json.key("p")
+            json.string(section.displayPath)
+            if let description = section.description {
+                json.key("d")
+                json.string(Self.trimmed(description))
+            }
+            json.key("s")
+            json.beginArray()
+            json.lineBreak()
         }
-        json.literal(",\"s\":[\n")
-        return json
     }
 
     /// Appends ``duration(_:)``; below a second (nearly every step) as

@@ -12,169 +12,175 @@ import Foundation
 /// place], `err` [message, places], `nt` [note, place], `sn` snippet, `at`
 /// attachments. A hook: `h` kind, `s`, `p` place, `ms`, `err`, `nt`, `at`.
 extension HTMLReporter {
-    /// Appends a story's object.
-    func story(_ result: StoryResult, rule: GherkinRule?, info: StoryFileInfo, into json: inout [UInt8]) {
+    /// Writes a story's object.
+    func story(_ result: StoryResult, rule: GherkinRule?, info: StoryFileInfo, into json: inout JSONWriter) {
         let story = result.story
-        json.literal("{\"st\":\"")
-        json.text(result.status.rawValue)
-        json.literal("\",\"n\":")
-        json.scriptJSON(story.name)
-        json.literal(",\"l\":")
-        json.decimal(story.location.line)
+        json.beginObject()
+        json.key("st")
+        json.string(result.status.rawValue)
+        json.key("n")
+        json.string(story.name)
+        json.key("l")
+        json.integer(story.location.line)
         if !story.tags.isEmpty {
-            json.literal(",\"t\":[")
-            for (number, tag) in story.tags.enumerated() {
-                if number > 0 { json.append(UInt8(ascii: ",")) }
-                json.scriptJSON(tag)
-            }
-            json.append(UInt8(ascii: "]"))
+            json.key("t")
+            json.beginArray()
+            for tag in story.tags { json.string(tag) }
+            json.endArray()
         }
-        json.literal(",\"ms\":\"")
-        Self.writeDuration(result.duration, into: &json)
+        json.key("ms")
+        json.string { Self.writeDuration(result.duration, into: &$0) }
         // Counted in place: `result.steps` would make an array of copies.
-        json.literal("\",\"c\":[")
-        json.decimal(result.testSteps.count { $0.stepStatus == .passed })
-        json.append(UInt8(ascii: ","))
-        json.decimal(result.testSteps.count { $0.stepStatus != nil })
-        json.append(UInt8(ascii: "]"))
+        json.key("c")
+        json.beginArray()
+        json.integer(result.testSteps.count { $0.stepStatus == .passed })
+        json.integer(result.testSteps.count { $0.stepStatus != nil })
+        json.endArray()
         if result.attempts > 1 {
-            json.literal(",\"a\":")
-            json.decimal(result.attempts)
-            if result.isFlaky { json.literal(",\"fl\":1") }
-            json.literal(",\"an\":")
-            json.scriptJSON(result.attemptsNote ?? "")
+            json.key("a")
+            json.integer(result.attempts)
+            if result.isFlaky {
+                json.key("fl")
+                json.integer(1)
+            }
+            json.key("an")
+            json.string(result.attemptsNote ?? "")
         }
         if let description = info.place(of: story)?.scenario.description, !description.isEmpty {
-            json.literal(",\"d\":")
-            json.scriptJSON(Self.trimmed(description))
+            json.key("d")
+            json.string(Self.trimmed(description))
         }
         if let rule {
-            json.literal(",\"r\":[")
-            json.scriptJSON(rule.keyword)
-            json.append(UInt8(ascii: ","))
-            json.scriptJSON(rule.name)
-            json.append(UInt8(ascii: ","))
-            json.scriptJSON(Self.trimmed(rule.description))
-            json.append(UInt8(ascii: "]"))
+            json.key("r")
+            json.beginArray()
+            json.string(rule.keyword)
+            json.string(rule.name)
+            json.string(Self.trimmed(rule.description))
+            json.endArray()
         }
-        json.literal(",\"x\":")
+        json.key("x")
         testSteps(result.testSteps, story: story, info: info, into: &json)
         if !result.earlierAttempts.isEmpty {
-            json.literal(",\"e\":[")
-            for (number, attempt) in result.earlierAttempts.enumerated() {
-                json.literal(number > 0 ? ",[\"" : "[\"")
-                json.text(attempt.status.rawValue)
-                json.literal("\",")
+            json.key("e")
+            json.beginArray()
+            for attempt in result.earlierAttempts {
+                json.beginArray()
+                json.string(attempt.status.rawValue)
                 testSteps(attempt.testSteps, story: story, info: info, into: &json)
-                json.append(UInt8(ascii: "]"))
+                json.endArray()
             }
-            json.append(UInt8(ascii: "]"))
+            json.endArray()
         }
         if [.failed, .undefined, .pending].contains(result.status) {
-            json.literal(",\"w\":")
-            json.scriptJSON(Self.reason(result))
+            json.key("w")
+            json.string(Self.reason(result))
         }
         if result.status == .failed, result.firstFailure == nil {
-            json.literal(result.wasInterrupted ? ",\"fx\":\"The run was interrupted while this story ran.\"" : ",\"fx\":\"The story failed.\"")
+            json.key("fx")
+            json.string(result.wasInterrupted ? "The run was interrupted while this story ran." : "The story failed." as StaticString)
         }
-        json.append(UInt8(ascii: "}"))
+        json.endObject()
     }
 
     /// The test steps of an attempt, as a list: every step, and the hooks
     /// that failed or attached something (passing hooks are plumbing a
     /// reader skips).
-    private func testSteps(_ testSteps: [TestStepResult], story: Story, info: StoryFileInfo, into json: inout [UInt8]) {
-        json.append(UInt8(ascii: "["))
+    private func testSteps(_ testSteps: [TestStepResult], story: Story, info: StoryFileInfo, into json: inout JSONWriter) {
+        json.beginArray()
         var stepIndex = 0
-        var isFirst = true
         // Looked up once for all the steps.
         let place = info.backgroundStepIDs.isEmpty ? nil : info.place(of: story)
         for testStep in testSteps {
             switch testStep {
             case .step(let step):
-                if !isFirst { json.append(UInt8(ascii: ",")) }
                 self.step(step, isBackground: info.isBackgroundStep(stepIndex, in: place), into: &json)
                 stepIndex += 1
             case .hook(let hook) where hook.status != .passed || !hook.attachments.isEmpty:
-                if !isFirst { json.append(UInt8(ascii: ",")) }
                 self.hook(hook, into: &json)
             case .hook:
                 continue
             }
-            isFirst = false
         }
-        json.append(UInt8(ascii: "]"))
+        json.endArray()
     }
 
-    private func step(_ step: StepResult, isBackground: Bool, into json: inout [UInt8]) {
-        json.literal("{\"s\":\"")
-        json.text(step.status.rawValue)
-        json.literal("\",\"k\":")
-        json.scriptJSON(step.step.keyword)
-        json.literal(",\"t\":")
-        json.scriptJSON(step.step.text)
-        json.literal(",\"l\":")
-        json.decimal(step.step.location.line)
-        json.literal(",\"ms\":\"")
-        Self.writeDuration(step.duration, into: &json)
-        json.append(UInt8(ascii: "\""))
-        if isBackground { json.literal(",\"bg\":1") }
+    private func step(_ step: StepResult, isBackground: Bool, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("s")
+        json.string(step.status.rawValue)
+        json.key("k")
+        json.string(step.step.keyword)
+        json.key("t")
+        json.string(step.step.text)
+        json.key("l")
+        json.integer(step.step.location.line)
+        json.key("ms")
+        json.string { Self.writeDuration(step.duration, into: &$0) }
+        if isBackground {
+            json.key("bg")
+            json.integer(1)
+        }
         argument(step.step.attachment, into: &json)
         if let match = step.match {
-            matchFragments.append(match, into: &json) { match, json in
-                json.literal(",\"m\":[")
-                json.scriptJSON(match.pattern)
-                json.append(UInt8(ascii: ","))
-                json.scriptJSON(match.location)
-                json.append(UInt8(ascii: "]"))
+            json.key("m")
+            json.raw { out in
+                matchFragments.append(match, into: &out) { match, out in
+                    JSONWriter.write(into: &out, scriptSafe: true) { json in
+                        json.beginArray()
+                        json.string(match.pattern)
+                        json.place(match.location)
+                        json.endArray()
+                    }
+                }
             }
         }
         if let error = step.error, step.status == .pending || step.status == .skipped {
             Self.note(error, into: &json)
         } else if let error = step.error {
-            json.literal(",\"err\":[")
-            json.scriptJSON(error.message)
+            json.key("err")
+            json.beginArray()
+            json.string(error.message)
             var places = error.location.map { "at \($0.displayFileAndLine)\n" } ?? ""
             places += step.step.location.displayFileAndLine
-            json.append(UInt8(ascii: ","))
-            json.scriptJSON(places)
-            json.append(UInt8(ascii: "]"))
+            json.string(places)
+            json.endArray()
         }
         if step.status == .undefined {
-            json.literal(",\"sn\":")
-            json.scriptJSON(step.snippet ?? Snippet(for: step.step).code())
+            json.key("sn")
+            json.string(step.snippet ?? Snippet(for: step.step).code())
         }
         attachments(step.attachments, into: &json)
-        json.append(UInt8(ascii: "}"))
+        json.endObject()
     }
 
     /// A hook, its place said once: the runner's "the after story hook at
     /// Hooks.swift:12 failed: " is taken off its message, and the place
     /// the error was raised is kept only where it differs from the hook's.
-    private func hook(_ hook: HookResult, into json: inout [UInt8]) {
-        json.literal("{\"h\":")
-        json.scriptJSON(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst())
-        json.literal(",\"s\":\"")
-        json.text(hook.status.rawValue)
-        json.literal("\",\"p\":")
-        json.scriptJSON(hook.location)
-        json.literal(",\"ms\":")
-        json.scriptJSON(Self.duration(hook.duration))
+    private func hook(_ hook: HookResult, into json: inout JSONWriter) {
+        json.beginObject()
+        json.key("h")
+        json.string(hook.kind.prefix(1).uppercased() + hook.kind.dropFirst())
+        json.key("s")
+        json.string(hook.status.rawValue)
+        json.key("p")
+        json.place(hook.location)
+        json.key("ms")
+        json.string(Self.duration(hook.duration))
         if let error = hook.error, hook.status == .pending || hook.status == .skipped {
             Self.note(error, into: &json)
         } else if let error = hook.error {
-            json.literal(",\"err\":[")
-            json.scriptJSON(Self.hookMessage(hook, error.message))
-            json.append(UInt8(ascii: ","))
+            json.key("err")
+            json.beginArray()
+            json.string(Self.hookMessage(hook, error.message))
             if let place = error.location, place != hook.location {
-                json.scriptJSON("at " + place.displayFileAndLine)
+                json.string("at " + place.displayFileAndLine)
             } else {
-                json.literal("\"\"")
+                json.string("" as StaticString)
             }
-            json.append(UInt8(ascii: "]"))
+            json.endArray()
         }
         attachments(hook.attachments, into: &json)
-        json.append(UInt8(ascii: "}"))
+        json.endObject()
     }
 
     /// A hook's error message without the runner's preamble that names the
@@ -189,36 +195,45 @@ extension HTMLReporter {
     }
 
     /// A reason given to pending(_:) or skip(_:), not a failure, with where it was given.
-    private static func note(_ error: StepError, into json: inout [UInt8]) {
-        json.literal(",\"nt\":[")
-        json.scriptJSON(error.message)
-        json.append(UInt8(ascii: ","))
-        if let place = error.location { json.scriptJSON(place) } else { json.literal("null") }
-        json.append(UInt8(ascii: "]"))
+    private static func note(_ error: StepError, into json: inout JSONWriter) {
+        json.key("nt")
+        json.beginArray()
+        json.string(error.message)
+        if let place = error.location { json.place(place) } else { json.null() }
+        json.endArray()
     }
 
     /// A data table as rows of cells, a doc string as its content and media type.
-    private func argument(_ argument: StepAttachment?, into json: inout [UInt8]) {
+    private func argument(_ argument: StepAttachment?, into json: inout JSONWriter) {
         switch argument {
         case .dataTable(let table):
-            json.literal(",\"tb\":[")
-            for (number, row) in table.rows.enumerated() {
-                json.literal(number > 0 ? ",[" : "[")
-                for (column, cell) in row.enumerated() {
-                    if column > 0 { json.append(UInt8(ascii: ",")) }
-                    json.scriptJSON(cell)
-                }
-                json.append(UInt8(ascii: "]"))
+            json.key("tb")
+            json.beginArray()
+            for row in table.rows {
+                json.beginArray()
+                for cell in row { json.string(cell) }
+                json.endArray()
             }
-            json.append(UInt8(ascii: "]"))
+            json.endArray()
         case .docString(let doc):
-            json.literal(",\"doc\":[")
-            json.scriptJSON(doc.content)
-            json.append(UInt8(ascii: ","))
-            if let mediaType = doc.mediaType { json.scriptJSON(mediaType) } else { json.literal("null") }
-            json.append(UInt8(ascii: "]"))
+            json.key("doc")
+            json.beginArray()
+            json.string(doc.content)
+            if let mediaType = doc.mediaType { json.string(mediaType) } else { json.null() }
+            json.endArray()
         case nil:
             break
         }
+    }
+}
+
+extension JSONWriter {
+    /// A place as a string `path:line`, the path as reports show it.
+    mutating func place(_ place: SourceLocation) {
+        var text: [UInt8] = []
+        place.withDisplayPathUTF8 { text.append(contentsOf: $0) }
+        text.append(UInt8(ascii: ":"))
+        text.decimal(place.line)
+        text.withUnsafeBufferPointer { string($0) }
     }
 }

@@ -28,31 +28,29 @@ extension MessagesReporter {
             json.string { writeIDText(local, into: &$0) }
         }
 
-        /// Appends the `gherkinDocument` message as JSON text, straight as
+        /// Writes the `gherkinDocument` message, straight as
         /// bytes (a file's whole syntax tree, thousands of nodes): the
         /// text ``JSONValue`` makes of the same members, in the same order.
-        func writeDocument(into out: inout [UInt8]) {
-            JSONWriter.write(into: &out) { json in
+        func writeDocument(into json: inout JSONWriter) {
+            json.beginObject()
+            json.key("uri")
+            json.string(uri)
+            if let feature = info.feature {
+                json.key("feature")
+                write(feature, into: &json)
+            }
+            json.key("comments")
+            json.beginArray()
+            for comment in info.document?.comments ?? [] {
                 json.beginObject()
-                json.key("uri")
-                json.string(uri)
-                if let feature = info.feature {
-                    json.key("feature")
-                    write(feature, into: &json)
-                }
-                json.key("comments")
-                json.beginArray()
-                for comment in info.document?.comments ?? [] {
-                    json.beginObject()
-                    json.key("location")
-                    write(comment.location, into: &json)
-                    json.key("text")
-                    json.string(comment.text)
-                    json.endObject()
-                }
-                json.endArray()
+                json.key("location")
+                write(comment.location, into: &json)
+                json.key("text")
+                json.string(comment.text)
                 json.endObject()
             }
+            json.endArray()
+            json.endObject()
         }
 
         /// `{"line":…,"column":…}`.

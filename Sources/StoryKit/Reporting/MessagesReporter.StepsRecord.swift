@@ -88,52 +88,32 @@ extension MessagesReporter {
                 defer { cursor += 8 }
                 return record.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)
             }
-            func id(_ number: UInt64, into out: inout [UInt8]) {
-                JSONValue.writeInteger(Int64(run) + Int64(number) - 1, into: &out)
-            }
+            // Ids as numbers, quoted.
+            let id = { (json: inout JSONWriter, number: Int) in json.integerString(Int64(run) + Int64(number) - 1) }
             let attempts = word()
-            let caseID = word()
-            var reference: [UInt8] = []
-            reference.reserveCapacity(64)
-            for number in 0..<attempts {
-                let startedID = word()
-                let caseStart = word()
-                let duration = word()
-                let steps = word()
-                clock.nanoseconds = caseStart
-                out.literal(#"{"testCaseStarted":{"attempt":"#)
-                JSONValue.writeInteger(Int64(number), into: &out)
-                out.literal(#","id":""#)
-                id(startedID, into: &out)
-                out.literal(#"","testCaseId":""#)
-                id(caseID, into: &out)
-                out.literal(#"","timestamp":"#)
-                clock.writeTimestamp(into: &out)
-                out.literal("}}\n")
-                for _ in 0..<steps {
-                    let stepID = word()
-                    let stepDuration = word()
-                    let status = word()
-                    // `"testCaseStartedId":"…","testStepId":"…"`
-                    reference.removeAll(keepingCapacity: true)
-                    reference.literal(#""testCaseStartedId":""#)
-                    id(startedID, into: &reference)
-                    reference.literal(#"","testStepId":""#)
-                    id(stepID, into: &reference)
-                    reference.append(UInt8(ascii: "\""))
-                    MessagesReporter.writeTestStepStarted(reference, clock: clock, into: &out)
-                    clock.nanoseconds &+= stepDuration
-                    MessagesReporter.writeTestStepFinished(reference, clock: clock, into: &out) { out in
-                        MessagesReporter.writePlainResult(duration: stepDuration, status: Self.status(status), into: &out)
+            let caseID = Int(word())
+            JSONWriter.write(into: &out) { json in
+                for number in 0..<attempts {
+                    let startedID = Int(word())
+                    let caseStart = word()
+                    let duration = word()
+                    let steps = word()
+                    clock.nanoseconds = caseStart
+                    MessagesReporter.writeTestCaseStarted(attempt: Int(number), startedID: startedID, caseID: caseID, clock: clock, id: id, into: &json)
+                    for _ in 0..<steps {
+                        let stepID = Int(word())
+                        let stepDuration = word()
+                        let status = word()
+                        MessagesReporter.writeTestStepStarted(startedID: startedID, stepID: stepID, clock: clock, id: id, into: &json)
+                        clock.nanoseconds &+= stepDuration
+                        MessagesReporter.writeTestStepFinished(startedID: startedID, stepID: stepID, clock: clock, id: id, into: &json) { json in
+                            MessagesReporter.writePlainResult(duration: stepDuration, status: Self.status(status), into: &json)
+                        }
                     }
+                    clock.nanoseconds = max(clock.nanoseconds, caseStart &+ duration)
+                    MessagesReporter.writeTestCaseFinished(
+                        startedID: startedID, willBeRetried: number < attempts - 1, clock: clock, id: id, into: &json)
                 }
-                clock.nanoseconds = max(clock.nanoseconds, caseStart &+ duration)
-                out.literal(#"{"testCaseFinished":{"testCaseStartedId":""#)
-                id(startedID, into: &out)
-                out.literal(#"","timestamp":"#)
-                clock.writeTimestamp(into: &out)
-                out.literal(number < attempts - 1 ? #","willBeRetried":true}}"# : #","willBeRetried":false}}"#)
-                out.append(UInt8(ascii: "\n"))
             }
         }
 

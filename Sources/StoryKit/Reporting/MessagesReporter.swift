@@ -368,9 +368,13 @@ public struct MessagesReporter: Reporter {
             var gherkin = GherkinFile(info: info, uri: uri, base: base ?? 1)
             if base == nil { gherkin.marker = (marker, index) }
             _ = ids.reserve(info.idCount)
-            head.literal(#"{"gherkinDocument":"#)
-            gherkin.writeDocument(into: &head)
-            head.literal("}\n")
+            JSONWriter.write(into: &head) { json in
+                json.beginObject()
+                json.key("gherkinDocument")
+                gherkin.writeDocument(into: &json)
+                json.endObject()
+                json.lineEnd()
+            }
             return SourceFile(uri: uri, head: spill!.append(head), ids: ids, isFeature: true, base: base)
         }
         var document: [UInt8] = []

@@ -121,7 +121,7 @@ struct StoryExecution {
             let step = story.steps[index]
             status = .undefined
             undefined = (
-                Suggestion.closest(to: step, in: registry.definitions).map { MatchInfo($0) },
+                Suggestion.closest(to: step, in: registry).map { MatchInfo($0) },
                 Snippet.suggested(for: step, in: registry, style: configuration.snippetStyle).code()
             )
             state.hasUndefined = true

@@ -155,13 +155,24 @@ struct SupervisedRun {
         return true
     }
 
-    /// Waits for a word from any worker, or 50 ms (5 ms while more workers
-    /// may start: a long story shows by its running time), with what is to
-    /// be said so far said.
+    /// Waits for a word from any worker, or for room in the request pipe of
+    /// one that has requests unsent, or 50 ms (5 ms while more workers may
+    /// start: a long story shows by its running time), with what is to be
+    /// said so far said. (Waiting on words alone, a request larger than
+    /// the pipe went a pipeful per 50 ms: 3 s for a story of 1,000,000
+    /// steps, with both processes idle.)
     private mutating func waitForWord() {
         StandardOutput.flush()
         fds = workers.map { pollfd(fd: $0.messages, events: Int16(POLLIN), revents: 0) }
-        _ = poll(&fds, nfds_t(fds.count), workers.count < workerCount && startFailure == nil && !rules.isStopping ? 5 : 50)
+        let waitsToSend = workers.contains { $0.hasUnsent }
+        for worker in workers where worker.hasUnsent {
+            fds.append(pollfd(fd: worker.requests, events: Int16(POLLOUT), revents: 0))
+        }
+        let ready = poll(&fds, nfds_t(fds.count), workers.count < workerCount && startFailure == nil && !rules.isStopping ? 5 : 50)
+        // A wait that ran out with requests unsent though the pipe had
+        // room for them: the parent idled while it could have written
+        // (tests count these stalls; a worker too busy to read is none).
+        if ready == 0 && waitsToSend && workers.contains(where: { $0.flush() > 0 }) { PhaseTimer.mark("request-stall") }
     }
 
     /// Reads what each worker said; retires a worker that is done, and

@@ -157,9 +157,11 @@ final class SupervisedWorker {
         flush()
     }
 
-    /// Writes queued requests, as many as the pipe takes without waiting.
-    func flush() {
-        guard requests >= 0, outboxStart < outbox.count else { return }
+    /// Writes queued requests, as many as the pipe takes without waiting;
+    /// returns how many bytes went.
+    @discardableResult
+    func flush() -> Int {
+        guard requests >= 0, outboxStart < outbox.count else { return 0 }
         let start = outboxStart
         let written = outbox.withUnsafeBytes { write(requests, $0.baseAddress! + start, $0.count - start) }
         if written > 0 {
@@ -176,6 +178,7 @@ final class SupervisedWorker {
             outbox = []
             outboxStart = 0
         }
+        return max(0, written)
     }
 
     /// Whether the parent has told the worker no more stories are coming

@@ -19,7 +19,14 @@ extension JSONValue {
     /// no extensions, at most 200 levels deep).
     /// - Throws: A ``SyntaxError`` at the first place that is not JSON.
     public init(parsing text: String) throws(SyntaxError) {
-        var reader = LocatedJSON.Reader(bytes: Array(text.utf8))
+        try self.init(parsingUTF8: Array(text.utf8))
+    }
+
+    /// Parses a whole JSON document from its UTF-8 bytes, as
+    /// ``init(parsing:)`` parses its text.
+    /// - Throws: A ``SyntaxError`` at the first place that is not JSON.
+    init(parsingUTF8 bytes: [UInt8]) throws(SyntaxError) {
+        var reader = LocatedJSON.Reader(bytes: bytes)
         reader.skipSpace()
         self = try reader.jsonValue(depth: 0)
         reader.skipSpace()

@@ -54,16 +54,21 @@ public enum JSONValue: Sendable, Equatable {
 
     /// An integer in decimal, without making a String.
     static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
-        if value < 0 {
-            if value == .min {
-                out.append(contentsOf: String(value).utf8)
-                return
-            }
-            out.append(UInt8(ascii: "-"))
-        }
+        // One append: each byte on its own would check the array's
+        // capacity and ownership again (a Messages report writes about
+        // twenty numbers per step).
+        withDecimal(value) { out.append(contentsOf: $0) }
+    }
+
+    /// The most bytes of ``withDecimal(_:_:)``'s text: `-` and 19 digits.
+    static var maxDecimalCount: Int { 20 }
+
+    /// Calls `body` with an integer in decimal, in bytes of the stack.
+    @inline(__always)
+    static func withDecimal<Result>(_ value: Int64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var magnitude = value.magnitude
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // up to 24 bytes of digits, from the end
-        withUnsafeMutableBytes(of: &digits) { buffer in
+        return withUnsafeMutableBytes(of: &digits) { buffer in
             var start = buffer.count
             // Two digits per division, from a table of "00" to "99".
             digitPairs.withUTF8Buffer { pairs in
@@ -80,10 +85,11 @@ public enum JSONValue: Sendable, Equatable {
                 start -= 1
                 buffer[start] = UInt8(truncatingIfNeeded: magnitude) + 0x30
             }
-            // One append: each byte on its own would check the array's
-            // capacity and ownership again (a Messages report writes
-            // about twenty numbers per step).
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            return body(UnsafeRawBufferPointer(rebasing: buffer[start...]))
         }
     }
 

@@ -10,9 +10,10 @@
 /// `[UInt8].scriptJSON(_:)` does (`<`, `>`, `&`, U+2028 and U+2029 escaped
 /// too).
 ///
-/// As fast as bytes placed by hand: keys, brackets, quotes and commas wait
-/// in 64 bytes of the writer's own (``pending``) and go into the bytes
-/// together before the next text, in one append (each append checks the
+/// As fast as bytes placed by hand: keys, brackets, quotes, commas,
+/// numbers and short strings that need no escape wait in 64 bytes of the
+/// writer's own (``pending``) and go into the bytes together before the
+/// next longer text, in one append (each append checks the
 /// array's capacity and ownership again, some hundred instructions; a
 /// Messages report writes some thirty members per step).
 struct JSONWriter {
@@ -52,9 +53,9 @@ struct JSONWriter {
     }
 
     /// The JSON text that `body` writes.
-    static func bytes(scriptSafe: Bool = false, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+    static func bytes(scriptSafe: Bool = false, afterElement: Bool = false, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var out: [UInt8] = []
-        write(into: &out, scriptSafe: scriptSafe, body)
+        write(into: &out, scriptSafe: scriptSafe, afterElement: afterElement, body)
         return out
     }
 
@@ -124,19 +125,46 @@ struct JSONWriter {
         text.withUTF8Buffer { string($0) }
     }
 
-    /// A string in UTF-8, escaped.
+    /// A string in UTF-8, escaped. A short one that needs no escape (a
+    /// name, a keyword, a status) waits in ``pending`` too.
     mutating func string(_ utf8: UnsafeBufferPointer<UInt8>) {
         separate()
-        if isScriptSafe {
+        push(UInt8(ascii: "\""))
+        if !pushPlain(utf8) {
             flush()
-            bytes.scriptJSON(utf8)
-        } else {
-            push(UInt8(ascii: "\""))
-            flush()
-            JSONValue.writeEscaped(utf8, into: &bytes)
-            push(UInt8(ascii: "\""))
+            if isScriptSafe {
+                bytes.scriptEscaped(utf8)
+            } else {
+                JSONValue.writeEscaped(utf8, into: &bytes)
+            }
         }
+        push(UInt8(ascii: "\""))
         isCommaDue = true
+    }
+
+    /// Puts `utf8` in ``pending`` when it is short and needs no escape;
+    /// false, with ``pending`` as it was, when it does not fit or needs one.
+    @inline(__always)
+    private mutating func pushPlain(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = utf8.count
+        // Room for the closing quote after it.
+        guard count < Self.pendingCapacity / 2 else { return false }
+        if pendingCount + count + 1 > Self.pendingCapacity { flush() }
+        let start = pendingCount
+        let isPlain = withUnsafeMutableBytes(of: &pending) { pending in
+            let target = pending.baseAddress!.advanced(by: start)
+            for index in 0..<count {
+                let byte = utf8[index]
+                guard byte >= 0x20, byte != 0x22, byte != 0x5C else { return false }
+                // In a script element, `<`, `>`, `&`, and (for U+2028 and
+                // U+2029) all but ASCII are escaped.
+                if isScriptSafe, byte >= 0x80 || byte == 0x3C || byte == 0x3E || byte == 0x26 { return false }
+                target.storeBytes(of: byte, toByteOffset: index, as: UInt8.self)
+            }
+            return true
+        }
+        if isPlain { pendingCount = start + count }
+        return isPlain
     }
 
     /// A string whose text `write` appends, already escaped (or text that
@@ -155,25 +183,62 @@ struct JSONWriter {
         integer(Int64(value))
     }
 
+    /// An integer: its digits wait in ``pending`` with the keys and
+    /// punctuation around them, not appended on their own.
     @inline(__always)
     mutating func integer(_ value: Int64) {
         separate()
-        flush()
-        JSONValue.writeInteger(value, into: &bytes)
+        if pendingCount + JSONValue.maxDecimalCount > Self.pendingCapacity { flush() }
+        let start = pendingCount
+        let count = JSONValue.withDecimal(value) { digits in
+            withUnsafeMutableBytes(of: &pending) { pending in
+                let target = pending.baseAddress!.advanced(by: start)
+                for index in 0..<digits.count { target.storeBytes(of: digits[index], toByteOffset: index, as: UInt8.self) }
+            }
+            return digits.count
+        }
+        pendingCount = start + count
         isCommaDue = true
     }
 
+    /// A string of an integer's digits, `"42"` (an id that is a number).
+    @inline(__always)
+    mutating func integerString(_ value: Int64) {
+        separate()
+        push(UInt8(ascii: "\""))
+        isCommaDue = false
+        integer(value)
+        push(UInt8(ascii: "\""))
+    }
+
     mutating func bool(_ value: Bool) {
-        raw { $0.literal(value ? "true" : "false") }
+        separate()
+        pushWord(value ? "true" : "false")
+        isCommaDue = true
     }
 
     mutating func null() {
-        raw { $0.literal("null") }
+        separate()
+        pushWord("null")
+        isCommaDue = true
     }
 
     /// A value built as a ``JSONValue``.
     mutating func value(_ value: JSONValue) {
         raw { value.write(into: &$0) }
+    }
+
+    /// Members of an object built as ``JSONValue``s, keys and all (keys
+    /// that are not known when storyrun is built are escaped).
+    mutating func members(_ members: [(String, JSONValue)]) {
+        for (key, value) in members {
+            separate()
+            flush()
+            JSONValue.writeString(key, into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            value.write(into: &bytes)
+            isCommaDue = true
+        }
     }
 
     /// A value that `write` appends, already JSON (a fragment made once
@@ -194,6 +259,13 @@ struct JSONWriter {
         isCommaDue = false
     }
 
+    /// A line end after a whole JSON text, before the next one (one JSON
+    /// text a line, NDJSON): no comma.
+    mutating func lineEnd() {
+        push(UInt8(ascii: "\n"))
+        isCommaDue = false
+    }
+
     /// The comma before a value or key, when one is due.
     @inline(__always)
     private mutating func separate() {
@@ -207,6 +279,14 @@ struct JSONWriter {
         let count = pendingCount
         withUnsafeMutableBytes(of: &pending) { $0.baseAddress!.storeBytes(of: byte, toByteOffset: count, as: UInt8.self) }
         pendingCount = count + 1
+    }
+
+    /// A word of a few bytes (`true`, `false`, `null`), kept in ``pending``.
+    @inline(__always)
+    private mutating func pushWord(_ word: StaticString) {
+        word.withUTF8Buffer { word in
+            for byte in word { push(byte) }
+        }
     }
 
     /// Appends ``pending`` to the bytes.

@@ -44,11 +44,28 @@ import Testing
         #expect(outcome.errorOutput.contains("storyrun lsp: "), "\(outcome.errorOutput)")
     }
 
-    @Test("A body that is not JSON is answered with a parse error; the next message is served")
+    @Test("A body that is not JSON is answered with a parse error at its line and column; the next message is served")
     func notJSON() async throws {
-        let outcome = try await Self.serve(Self.frame("{nope") + Self.shutdownAndExit)
+        let outcome = try await Self.serve(Self.frame("{nope") + Self.frame("[1]") + Self.shutdownAndExit)
         #expect(outcome.status == 0, "\(outcome.errorOutput)")
         #expect(outcome.output.contains(#""code":-32700"#) && outcome.output.contains(#""id":99"#), "\(outcome.output)")
+        #expect(outcome.output.contains("a message is not a JSON object (1:2: a key in double quotes should be here)"), "\(outcome.output)")
+        #expect(outcome.output.contains(#""message":"storyrun lsp: a message is not a JSON object"}"#), "\(outcome.output)")
+    }
+
+    @Test("Every message written is one JSON-RPC 2.0 object that names its version first")
+    func framing() async throws {
+        let outcome = try await Self.serve(Self.frame(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#) + Self.shutdownAndExit)
+        let bodies = outcome.output.components(separatedBy: "Content-Length: ").dropFirst()
+        #expect(bodies.count == 2, "\(outcome.output)")
+        for body in bodies {
+            let parts = body.components(separatedBy: "\r\n\r\n")
+            #expect(Int(parts[0]) == parts[1].utf8.count, "\(body)")
+            #expect(parts[1].hasPrefix(#"{"jsonrpc":"2.0","#), "\(body)")
+            let message = try JSONValue(parsing: parts[1])
+            #expect(message["id"]?.intValue != nil)
+        }
+        #expect(outcome.output.contains(#""serverInfo":{"name":"storyrun""#), "\(outcome.output)")
     }
 
     /// Before, a completion at line -1 read the line before the first (a

@@ -6,7 +6,7 @@ import StoryrunSteps
 /// The server in process: messages in, the messages it sends captured.
 @Suite(.timeLimit(.minutes(10))) struct LanguageServerTests {
     final class Sent: @unchecked Sendable {
-        var messages: [JSONObject] = []
+        var messages: [JSONValue] = []
     }
 
     static func server(_ steps: [any StepDefinitions.Type]) -> (LanguageServer, Sent) {
@@ -15,16 +15,13 @@ import StoryrunSteps
         return (LanguageServer(registry: registry, root: "/nonexistent-storyrun-root", send: { sent.messages.append($0) }), sent)
     }
 
-    static func open(_ server: inout LanguageServer, _ sent: Sent, _ name: String, _ text: String) -> [JSONObject] {
-        _ = server.handle(["method": "textDocument/didOpen", "params": ["textDocument": ["uri": "file:///w/\(name)", "version": 1, "text": text]]])
-        let params = sent.messages.last?["params"] as? JSONObject
-        return params?["diagnostics"] as? [JSONObject] ?? []
+    static func open(_ server: inout LanguageServer, _ sent: Sent, _ name: String, _ text: String) -> [JSONValue] {
+        _ = server.handle(["method": "textDocument/didOpen", "params": ["textDocument": ["uri": "file:///w/\(name)", "version": 1, "text": .string(text)]]])
+        return sent.messages.last?["params"]?["diagnostics"]?.arrayValue ?? []
     }
 
-    static func lines(_ diagnostics: [JSONObject], code: String) -> [Int] {
-        diagnostics.filter { $0["code"] as? String == code }.compactMap {
-            (($0["range"] as? JSONObject)?["start"] as? JSONObject)?["line"] as? Int
-        }
+    static func lines(_ diagnostics: [JSONValue], code: String) -> [Int] {
+        diagnostics.filter { $0["code"]?.stringValue == code }.compactMap { $0["range"]?["start"]?["line"]?.integer }
     }
 
     @Test("Every Examples row of an outline is converted as a run would: 300 is not an Int8")
@@ -40,7 +37,7 @@ import StoryrunSteps
                   | 300 |
             """)
         #expect(Self.lines(diagnostics, code: "conversion") == [2, 6])
-        let message = diagnostics.first { $0["code"] as? String == "conversion" }?["message"] as? String ?? ""
+        let message = diagnostics.first { $0["code"]?.stringValue == "conversion" }?["message"]?.stringValue ?? ""
         #expect(message.contains("argument 1 \"300\" is not an Int8"))
         #expect(message.contains("Examples row at line 7"))
     }
@@ -56,7 +53,7 @@ import StoryrunSteps
             """)
         #expect(Self.lines(diagnostics, code: "ambiguous") == [2])
         #expect(Self.lines(diagnostics, code: "undefined") == [3])
-        #expect(diagnostics.allSatisfy { $0["severity"] as? Int == 2 })
+        #expect(diagnostics.allSatisfy { $0["severity"]?.integer == 2 })
         #expect(Self.open(&server, sent, "b.stories", "Story: S\n  Given an empty basket\n").isEmpty)
     }
 
@@ -64,7 +61,7 @@ import StoryrunSteps
     func lifecycle() {
         var (server, sent) = Self.server([])
         #expect(server.handle(["id": 1, "method": "shutdown"]) == nil)
-        #expect(sent.messages.last?["id"] as? Int == 1)
+        #expect(sent.messages.last?["id"]?.integer == 1)
         #expect(server.handle(["method": "exit"]) == .success)
         var (other, _) = Self.server([])
         #expect(other.handle(["method": "exit"]) == .storyFailed)

@@ -253,6 +253,27 @@ import Testing
         }
     }
 
+    @Test("A request larger than the pipe goes as fast as the worker reads it: the parent waits for room in the pipe, not for a word")
+    func largeRequestsDoNotStall() async throws {
+        let folder = try Binary.temporaryFolder("supervision")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Six stories of 1.5 MB each (a doc string): 9 MB of requests
+        // through a pipe of 1 MB. Waiting on words alone, the parent wrote
+        // a pipeful per 50 ms wait, each wait a stall.
+        let text = String(repeating: "      a line the customer wrote for the basket\n", count: 30_000)
+        let scenarios = (0..<6).map { "  Scenario: long note \($0)\n    Given the customer writes:\n      \"\"\"\n\(text)      \"\"\"\n\n" }.joined()
+        try Self.write("Feature: long notes\n\n" + scenarios, to: folder + "/notes.feature")
+        let outcome = try await Binary.run(
+            ["notes.feature"], in: folder, timeout: 120,
+            environment: ["STORYRUN_FIXTURE_STEPS": "1", "STORYRUN_PHASES": folder + "/phases.txt"])
+        #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
+        #expect(outcome.output.contains("6 passed"), "\(outcome.output)")
+        let phases = try String(contentsOfFile: folder + "/phases.txt", encoding: .utf8).split(separator: "\n")
+        // One stall may be a worker the machine did not schedule for 50 ms.
+        let stalls = phases.filter { $0.contains(" parent request-stall ") }.count
+        #expect(stalls <= 1, "the parent waited 50 ms with requests unsent \(stalls) times")
+    }
+
     @Test("With --jobs 2, slow stories after many quick ones are shared: a worker left idle takes back another's unstarted stories")
     func slowStoriesAfterQuickOnes() async throws {
         let folder = try Binary.temporaryFolder("supervision")

@@ -90,6 +90,62 @@ import Testing
         #expect(deep == Array((String(repeating: "[", count: 100) + String(repeating: "]", count: 100)).utf8))
     }
 
+    @Test("Short strings and numbers kept with the punctuation are the same bytes at every offset of the writer's buffer, in both forms")
+    func keptWithPunctuation() throws {
+        // Each prefix puts the next value at another offset of the 64
+        // bytes kept aside, so every value is written across its end too.
+        let texts = ["", "PASSED", "a <b> & c", "é", "\u{2028}", "quote \"", String(repeating: "x", count: 31), String(repeating: "y", count: 33)]
+        for offset in 0..<70 {
+            let pad = String(repeating: "p", count: offset)
+            for text in texts {
+                for number: Int64 in [0, -1, 42, .min, .max] {
+                    let value = JSONValue.array([.string(pad), .string(text), .int(number), .string(text), .bool(offset % 2 == 0), .null])
+                    let written = { (scriptSafe: Bool) in
+                        JSONWriter.bytes(scriptSafe: scriptSafe) { json in
+                            json.beginArray()
+                            json.string(pad)
+                            json.string(text)
+                            json.integer(number)
+                            json.string(text)
+                            json.bool(offset % 2 == 0)
+                            json.null()
+                            json.endArray()
+                        }
+                    }
+                    #expect(String(decoding: written(false), as: UTF8.self) == value.text)
+                    // The script-safe form: the page's own escapes, read back the same.
+                    var expected = Array("[".utf8)
+                    expected.scriptJSON(pad)
+                    expected.append(UInt8(ascii: ","))
+                    expected.scriptJSON(text)
+                    expected += Array(",\(number),".utf8)
+                    expected.scriptJSON(text)
+                    expected += Array((offset % 2 == 0 ? ",true,null]" : ",false,null]").utf8)
+                    #expect(written(true) == expected)
+                    #expect(try JSONValue(parsing: String(decoding: written(true), as: UTF8.self)) == value)
+                }
+            }
+        }
+    }
+
+    @Test("An integer as a string, members built as values, and lines of one JSON text each (NDJSON)")
+    func linesAndMembers() {
+        let bytes = JSONWriter.bytes { json in
+            for line in 0..<3 {
+                json.beginObject()
+                json.key("id")
+                json.integerString(Int64(line) - 1)
+                json.members([("k\"ey", .string("v")), ("n", .array([.int(1)]))])
+                json.key("t")
+                json.bool(true)
+                json.endObject()
+                json.lineEnd()
+            }
+        }
+        let line = { (id: Int) in #"{"id":"\#(id)","k\"ey":"v","n":[1],"t":true}"# + "\n" }
+        #expect(String(decoding: bytes, as: UTF8.self) == line(-1) + line(0) + line(1))
+    }
+
     /// Writes a random value through `writer` and returns it as a ``JSONValue``.
     static func randomValue(_ random: inout SplitMix64, depth: Int, writer: inout JSONWriter) -> JSONValue {
         switch random.next() % (depth > 4 ? 4 : 6) {
