@@ -18,7 +18,14 @@ enum StepMatcher: Sendable {
         case .regex(let pattern):
             if let found = pattern.located(in: line) {
                 // Found in the line: placed in the text after the keyword.
-                return (Self.inputs(found.texts, attachment: attachment), found.texts, found.spans.shifted(back: line.utf8.count - text.utf8.count))
+                let spans = found.spans.shifted(back: line.utf8.count - text.utf8.count)
+                if spans.isEmpty, !found.texts.isEmpty, let inText = pattern.located(in: text) {
+                    // A group reaches into the keyword (`(.*) step` captures
+                    // "And an"): the closure gets Simon's captures, and the
+                    // reports the match in the text, as Cucumber places it.
+                    return (Self.inputs(found.texts, attachment: attachment), inText.texts, inText.spans)
+                }
+                return (Self.inputs(found.texts, attachment: attachment), found.texts, spans)
             }
             guard let found = pattern.located(in: text) else { return nil }
             return (Self.inputs(found.texts, attachment: attachment), found.texts, found.spans)
