@@ -168,6 +168,19 @@ final class FaultSteps: StepDefinitions {
                 fatalError("a step crashed once on purpose")
             }
         }
+        // Captures that reports must place: nested groups, an optional
+        // group that may take no part, parameters of a Cucumber Expression,
+        // and a failure the first time (for --retry).
+        step("^a step with nested \"((\\w+)-(\\d+))\"(?: and optional \"(\\w+)\")?$") {
+            (_: FaultSteps, _: String, _: String, _: String, _: String?) in
+        }
+        step.expression("a step with {string} and {int} items") { (_: FaultSteps, _: String, _: Int) in }
+        step("^the step fails once with \"(.*)\", marking \"(.*)\"$") { (_: FaultSteps, text: String, path: String) in
+            if !FileManager.default.fileExists(atPath: path) {
+                _ = FileManager.default.createFile(atPath: path, contents: Data())
+                throw ExpectationFailure("failed once on purpose with \(text)", location: nil)
+            }
+        }
         step("^the step indexes an array out of range$") { _ in
             let numbers = [1, 2, 3]
             print("item 4:", numbers[numbers.count])  // one past the end: a trap

@@ -7,11 +7,14 @@ public struct Match: Sendable {
     /// The captured texts, for reports; gathered when the step is matched,
     /// which is before it runs.
     public let capturedTexts: [String?]
+    /// Where each capture group lies in the step text, for reports.
+    public let spans: GroupSpans
 
-    init(definition: StepDefinition, inputs: [StepArgumentInput], capturedTexts: [String?]) {
+    init(definition: StepDefinition, inputs: [StepArgumentInput], capturedTexts: [String?], spans: GroupSpans = .none) {
         self.definition = definition
         self.inputs = inputs
         self.capturedTexts = capturedTexts
+        self.spans = spans
     }
 }
 

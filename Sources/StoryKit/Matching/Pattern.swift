@@ -14,6 +14,9 @@ struct Pattern: @unchecked Sendable {
     let anchoredPrefix: [UInt8]?
     /// The same pattern for the fast matcher, when it understands it.
     private let simple: SimpleRegex?
+    /// The nesting of its capture groups (``GroupShape/parents``): empty
+    /// when none nests, as in every pattern the fast matcher reads.
+    let groupParents: [Int32]
 
     /// Compiles a regex pattern.
     /// - Throws: The compiler's message when the pattern is not a valid regex.
@@ -26,6 +29,7 @@ struct Pattern: @unchecked Sendable {
             // NSRegularExpression is compiled only if a text needs it.
             self.simple = simple
             groupCount = simple.groupCount
+            groupParents = []
             compiled = CompiledRegex(source: source, options: options, regex: nil)
             return
         }
@@ -37,47 +41,67 @@ struct Pattern: @unchecked Sendable {
         }
         simple = nil
         groupCount = regex.numberOfCaptureGroups
+        let parents = GroupShape(pattern: source).parents
+        // A shape that disagrees with the compiler's count places nothing nested.
+        groupParents = parents.count == groupCount ? parents : []
         compiled = CompiledRegex(source: source, options: options, regex: regex)
     }
 
     /// Returns the text of each capture group (nil for a group that took no
     /// part) when the pattern is found in `text`, or nil when it is not.
     func captures(in text: String) -> [String?]? {
-        var text = text
-        // One look at the bytes answers most texts: the prefix, then the fast matcher.
-        let answer: [String?]?? = text.withUTF8 { bytes in
-            if let prefix = anchoredPrefix, !Self.hasASCIIPrefix(bytes, prefix) { return .some(nil) }
-            guard let simple, SimpleRegex.canMatch(bytes) else { return nil }
-            return .some(simple.captures(in: bytes))
-        }
-        if let answer { return answer }
-        return regexCaptures(in: text)
+        located(in: text)?.texts
     }
 
-    /// Where each capture group is in an ASCII text (byte offsets, which
-    /// are UTF-16 offsets too), as the fast matcher finds them; nil when it
-    /// does not answer for this pattern or text, or the pattern is not found.
-    func simpleCaptureRanges(in text: String) -> [Range<Int>]? {
-        guard let simple else { return nil }
+    /// ``captures(in:)`` with where each group lies in `text` (UTF-8
+    /// offsets; ``GroupSpans``), found by the same match.
+    func located(in text: String) -> (texts: [String?], spans: GroupSpans)? {
         var text = text
-        return text.withUTF8 { bytes in
-            guard SimpleRegex.canMatch(bytes) else { return nil }
-            return simple.captureRanges(in: bytes)
+        // One look at the bytes answers most texts: the prefix, then the fast matcher.
+        let answer: (texts: [String?], spans: GroupSpans)?? = text.withUTF8 { bytes in
+            if let prefix = anchoredPrefix, !Self.hasASCIIPrefix(bytes, prefix) { return .some(nil) }
+            guard let simple, SimpleRegex.canMatch(bytes) else { return nil }
+            return .some(simple.located(in: bytes))
         }
+        if let answer { return answer }
+        return regexLocated(in: text)
     }
 
     /// The captures NSRegularExpression finds; tests compare the fast
     /// matcher with it.
     func regexCaptures(in text: String) -> [String?]? {
+        regexLocated(in: text)?.texts
+    }
+
+    /// The captures NSRegularExpression finds, with where each lies.
+    private func regexLocated(in text: String) -> (texts: [String?], spans: GroupSpans)? {
         let ns = text as NSString
         guard let result = compiled.regex.firstMatch(in: text, range: NSRange(location: 0, length: ns.length))
         else { return nil }
-        return (0..<groupCount).map { index in
+        var texts: [String?] = []
+        var ranges: [Range<Int>?] = []
+        texts.reserveCapacity(groupCount)
+        ranges.reserveCapacity(groupCount)
+        for index in 0..<groupCount {
             let range = result.range(at: index + 1)
-            guard range.location != NSNotFound else { return nil }
-            if let swiftRange = Range(range, in: text) { return String(text[swiftRange]) }
-            return ns.substring(with: range)
+            guard range.location != NSNotFound else {
+                texts.append(nil)
+                ranges.append(nil)
+                continue
+            }
+            if let swiftRange = Range(range, in: text) {
+                texts.append(String(text[swiftRange]))
+                let start = text.utf8.distance(from: text.startIndex, to: swiftRange.lowerBound)
+                ranges.append(start..<(start + text.utf8.distance(from: swiftRange.lowerBound, to: swiftRange.upperBound)))
+            } else {
+                // A group that splits a character: its text, unplaced.
+                texts.append(ns.substring(with: range))
+                ranges.append(nil)
+            }
         }
+        // A group that splits a character has no place: none are given.
+        let placed = zip(texts, ranges).allSatisfy { ($0 == nil) == ($1 == nil) }
+        return (texts, placed ? GroupSpans(ranges) : .none)
     }
 
     /// Whether the fast matcher answers for this pattern.

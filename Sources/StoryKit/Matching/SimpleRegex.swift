@@ -140,6 +140,13 @@ struct SimpleRegex: Sendable {
 
     /// The captured texts of the first match in the UTF-8 bytes of a text, or nil.
     func captures(in bytes: UnsafeBufferPointer<UInt8>) -> [String?]? {
+        located(in: bytes)?.texts
+    }
+
+    /// The captured texts of the first match in the UTF-8 bytes of a text,
+    /// with where each group lies (byte offsets), or nil; the groups of
+    /// this matcher are never nested and always take part.
+    func located(in bytes: UnsafeBufferPointer<UInt8>) -> (texts: [String?], spans: GroupSpans)? {
         // The groups' ranges live on the stack: no allocation per match.
         withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: groupCount) { ranges in
             _ = ranges.initialize(from: repeatElement(0..<0, count: groupCount))
@@ -151,22 +158,7 @@ struct SimpleRegex: Sendable {
                 for range in ranges {
                     texts.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
                 }
-                return texts
-            }
-            return nil
-        }
-    }
-
-    /// Where each group of the first match in the UTF-8 bytes of a text
-    /// is (byte offsets), or nil; the groups of this matcher are never
-    /// nested and always take part.
-    func captureRanges(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>]? {
-        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: groupCount) { ranges in
-            _ = ranges.initialize(from: repeatElement(0..<0, count: groupCount))
-            let lastStart = isAnchoredAtStart ? 0 : bytes.count
-            for start in 0...lastStart
-            where match(bytes, elementIndex: 0, position: start, groupIndex: 0, ranges: ranges) {
-                return Array(ranges)
+                return (texts, GroupSpans(count: groupCount) { ranges[$0] })
             }
             return nil
         }

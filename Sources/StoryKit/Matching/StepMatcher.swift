@@ -9,27 +9,48 @@ enum StepMatcher: Sendable {
     /// groups when a value does not convert.
     case expression(CucumberExpression, fallback: Pattern)
 
-    /// The inputs for the closure's parameters and the captured texts (for
-    /// reports), when the step matches; a regex's captures serve as its
-    /// texts as they are, not copied.
-    func match(line: String, text: String, attachment: StepAttachment?) -> (inputs: [StepArgumentInput], texts: [String?])? {
+    /// The inputs for the closure's parameters, the captured texts (for
+    /// reports) and where each group lies in `text` (``GroupSpans``), when
+    /// the step matches; a regex's captures serve as its texts as they
+    /// are, not copied.
+    func match(line: String, text: String, attachment: StepAttachment?) -> (inputs: [StepArgumentInput], texts: [String?], spans: GroupSpans)? {
         switch self {
         case .regex(let pattern):
-            guard let captures = pattern.captures(in: line) ?? pattern.captures(in: text) else { return nil }
-            return (Self.inputs(captures, attachment: attachment), captures)
+            if let found = pattern.located(in: line) {
+                // Found in the line: placed in the text after the keyword.
+                let spans = found.spans.shifted(back: line.utf8.count - text.utf8.count)
+                if spans.isEmpty, !found.texts.isEmpty, let inText = pattern.located(in: text) {
+                    // A group reaches into the keyword (`(.*) step` captures
+                    // "And an"): the closure gets Simon's captures, and the
+                    // reports the match in the text, as Cucumber places it.
+                    return (Self.inputs(found.texts, attachment: attachment), inText.texts, inText.spans)
+                }
+                return (Self.inputs(found.texts, attachment: attachment), found.texts, spans)
+            }
+            guard let found = pattern.located(in: text) else { return nil }
+            return (Self.inputs(found.texts, attachment: attachment), found.texts, found.spans)
         case .expression(let expression, let fallback):
             do {
-                guard let arguments = try expression.match(text) else { return nil }
+                guard let (arguments, spans) = try expression.located(text) else { return nil }
                 let inputs: [StepArgumentInput] = arguments.map { argument in
                     argument.value.map { .value($0, text: argument.text) } ?? .text(argument.text)
                 } + [.attachment(attachment)]
-                return (inputs, arguments.map(\.text))
+                return (inputs, arguments.map(\.text), spans)
             } catch {
                 // A value that does not convert (300 for {byte}): the step
                 // matches, and its conversion error names the argument.
-                guard let captures = fallback.captures(in: text) else { return nil }
-                return (Self.inputs(captures, attachment: attachment), captures)
+                guard let found = fallback.located(in: text) else { return nil }
+                return (Self.inputs(found.texts, attachment: attachment), found.texts, found.spans)
             }
+        }
+    }
+
+    /// The nesting of the capture groups (``GroupShape/parents``): empty
+    /// when none nests.
+    var groupParents: [Int32] {
+        switch self {
+        case .regex(let pattern): pattern.groupParents
+        case .expression(let expression, _): expression.groupParents
         }
     }
 

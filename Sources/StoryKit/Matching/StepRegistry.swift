@@ -67,7 +67,7 @@ public final class StepRegistry: Sendable {
 
     private func match(_ definition: StepDefinition, line: String, text: String, attachment: StepAttachment?) -> Match? {
         definition.matcher.match(line: line, text: text, attachment: attachment)
-            .map { Match(definition: definition, inputs: $0.inputs, capturedTexts: $0.texts) }
+            .map { Match(definition: definition, inputs: $0.inputs, capturedTexts: $0.texts, spans: $0.spans) }
     }
 }
 

@@ -130,7 +130,7 @@ extension MessagesEnvelope.TestStep {
                 stepMatchArguments: try list.objects("stepMatchArguments") { (argument: EnvelopeFields) throws(MessagesEnvelope.Problem) in
                     MessagesEnvelope.StepMatchArgument(
                         group: try argument.object("group") { (group: EnvelopeFields) throws(MessagesEnvelope.Problem) in
-                            MessagesEnvelope.Group(value: try group.optionalString("value"))
+                            MessagesEnvelope.Group(value: try group.optionalString("value"), start: try group.optionalInteger("start").map { Int(clamping: $0) })
                         })
                 })
         }

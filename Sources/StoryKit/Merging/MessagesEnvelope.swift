@@ -104,6 +104,8 @@ struct MessagesEnvelope {
 
     struct Group {
         var value: String?
+        /// Where the group starts in the step text, in UTF-16 code units.
+        var start: Int?
     }
 
     struct StepMatchArgument {

@@ -129,8 +129,13 @@ struct MessagesRunBuilder {
                     throw index.problem(line, "the test step \"\(testStep.id)\" names the step definition \"\(id)\", which the stream does not have")
                 }
                 let arguments = testStep.stepMatchArgumentsLists.flatMap { number < $0.count ? $0[number] : nil }
-                matches.append(MatchInfo(
-                    pattern: definition.pattern, location: definition.location, arguments: arguments?.stepMatchArguments.map(\.group.value) ?? []))
+                var match = MatchInfo(
+                    pattern: definition.pattern, location: definition.location, arguments: arguments?.stepMatchArguments.map(\.group.value) ?? [])
+                // Placed where the stream says (its top-level groups), checked against the text.
+                match.spans = GroupSpans(
+                    placing: match.arguments, starts: arguments?.stepMatchArguments.map(\.group.start) ?? [], in: story.steps[stepIndex].text,
+                    countingUTF16: true)
+                matches.append(match)
                 run.used.insert(MatchInfo.Key(pattern: definition.pattern, location: definition.location))
             }
             var error = outcome.error

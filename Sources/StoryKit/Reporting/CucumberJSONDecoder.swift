@@ -204,6 +204,10 @@ enum CucumberJSONDecoder {
         if let info = json["match"], let pattern = info.string("pattern") {
             let arguments = info.objects("arguments").map { $0.string("val") }
             match = MatchInfo(pattern: pattern, location: place(info.string("location")) ?? location, arguments: arguments)
+            // Placed where the report says, checked against the step's text.
+            match?.spans = GroupSpans(
+                placing: arguments, starts: info.objects("arguments").map { $0.int("offset") }, in: step.text,
+                countingUTF16: false)
         }
         var result = StepResult(step: step, status: status, duration: duration, error: error, match: match, alsoMatched: [])
         result.attachments = attachments(json)

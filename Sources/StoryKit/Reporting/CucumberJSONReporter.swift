@@ -22,9 +22,9 @@ public struct CucumberJSONReporter: Reporter {
     private var spill: ReportSpill?
     /// The story files, read once for all their stories (and all reports).
     var fileInfos = StoryFileInfo.Recent().reader()
-    /// Where the captured texts are in each step's text; a report made
-    /// without the run's definitions (`merge`) searches for them.
-    var captureOffsets = CaptureOffsets(registry: nil)
+    /// The groups' layout of each definition, to place its matches'
+    /// arguments from the spans they carry.
+    var groupLayouts = GroupLayouts(registry: nil)
     /// Each step definition's place and pattern, as JSON members.
     private let matchFragments = MatchFragments()
     /// Whether the run was `--strict`: each feature says so
@@ -341,8 +341,7 @@ public struct CucumberJSONReporter: Reporter {
             }
             json.key("arguments")
             json.raw { out in
-                Self.writeArguments(
-                    winner.arguments, in: result.step.text, starts: captureOffsets.starts(of: winner, in: result.step.text), into: &out)
+                Self.writeArguments(winner, layout: groupLayouts.layout(of: winner), in: result.step.text, into: &out)
             }
         }
         json.endObject()
@@ -376,93 +375,28 @@ public struct CucumberJSONReporter: Reporter {
         json.endObject()
     }
 
-    /// Each captured text with its offset in the step text (`val`, `offset`).
-    static func arguments(_ texts: [String?], in stepText: String) -> [JSONValue] {
-        if stepText.utf8.allSatisfy({ $0 < 0x80 }), texts.allSatisfy({ $0?.utf8.allSatisfy { $0 < 0x80 } ?? true }) {
-            return asciiArguments(texts, in: Array(stepText.utf8))
-        }
-        var searchFrom = stepText.startIndex
-        return texts.map { text -> JSONValue in
-            guard let text else { return .object([("val", .null), ("offset", .null)]) }
-            guard let range = stepText.range(of: text, range: searchFrom..<stepText.endIndex) else {
-                return .object([("val", .string(text)), ("offset", .null)])
+    /// Appends a match's arguments as a JSON array: each captured text
+    /// (`val`) with where its group starts in the step text (`offset`, in
+    /// Unicode scalars), read from the spans the match carries; `null`
+    /// for a group that took no part or that the spans do not place. Each
+    /// group of a regex is an argument, nested ones too, at its own place
+    /// (cucumber-ruby's rule: `match.offset(n)` for every capture).
+    static func writeArguments(_ match: MatchInfo, layout: GroupLayout, in stepText: String, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        let textLength = stepText.utf8.count
+        for index in match.arguments.indices {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.literal(#"{"val":"#)
+            if let text = match.arguments[index] { JSONValue.writeString(text, into: &out) } else { out.literal("null") }
+            out.literal(#","offset":"#)
+            if let group = layout.group(ofArgument: index, in: match), let span = match.spans[group], span.upperBound <= textLength {
+                JSONValue.writeInteger(Int64(TextOffsets.scalars(before: span.lowerBound, in: stepText)), into: &out)
+            } else {
+                out.literal("null")
             }
-            searchFrom = range.upperBound
-            let offset = stepText.unicodeScalars.distance(from: stepText.startIndex, to: range.lowerBound)
-            return .object([("val", .string(text)), ("offset", .int(Int64(offset)))])
+            out.append(UInt8(ascii: "}"))
         }
-    }
-
-    /// Appends ``arguments(_:in:)`` as a JSON array, or the texts at
-    /// `starts` when they are known (``CaptureOffsets``); for ASCII text
-    /// (where an offset is a byte's) straight as bytes, found as
-    /// ``asciiArguments(_:in:)`` finds them.
-    static func writeArguments(_ texts: [String?], in stepText: String, starts: [Int?]? = nil, into out: inout [UInt8]) {
-        if let starts, starts.count == texts.count {
-            out.append(UInt8(ascii: "["))
-            for index in texts.indices {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                out.literal(#"{"val":"#)
-                if let text = texts[index] { JSONValue.writeString(text, into: &out) } else { out.literal("null") }
-                out.literal(#","offset":"#)
-                if let start = starts[index] { JSONValue.writeInteger(Int64(start), into: &out) } else { out.literal("null") }
-                out.append(UInt8(ascii: "}"))
-            }
-            out.append(UInt8(ascii: "]"))
-            return
-        }
-        var stepText = stepText
-        let isWritten = stepText.withUTF8 { step -> Bool in
-            guard step.allSatisfy({ $0 < 0x80 }), texts.allSatisfy({ $0?.utf8.allSatisfy { $0 < 0x80 } ?? true }) else { return false }
-            out.append(UInt8(ascii: "["))
-            var searchFrom = 0
-            for index in texts.indices {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                guard var text = texts[index] else {
-                    out.literal(#"{"val":null,"offset":null}"#)
-                    continue
-                }
-                let found = text.withUTF8 { asciiOffset(of: $0, in: step, from: searchFrom) }
-                out.literal(#"{"val":"#)
-                JSONValue.writeString(text, into: &out)
-                out.literal(#","offset":"#)
-                if let found {
-                    searchFrom = found + text.utf8.count
-                    JSONValue.writeInteger(Int64(found), into: &out)
-                } else {
-                    out.literal("null")
-                }
-                out.append(UInt8(ascii: "}"))
-            }
-            out.append(UInt8(ascii: "]"))
-            return true
-        }
-        if !isWritten { JSONValue.array(arguments(texts, in: stepText)).write(into: &out) }
-    }
-
-    /// ``arguments(_:in:)`` for ASCII text, where an offset is a byte's:
-    /// the same answers without Foundation's search.
-    private static func asciiArguments(_ texts: [String?], in stepText: [UInt8]) -> [JSONValue] {
-        var searchFrom = 0
-        return texts.map { text -> JSONValue in
-            guard var text else { return .object([("val", .null), ("offset", .null)]) }
-            let found = stepText.withUnsafeBufferPointer { step in text.withUTF8 { asciiOffset(of: $0, in: step, from: searchFrom) } }
-            guard let found else { return .object([("val", .string(text)), ("offset", .null)]) }
-            searchFrom = found + text.utf8.count
-            return .object([("val", .string(text)), ("offset", .int(Int64(found)))])
-        }
-    }
-
-    /// Where `needle` first starts in `step` at or after `start` (byte
-    /// offsets: ASCII text); nil when nowhere, or when `needle` is empty.
-    private static func asciiOffset(of needle: UnsafeBufferPointer<UInt8>, in step: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard needle.count > 0, needle.count <= step.count else { return nil }
-        var start = start
-        while start + needle.count <= step.count {
-            if step[start] == needle[0], memcmp(step.baseAddress! + start, needle.baseAddress!, needle.count) == 0 { return start }
-            start += 1
-        }
-        return nil
+        out.append(UInt8(ascii: "]"))
     }
 
     static func hook(_ hook: HookResult) -> JSONValue {

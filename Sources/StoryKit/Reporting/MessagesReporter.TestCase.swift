@@ -82,9 +82,7 @@ extension MessagesReporter {
             guard let match = position < 0 ? firstMatch : others[position] else { continue }
             let known = position < 0 ? firstKnown : known(match)
             json.raw { out in
-                Self.writeMatchArguments(
-                    match, definition: known?.definition ?? registered[match.key], captures: known?.captures, text: text, trees: trees,
-                    into: &out)
+                Self.writeMatchArguments(match, layout: known?.layout ?? GroupLayout(registered[match.key]), text: text, into: &out)
             }
         }
         json.endArray()

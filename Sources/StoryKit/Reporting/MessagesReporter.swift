@@ -80,7 +80,6 @@ public struct MessagesReporter: Reporter {
     /// The ids of the run, from `testRunStarted`'s.
     var runIDs: IDs
     var clock: Clock
-    let trees = TreeRegexCache()
     /// Before-run hooks and test cases, in the order they ran.
     private var run: [RunPart] = []
     /// Each story's `testCase` envelope, apart from its attempts: the
@@ -152,7 +151,7 @@ public struct MessagesReporter: Reporter {
             let key = MatchInfo.Key(pattern: definition.pattern, location: definition.location)
             guard let first = registered[key], let number = definitionNumbers[key] else { continue }
             if byID.count <= definition.id { byID += Array(repeating: nil, count: definition.id + 1 - byID.count) }
-            byID[definition.id] = KnownDefinition(definition: first, number: number, captures: SimpleCaptureFinder(first))
+            byID[definition.id] = KnownDefinition(definition: first, number: number, layout: GroupLayout(first))
             if definitionsByID.count <= definition.id { definitionsByID += Array(repeating: nil, count: definition.id + 1 - definitionsByID.count) }
             definitionsByID[definition.id] = first
         }
@@ -188,18 +187,18 @@ public struct MessagesReporter: Reporter {
         knownID(match).flatMap { byID[$0] }
     }
 
-    /// A registered definition, its number and its regex's fast matcher:
-    /// a class, so a step's lookup retains one reference, not a tuple's
-    /// two.
+    /// A registered definition, its number and its groups' layout (made
+    /// once): a class, so a step's lookup retains one reference, not a
+    /// tuple's three.
     final class KnownDefinition {
         let definition: StepDefinition
         let number: Int
-        let captures: SimpleCaptureFinder?
+        let layout: GroupLayout
 
-        init(definition: StepDefinition, number: Int, captures: SimpleCaptureFinder?) {
+        init(definition: StepDefinition, number: Int, layout: GroupLayout) {
             self.definition = definition
             self.number = number
-            self.captures = captures
+            self.layout = layout
         }
     }
 

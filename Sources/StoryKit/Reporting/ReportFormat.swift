@@ -92,7 +92,7 @@ enum ReportFormat: String, CaseIterable, Sendable {
         case .json:
             var reporter = CucumberJSONReporter(path: context.path ?? "report.json")
             reporter.fileInfos = context.fileInfos.reader()
-            reporter.captureOffsets = CaptureOffsets(registry: context.registry)
+            reporter.groupLayouts = GroupLayouts(registry: context.registry)
             reporter.isStrict = context.isStrict
             return reporter
         case .junit:

@@ -74,6 +74,11 @@ public struct StepResult: Sendable, Codable {
         return body(fields.value.match!.arguments)
     }
 
+    /// Where the match's groups lie (``MatchInfo/spans``), read in place.
+    var matchSpans: GroupSpans {
+        fields.value.match?.spans ?? .none
+    }
+
     /// The fields, in one shared reference (see ``Shared``).
     private var fields: Shared<Fields>
 
@@ -108,12 +113,35 @@ public struct MatchInfo: Sendable, Codable, Hashable {
     public var location: SourceLocation
     /// The captured texts.
     public var arguments: [String?]
-    /// The definition's id in the registry, when known (not encoded: ids
-    /// mean something only within one registry).
+    /// Where each capture group lies in the step text (``GroupSpans``),
+    /// found when the step was matched; none when not known (a merged
+    /// report's match, or a worker's that the parent could not check).
+    public var spans: GroupSpans = .none
+    /// The definition's id in the registry, when known: a worker's results
+    /// carry it, and the parent keeps it only for its own definition of
+    /// the same pattern (``WorkerClaims``).
     var definitionID: Int?
 
     private enum CodingKeys: String, CodingKey {
-        case pattern, location, arguments
+        case pattern, location, arguments, spans, definition
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        pattern = try container.decode(String.self, forKey: .pattern)
+        location = try container.decode(SourceLocation.self, forKey: .location)
+        arguments = try container.decode([String?].self, forKey: .arguments)
+        spans = try container.decodeIfPresent([Int32].self, forKey: .spans).flatMap(GroupSpans.init(bounds:)) ?? .none
+        definitionID = try container.decodeIfPresent(Int.self, forKey: .definition)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(pattern, forKey: .pattern)
+        try container.encode(location, forKey: .location)
+        try container.encode(arguments, forKey: .arguments)
+        if !spans.isEmpty { try container.encode(spans.bounds, forKey: .spans) }
+        try container.encodeIfPresent(definitionID, forKey: .definition)
     }
 
     public static func == (lhs: MatchInfo, rhs: MatchInfo) -> Bool {
@@ -130,13 +158,15 @@ public struct MatchInfo: Sendable, Codable, Hashable {
         pattern = match.definition.pattern
         location = match.definition.location
         arguments = match.capturedTexts
+        spans = match.spans
         definitionID = match.definition.id
     }
 
-    init(_ definition: StepDefinition, arguments: [String?] = []) {
+    init(_ definition: StepDefinition, arguments: [String?] = [], spans: GroupSpans = .none) {
         pattern = definition.pattern
         location = definition.location
         self.arguments = arguments
+        self.spans = spans
         definitionID = definition.id
     }
 }

@@ -162,9 +162,9 @@ extension SupervisedRun {
             // every step the parent planned.
             let result: StoryResult? =
                 if var partial = worker.takePartial() {
-                    withDefinitionIDs(partial.sequence == sequence ? partial.whole(wire).result(for: flight.planned.story) : nil)
+                    withCheckedClaims(partial.sequence == sequence ? partial.whole(wire).result(for: flight.planned.story) : nil)
                 } else {
-                    withDefinitionIDs(wire.result(for: flight.planned.story))
+                    withCheckedClaims(wire.result(for: flight.planned.story))
                 }
             settle(
                 flight, result, unfit: "its worker's answer did not account for the story's steps", from: worker, fromOutbox: fromOutbox)
@@ -173,12 +173,11 @@ extension SupervisedRun {
         }
     }
 
-    /// `result` with each match the id of the run's definition behind it
-    /// (``DefinitionIDs``): a result sent as JSON carries none.
-    private mutating func withDefinitionIDs(_ result: StoryResult?) -> StoryResult? {
+    /// `result` with each match's definition id and spans checked
+    /// (``WorkerClaims``): a worker's word, dropped when it does not fit.
+    private func withCheckedClaims(_ result: StoryResult?) -> StoryResult? {
         guard var result else { return nil }
-        if definitionIDs == nil { definitionIDs = DefinitionIDs(registry) }
-        definitionIDs?.attach(to: &result)
+        WorkerClaims.check(&result, registry: registry)
         return result
     }
 

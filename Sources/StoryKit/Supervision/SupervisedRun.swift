@@ -62,8 +62,6 @@ struct SupervisedRun {
     var finishedCount: UInt64 = 0
     var finishedNanoseconds: UInt64 = 0
     var demand = WorkerDemand()
-    /// The run's definitions' ids, once a result sent as JSON needs them.
-    var definitionIDs: DefinitionIDs?
     /// The workers' executable, read once one crashes.
     var symbolizer: Symbolizer?
     /// The last story file named in a request, as requests write it: a

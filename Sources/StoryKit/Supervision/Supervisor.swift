@@ -149,9 +149,12 @@ struct Supervisor: StoryExecutor {
         guard index < story.steps.count, testStep.definition >= 0, testStep.definition < registry.definitions.count else { return nil }
         let definition = registry.definitions[testStep.definition]
         index += 1
+        let step = story.steps[index - 1]
+        // The worker's spans, kept only when they place its arguments in the step's text.
+        let spans = WorkerClaims.checked(testStep.spans, arguments: testStep.arguments, text: step.text, definition: definition)
         return .step(StepResult(
-            step: story.steps[index - 1], status: .passed, duration: testStep.duration, error: nil,
-            match: MatchInfo(definition, arguments: testStep.arguments), alsoMatched: []))
+            step: step, status: .passed, duration: testStep.duration, error: nil,
+            match: MatchInfo(definition, arguments: testStep.arguments, spans: spans), alsoMatched: []))
     }
 
     /// Whether running a crashed story again could change its verdict, by

@@ -67,6 +67,9 @@ enum WorkerWire {
         var duration: UInt64
         var definition: Int = 0
         var arguments: [String?] = []
+        /// Where the step's groups lie (``GroupSpans``), as the worker
+        /// says: the parent checks them (``WorkerClaims``).
+        var spans: GroupSpans = .none
     }
 
     /// A story result without its story, which the parent has.
@@ -241,7 +244,7 @@ enum WorkerWire {
             var start = index
             // One array of the right size: its texts end at a blank or the line's end.
             var commas = 0
-            while start < end && bytes[start] != 0x20 {
+            while start < end && bytes[start] != 0x20 && bytes[start] != 0x3A {
                 if bytes[start] == 0x2C { commas += 1 }
                 start += 1
             }
@@ -249,7 +252,7 @@ enum WorkerWire {
             start = index
             var hasArgument = false
             while true {
-                let atEnd = index == end || bytes[index] == 0x20
+                let atEnd = index == end || bytes[index] == 0x20 || bytes[index] == 0x3A
                 if atEnd || bytes[index] == 0x2C {
                     if hasArgument || index > start || !atEnd || !arguments.isEmpty {
                         let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
@@ -264,7 +267,18 @@ enum WorkerWire {
                     index += 1
                 }
             }
-            testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: Int(definition), arguments: arguments))
+            var spans = GroupSpans.none
+            if skip(0x3A) {
+                var bounds: [Int32] = []
+                repeat {
+                    let isNegative = skip(UInt8(ascii: "-"))
+                    guard let value = number(), value <= UInt64(Int32.max) else { return nil }
+                    bounds.append(isNegative ? -Int32(value) : Int32(value))
+                } while skip(0x2C)
+                guard let read = GroupSpans(bounds: bounds) else { return nil }
+                spans = read
+            }
+            testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: Int(definition), arguments: arguments, spans: spans))
         }
         return .passed(sequence: sequence, duration: duration, testSteps: testSteps)
     }
@@ -328,7 +342,7 @@ enum WorkerWire {
     }
 
     /// Appends a plainly passed test step as a compact line writes it
-    /// (` s:NS:DEFINITION:ARGUMENTS` or ` hINDEX:NS`); false, with nothing
+    /// (` s:NS:DEFINITION:ARGUMENTS[:SPANS]` or ` hINDEX:NS`); false, with nothing
     /// appended, for any other.
     static func appendPlain(_ testStep: TestStepResult, hookIndex: (HookResult) -> Int?, into text: inout [UInt8]) -> Bool {
         switch testStep {
@@ -348,6 +362,21 @@ enum WorkerWire {
                 for index in arguments.indices {
                     if index > 0 { text.append(0x2C) }
                     appendArgument(arguments[index], to: &text)
+                }
+            }
+            // The groups' spans, `:START,END,…` (-1 for a group that took no part).
+            let spans = step.matchSpans
+            if !spans.isEmpty {
+                text.append(0x3A)
+                for group in 0..<spans.count {
+                    if group > 0 { text.append(0x2C) }
+                    if let span = spans[group] {
+                        appendDecimal(UInt64(span.lowerBound), to: &text)
+                        text.append(0x2C)
+                        appendDecimal(UInt64(span.upperBound), to: &text)
+                    } else {
+                        text.append(contentsOf: "-1,-1".utf8)
+                    }
                 }
             }
         case .hook(let hook):
@@ -396,12 +425,18 @@ enum WorkerWire {
             var testSteps: [PassedTestStep] = []
             testSteps.reserveCapacity(parts.count - 2)
             for part in parts.dropFirst(2) {
-                let fields = part.utf8.split(separator: 0x3A, maxSplits: 3, omittingEmptySubsequences: false).map { Substring($0) }
+                let fields = part.utf8.split(separator: 0x3A, maxSplits: 4, omittingEmptySubsequences: false).map { Substring($0) }
                 guard fields.count >= 2, let nanoseconds = UInt64(fields[1]) else { return nil }
-                if fields[0] == "s", fields.count == 4, let definition = Int(fields[2]) {
+                if fields[0] == "s", fields.count == 4 || fields.count == 5, let definition = Int(fields[2]) {
                     let arguments = fields[3].isEmpty ? [] : fields[3].utf8.split(separator: 0x2C, omittingEmptySubsequences: false)
                         .map { unescapeArgument(Substring($0)) }
-                    testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: definition, arguments: arguments))
+                    var spans = GroupSpans.none
+                    if fields.count == 5 {
+                        let bounds = fields[4].split(separator: ",", omittingEmptySubsequences: false).map { Int32($0) }
+                        guard !bounds.contains(nil), let read = GroupSpans(bounds: bounds.map { $0! }) else { return nil }
+                        spans = read
+                    }
+                    testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: definition, arguments: arguments, spans: spans))
                 } else if fields[0].first == "h", let index = Int(fields[0].dropFirst()) {
                     testSteps.append(PassedTestStep(hook: index, duration: nanoseconds))
                 } else {

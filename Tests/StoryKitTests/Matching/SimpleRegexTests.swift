@@ -52,13 +52,13 @@ import Testing
         }
     }
 
-    @Test("The fast matcher's group places are the group tree's that Messages write")
+    @Test("The fast matcher's group spans are the group tree's that Messages wrote")
     func rangesMatchTheTree() throws {
         for source in Self.patterns {
             let pattern = try Pattern(regex: source)
             let tree = try TreeRegex(source, compiling: "(?i)" + source)
             for text in Self.texts {
-                let ranges = pattern.simpleCaptureRanges(in: text)
+                let ranges = pattern.located(in: text).map { found in (0..<found.spans.count).compactMap { found.spans[$0] } }
                 let root = tree.match(text)
                 #expect((ranges == nil) == (root == nil), "\(source) in \(text)")
                 guard let ranges, let root else { continue }

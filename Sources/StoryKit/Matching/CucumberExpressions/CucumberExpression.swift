@@ -22,6 +22,10 @@ public struct CucumberExpression: Sendable {
     public private(set) var parameterTypes: [ParameterType]
     /// The syntax tree of the expression.
     let syntaxTree: CucumberExpressionNode
+    /// The nesting of its regex's capture groups (``GroupShape/parents``).
+    let groupParents: [Int32]
+    /// How many capture groups its regex has, nested ones included.
+    let groupCount: Int
     private let regex: TreeRegex
 
     /// Parses an expression and turns it into a regular expression.
@@ -45,6 +49,8 @@ public struct CucumberExpression: Sendable {
         // `$` would also match before a final line break; `\z` doesn't.
         self.regex = try TreeRegex(
             pattern, compiling: pattern.dropLast() + #"\z"#, isWholeTextMatch: true)
+        groupParents = regex.shape.parents
+        groupCount = regex.shape.groupCount - 1
     }
 
     /// Matches a step text against the expression.
@@ -54,14 +60,15 @@ public struct CucumberExpression: Sendable {
     ///   match.
     /// - Throws: ``CucumberExpressionError`` when a parameter type's
     ///   conversion fails, such as `300` for `{byte}`.
-    /// The capture groups of a match, with where each starts, for reports;
-    /// `nil` when the text doesn't match.
-    func groups(in text: String) -> RegexGroup? {
-        regex.match(text)
-    }
-
     public func match(_ text: String) throws(CucumberExpressionError) -> [CucumberArgument]? {
         guard let group = regex.match(text) else { return nil }
         return try CucumberArgument.build(from: group, parameterTypes: parameterTypes)
+    }
+
+    /// ``match(_:)`` with where each capture group of its regex lies in
+    /// `text` (``GroupSpans``), for reports.
+    func located(_ text: String) throws(CucumberExpressionError) -> (arguments: [CucumberArgument], spans: GroupSpans)? {
+        guard let (group, spans) = regex.located(text) else { return nil }
+        return (try CucumberArgument.build(from: group, parameterTypes: parameterTypes), spans)
     }
 }

@@ -93,4 +93,23 @@ struct GroupShape: Sendable {
     var groupCount: Int {
         1 + children.map(\.groupCount).reduce(0, +)
     }
+
+    /// The parent of each capture group below this one, in the order the
+    /// groups open (as regexes number them): its index in that order, or
+    /// -1 for a group directly inside this one. Empty when no group nests,
+    /// so a flat pattern's costs nothing.
+    var parents: [Int32] {
+        var parents: [Int32] = []
+        var nests = false
+        func walk(_ shape: GroupShape, parent: Int32) {
+            for child in shape.children {
+                let index = Int32(parents.count)
+                parents.append(parent)
+                if !child.children.isEmpty { nests = true }
+                walk(child, parent: index)
+            }
+        }
+        walk(self, parent: -1)
+        return nests ? parents : []
+    }
 }

@@ -44,9 +44,35 @@ struct TreeRegex: Sendable {
     /// Matches text, returning the root group (the whole match) with the
     /// capture groups as its children, or `nil` when the text doesn't match.
     func match(_ text: String) -> RegexGroup? {
+        firstMatch(text).map { tree($0, in: text) }
+    }
+
+    /// ``match(_:)`` with where each capture group lies in `text`
+    /// (``GroupSpans``: UTF-8 offsets, in the order the groups open).
+    func located(_ text: String) -> (root: RegexGroup, spans: GroupSpans)? {
+        guard let result = firstMatch(text) else { return nil }
+        let count = shape.groupCount - 1
+        var ranges: [Range<Int>?] = []
+        ranges.reserveCapacity(count)
+        for index in stride(from: 1, through: count, by: 1) {
+            guard index < result.numberOfRanges, let range = Range(result.range(at: index), in: text) else {
+                ranges.append(nil)
+                continue
+            }
+            let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+            ranges.append(start..<(start + text.utf8.distance(from: range.lowerBound, to: range.upperBound)))
+        }
+        return (tree(result, in: text), GroupSpans(ranges))
+    }
+
+    private func firstMatch(_ text: String) -> NSTextCheckingResult? {
         let whole = NSRange(text.startIndex..., in: text)
         guard let result = regex.firstMatch(in: text, range: whole) else { return nil }
         if isWholeTextMatch && result.range != whole { return nil }
+        return result
+    }
+
+    private func tree(_ result: NSTextCheckingResult, in text: String) -> RegexGroup {
         var next = 0
         func build(_ shape: GroupShape) -> RegexGroup {
             let index = next
