@@ -61,12 +61,15 @@ enum BrowserHarness {
         return Outcome(status: status, output: lines.withLock { $0.joined(separator: "\n") }, report: report)
     }
 
-    /// The pids of Chromium processes whose command line names a profile of ours.
+    /// The pids of Chromium processes whose command line names a profile
+    /// this test process made (`storykit-chromium-PID-`, left running or
+    /// not): another run's browsers on the same machine are not ours.
     static func chromiumProcesses() -> [String] {
+        let profile = "storykit-chromium-\(getpid())-"
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.filter { Int($0) != nil }.filter { pid in
             guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
-            return String(decoding: data, as: UTF8.self).contains("storykit-chromium-")
+            return String(decoding: data, as: UTF8.self).contains(profile)
         }
     }
 }
