@@ -186,11 +186,9 @@ enum MergeCommand {
             }
         }
         problems += batch.publish()
-        if !merged.rejectedFiles.isEmpty {
-            // As the runs said it.
-            let count = merged.rejectedFiles.reduce(0) { $0 + max(1, $1.problems.count) }
-            output("storyrun: \(count) problem\(count == 1 ? "" : "s") in the input (above); the stories they are in did not run")
-        }
+        // As the runs said it.
+        let rejected = merged.rejectedFiles.reduce(0) { $0 + max(1, $1.problems.count) }
+        if let note = RunRules.rejectedInputNote(problems: rejected) { output(note) }
         for problem in problems {
             output(problem.rendered())
             status = .inputError

@@ -400,9 +400,7 @@ public enum StoryRun {
         }
         let reportProblems = reports.finish()
         for problem in reportProblems { output(problem.rendered(style: context.style)) }
-        if queue.rejected > 0 {
-            output("storyrun: \(queue.rejected) problem\(queue.rejected == 1 ? "" : "s") in the input (above); the stories they are in did not run")
-        }
+        if let note = RunRules.rejectedInputNote(problems: queue.rejected) { output(note) }
         facts.reportProblems = reportProblems.count
         facts.signal = Interrupts.received
         let status = RunVerdict.of(summary, facts).status

@@ -114,4 +114,11 @@ struct RunRules {
             : hasFailedBeforeRun ? " (a before-run hook failed)" : isStopping ? " (--fail-fast)" : ""
         return "storyrun: \(count) stor\(count == 1 ? "y was" : "ies were") not run" + why
     }
+
+    /// What a run (and a merge of its shards) says at the end of the
+    /// problems in its input that kept stories from running; nil for none.
+    static func rejectedInputNote(problems count: Int) -> String? {
+        guard count > 0 else { return nil }
+        return "storyrun: \(count) problem\(count == 1 ? "" : "s") in the input (above); the stories they are in did not run"
+    }
 }
