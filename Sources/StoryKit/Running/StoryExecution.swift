@@ -120,10 +120,7 @@ struct StoryExecution {
         } else if match.isUndefined {
             let step = story.steps[index]
             status = .undefined
-            undefined = (
-                Suggestion.closest(to: step, in: registry).map { MatchInfo($0) },
-                Snippet.suggested(for: step, in: registry, style: configuration.snippetStyle).code()
-            )
+            undefined = Self.undefinedDetails(for: step, in: registry, style: configuration.snippetStyle)
             state.hasUndefined = true
         } else if match.isAmbiguous && configuration.isStrict {
             status = .ambiguous
@@ -153,6 +150,24 @@ struct StoryExecution {
             return
         }
         finish()
+    }
+
+    /// What a run tells of an undefined step: the definition it was
+    /// probably meant for, and the code that would define it. The one place
+    /// of this rule: a supervised parent builds an undefined step's result
+    /// through it too (``undefinedResult(for:in:style:)``), from a worker's
+    /// word that the step is undefined, which it checks.
+    static func undefinedDetails(for step: Step, in registry: StepRegistry, style: Snippet.Style) -> (didYouMean: MatchInfo?, snippet: String) {
+        (Suggestion.closest(to: step, in: registry).map { MatchInfo($0) }, Snippet.suggested(for: step, in: registry, style: style).code())
+    }
+
+    /// An undefined step's result, as ``run(emit:)`` makes it (it runs no
+    /// code, takes no time, attaches nothing).
+    static func undefinedResult(for step: Step, in registry: StepRegistry, style: Snippet.Style) -> StepResult {
+        let details = undefinedDetails(for: step, in: registry, style: style)
+        return StepResult(
+            step: step, status: .undefined, duration: 0, error: nil, match: nil, alsoMatched: [],
+            didYouMean: details.didYouMean, snippet: details.snippet)
     }
 
     /// Runs the code of the story's step at `index` (its first match's):

@@ -103,7 +103,7 @@ extension SupervisedRun {
             for id in ids { rules.markUsed(id) }
         case .invalid(let what):
             reject(worker, what, fromOutbox: fromOutbox)
-        case .passed, .result:
+        case .passed, .compact, .result:
             handleAnswer(message, from: worker, fromOutbox: fromOutbox)
         case .part, .wholeStep:
             handlePart(message, from: worker, fromOutbox: fromOutbox)
@@ -140,18 +140,24 @@ extension SupervisedRun {
     /// A story's answer: passed (compact), a whole result, or missing.
     private mutating func handleAnswer(_ message: WorkerWire.Message, from worker: SupervisedWorker, fromOutbox: Bool) {
         switch message {
-        case .passed(let sequence, let duration, let testSteps):
+        case .passed(let sequence, let duration, let testSteps), .compact(let sequence, _, let duration, let testSteps):
             guard isOwnAnswer(sequence, from: worker, isResult: true, fromOutbox: fromOutbox),
                 let flight = take(sequence, from: worker)
             else { return }
+            var status = StoryStatus.passed
+            if case .compact(_, let said, _, _) = message { status = said }
             // A long story's parts come first (`WorkerWire+Parts.swift`).
             let result: StoryResult? =
                 if var partial = worker.takePartial() {
-                    // Every part plain (``PartialAnswer/passed``): each
+                    // Every part plain (``PartialAnswer/compact``): each
                     // step rebuilt from its definition's id, none to find.
-                    partial.sequence == sequence ? partial.passed(flight.planned, duration: duration, rest: testSteps, registry: registry) : nil
+                    partial.sequence == sequence
+                        ? partial.compact(
+                            flight.planned, status: status, duration: duration, rest: testSteps, registry: registry,
+                            style: supervisor.configuration.snippetStyle)
+                        : nil
                 } else {
-                    supervisor.rebuild(flight.planned, duration: duration, testSteps: testSteps)
+                    supervisor.rebuild(flight.planned, status: status, duration: duration, testSteps: testSteps)
                 }
             settle(flight, result, unfit: "its worker's answer did not fit the story", from: worker, fromOutbox: fromOutbox)
         case .result(let sequence, let wire):
@@ -202,7 +208,8 @@ extension SupervisedRun {
         var partial = worker.partial ?? PartialAnswer(sequence: sequence)
         worker.partial = nil
         let fits = switch message {
-        case .part(_, let testSteps): partial.add(testSteps, story: flight.planned.story, registry: registry)
+        case .part(_, let testSteps):
+            partial.add(testSteps, story: flight.planned.story, registry: registry, style: supervisor.configuration.snippetStyle)
         case .wholeStep(_, let testStep): partial.add(testStep, story: flight.planned.story)
         default: false
         }

@@ -122,38 +122,53 @@ struct Supervisor: StoryExecutor {
     /// The result of a story that passed, from its compact line: the
     /// definitions and captured texts come from the worker, so the parent
     /// need not match; nil when the line does not fit the story.
-    func rebuild(_ planned: PlannedStory, duration: UInt64, testSteps: [WorkerWire.PassedTestStep]) -> StoryResult? {
+    func rebuild(_ planned: PlannedStory, status: StoryStatus = .passed, duration: UInt64, testSteps: [WorkerWire.PassedTestStep]) -> StoryResult? {
         let story = planned.story
+        var verdict = WorkerWire.CompactVerdict()
+        verdict.note(testSteps)
+        guard verdict.fits(status) else { return nil }
         var results: [TestStepResult] = []
         results.reserveCapacity(testSteps.count)
         var index = 0
         for testStep in testSteps {
-            guard let result = Self.rebuild(testStep, stepIndex: &index, story: story, registry: registry) else { return nil }
+            guard let result = Self.rebuild(testStep, stepIndex: &index, story: story, registry: registry, style: configuration.snippetStyle)
+            else { return nil }
             results.append(result)
         }
         guard index == story.steps.count else { return nil }
-        return StoryResult(story: story, status: .passed, testSteps: results, duration: duration)
+        return StoryResult(story: story, status: status, testSteps: results, duration: duration)
     }
 
     /// One test step of a compact answer: a hook (by registry index), or
     /// `story`'s step at `stepIndex` (then the next); nil when either is
-    /// out of range.
+    /// out of range, or the step is said undefined and is not (an
+    /// undefined step is told here as the runner tells it, with `style`'s
+    /// snippet: ``StoryExecution/undefinedResult(for:in:style:)``).
     static func rebuild(
-        _ testStep: WorkerWire.PassedTestStep, stepIndex index: inout Int, story: Story, registry: StepRegistry
+        _ testStep: WorkerWire.PassedTestStep, stepIndex index: inout Int, story: Story, registry: StepRegistry, style: Snippet.Style
     ) -> TestStepResult? {
         if let hook = testStep.hook {
             guard hook >= 0, hook < registry.hooks.count else { return nil }
             let registered = registry.hooks[hook]
             return .hook(HookResult(kind: registered.kind.rawValue, location: registered.location, status: .passed, error: nil, duration: testStep.duration))
         }
-        guard index < story.steps.count, testStep.definition >= 0, testStep.definition < registry.definitions.count else { return nil }
+        guard index < story.steps.count else { return nil }
+        if testStep.status == .undefined {
+            // Checked, never taken on the worker's word (matching here runs
+            // no user code, or the worker would not answer compactly).
+            let step = story.steps[index]
+            guard !registry.matchingRunsUserCode, registry.matches(step).isUndefined else { return nil }
+            index += 1
+            return .step(StoryExecution.undefinedResult(for: step, in: registry, style: style))
+        }
+        guard testStep.definition >= 0, testStep.definition < registry.definitions.count else { return nil }
         let definition = registry.definitions[testStep.definition]
         index += 1
         let step = story.steps[index - 1]
         // The worker's spans, kept only when they place its arguments in the step's text.
         let spans = WorkerClaims.checked(testStep.spans, arguments: testStep.arguments, text: step.text, definition: definition)
         return .step(StepResult(
-            step: step, status: .passed, duration: testStep.duration, error: nil,
+            step: step, status: testStep.status, duration: testStep.duration, error: nil,
             match: MatchInfo(definition, arguments: testStep.arguments, spans: spans), alsoMatched: []))
     }
 

@@ -44,7 +44,9 @@ final class WorkerAnswers {
     /// the rest go once it has run.
     func stepEnded(_ testSteps: [TestStepResult]) {
         guard streamsParts, !streamed.isStopped, testSteps.count - streamed.count > WorkerWire.partSize else { return }
-        let taken = WorkerWire.partLine(sequence: sequence, testSteps, from: streamed.count, hookIndex: hookIndex, into: &part)
+        // Passed steps only: output found at the story's end goes to the
+        // last step that ran, which must not have gone yet.
+        let taken = WorkerWire.partLine(sequence: sequence, testSteps, from: streamed.count, hookIndex: hookIndex, passedOnly: true, into: &part)
         guard taken == WorkerWire.partSize else {
             streamed.isStopped = true
             return
@@ -69,9 +71,10 @@ final class WorkerAnswers {
                 WorkerWire.sendInParts(
                     sequence: sequence, result: result, from: streamed.count, hookIndex: hookIndex, compact: compact, line: &line,
                     send: outbox.send(bytes:))
-            // A passing story's compact line waits for the next batch.
-            } else if compact, WorkerWire.passedLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &line) {
-                outbox.add(line)
+            // A passing story's compact line waits for the next batch; any
+            // other (undefined, skipped) goes at once, compact when it can.
+            } else if compact, WorkerWire.compactLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &line) {
+                if result.status == .passed { outbox.add(line) } else { outbox.send(bytes: line) }
             } else {
                 outbox.send(WorkerWire.line(sequence: sequence, result: result, hookIndex: hookIndex, compact: false))
             }

@@ -5,12 +5,14 @@
 /// its steps have passed plainly (``StreamedParts``), so the parent reads
 /// them while the worker runs the rest; once it has run, the parts left,
 /// then a last line with what is left of the result:
-/// - `T SEQ COUNT TESTSTEP…`: COUNT plainly passed test steps, written as a
-///   compact `P` line writes them;
+/// - `T SEQ COUNT TESTSTEP…`: COUNT plain test steps (passed, skipped,
+///   undefined), written as a compact `P` line writes them;
 /// - `K SEQ {json}`: one test step that did not pass plainly (it failed,
 ///   was undefined, attached something…), whole;
-/// - then `P SEQ DURATION` (every part was plain and the story passed) or
-///   `J SEQ {json}` (its status and times, with no test steps).
+/// - then `P SEQ DURATION` (every part was plain and the story passed),
+///   `C STATUS SEQ DURATION` (every part was plain and the story did not
+///   pass: undefined, skipped) or `J SEQ {json}` (its status and times,
+///   with no test steps).
 ///
 /// Before, such a story went as one line: a million passing steps were a
 /// 30 MB line the worker built and the parent held whole, and a story that
@@ -49,8 +51,14 @@ extension WorkerWire {
             send(Array("K \(sequence) \(json(result.testSteps[index]))\n".utf8))
             index += 1
         }
-        if isPlain && result.status == .passed && result.earlierAttempts.isEmpty && !result.wasInterrupted {
-            send(Array("P \(sequence) \(result.duration)\n".utf8))
+        if isPlain && result.earlierAttempts.isEmpty && !result.wasInterrupted {
+            line.removeAll(keepingCapacity: true)
+            appendStart(status: result.status, into: &line)
+            appendDecimal(sequence, to: &line)
+            line.append(0x20)
+            appendDecimal(result.duration, to: &line)
+            line.append(0x0A)
+            send(line)
         } else {
             var rest = WireResult(result)
             rest.testSteps = []
@@ -58,17 +66,19 @@ extension WorkerWire {
         }
     }
 
-    /// Writes into `line` a `T` line of the plainly passed test steps from
-    /// `start` on, at most ``partSize``, up to the first that is not
-    /// plain; returns how many it holds (0: none, and no line).
+    /// Writes into `line` a `T` line of the plain test steps from `start`
+    /// on (with `passedOnly`, of those that passed), at most ``partSize``,
+    /// up to the first that is not; returns how many it holds (0: none,
+    /// and no line).
     static func partLine(
-        sequence: UInt64, _ testSteps: [TestStepResult], from start: Int, hookIndex: (HookResult) -> Int?, into line: inout [UInt8]
+        sequence: UInt64, _ testSteps: [TestStepResult], from start: Int, hookIndex: (HookResult) -> Int?, passedOnly: Bool = false,
+        into line: inout [UInt8]
     ) -> Int {
         line.removeAll(keepingCapacity: true)
         // The count goes first: its digits are written once the part is whole.
         var items: [UInt8] = []
         var index = start
-        while index < testSteps.count, index - start < partSize, appendPlain(testSteps[index], hookIndex: hookIndex, into: &items) {
+        while index < testSteps.count, index - start < partSize, appendPlain(testSteps[index], hookIndex: hookIndex, passedOnly: passedOnly, into: &items) {
             index += 1
         }
         let taken = index - start
@@ -102,20 +112,25 @@ struct PartialAnswer {
     private(set) var testSteps: [TestStepResult] = []
     /// How many of the story's steps the parts have answered.
     private(set) var stepCount = 0
-    /// Whether every part was plain (a `P` line may end it).
+    /// Whether every part was plain (a `P` or `C` line may end it).
     private(set) var isPlain = true
+    /// What the plain parts allow the story's status to be.
+    private var verdict = WorkerWire.CompactVerdict()
 
     init(sequence: UInt64) {
         self.sequence = sequence
     }
 
-    /// Adds a part of plainly passed test steps; false when it does not fit
-    /// `story` (a step past its last, a hook or definition out of range).
-    mutating func add(_ part: [WorkerWire.PassedTestStep], story: Story, registry: StepRegistry) -> Bool {
+    /// Adds a part of plain test steps; false when it does not fit `story`
+    /// (a step past its last, a hook or definition out of range, a step
+    /// said undefined that is not).
+    mutating func add(_ part: [WorkerWire.PassedTestStep], story: Story, registry: StepRegistry, style: Snippet.Style) -> Bool {
         // No reserveCapacity(count + part.count): reserving exactly, part
         // by part, copied the steps so far at each part (quadratic).
+        verdict.note(part)
         for testStep in part {
-            guard let result = Supervisor.rebuild(testStep, stepIndex: &stepCount, story: story, registry: registry) else { return false }
+            guard let result = Supervisor.rebuild(testStep, stepIndex: &stepCount, story: story, registry: registry, style: style)
+            else { return false }
             testSteps.append(result)
         }
         return true
@@ -133,15 +148,21 @@ struct PartialAnswer {
         return true
     }
 
-    /// The story's whole result, from the parts and the last line's `P`
-    /// (its duration and any test steps it holds); nil when they do not
-    /// account for the story's steps, or a part was not plain.
+    /// The story's whole result, from the parts and the last line's `P` or
+    /// `C` (its status, duration and any test steps it holds); nil when
+    /// they do not account for the story's steps, a part was not plain, or
+    /// the steps do not allow the status (``WorkerWire/CompactVerdict``).
     /// (Mutating: the parts' steps move into the result, not copied.)
-    mutating func passed(_ planned: PlannedStory, duration: UInt64, rest: [WorkerWire.PassedTestStep], registry: StepRegistry) -> StoryResult? {
-        guard isPlain, add(rest, story: planned.story, registry: registry), stepCount == planned.story.steps.count else { return nil }
+    mutating func compact(
+        _ planned: PlannedStory, status: StoryStatus, duration: UInt64, rest: [WorkerWire.PassedTestStep], registry: StepRegistry,
+        style: Snippet.Style
+    ) -> StoryResult? {
+        guard isPlain, add(rest, story: planned.story, registry: registry, style: style), stepCount == planned.story.steps.count,
+            verdict.fits(status)
+        else { return nil }
         let steps = testSteps
         testSteps = []
-        return StoryResult(story: planned.story, status: .passed, testSteps: steps, duration: duration)
+        return StoryResult(story: planned.story, status: status, testSteps: steps, duration: duration)
     }
 
     /// The last line's `J` result with the parts' test steps before its own.

@@ -24,6 +24,10 @@ enum WorkerWire {
         /// A story passed: its test steps, each a hook (by registry index)
         /// or the next story step, with its duration.
         case passed(sequence: UInt64, duration: UInt64, testSteps: [PassedTestStep])
+        /// A story that did not pass, but whose test steps are all plain
+        /// (passed, skipped, undefined; see ``PassedTestStep``): its
+        /// status, and its test steps as a passed story's line has them.
+        case compact(sequence: UInt64, status: StoryStatus, duration: UInt64, testSteps: [PassedTestStep])
         /// A story's whole result.
         case result(sequence: UInt64, WireResult)
         /// Test steps of a long story, plainly passed, ahead of its answer
@@ -59,9 +63,10 @@ enum WorkerWire {
         return "a line that is no message of a worker's (\"\(start)\"\(line.count > 60 ? "…" : ""))"
     }
 
-    /// A test step of a plainly passing story: a hook (by registry index),
-    /// or the next story step with the definition that ran it and the texts
-    /// it captured.
+    /// A plain test step: a passed hook (by registry index), or the next
+    /// story step, passed or skipped, with the definition it matched and
+    /// the texts it captured, or undefined (`u`: the parent checks that no
+    /// definition matches it, and tells it as the runner would).
     struct PassedTestStep {
         var hook: Int?
         var duration: UInt64
@@ -70,6 +75,32 @@ enum WorkerWire {
         /// Where the step's groups lie (``GroupSpans``), as the worker
         /// says: the parent checks them (``WorkerClaims``).
         var spans: GroupSpans = .none
+        /// `.passed`, `.skipped` (`k`) or `.undefined` (`u`).
+        var status: StepStatus = .passed
+    }
+
+    /// What the plain test steps of a compact answer allow its status to
+    /// be: a passed story's are all passed, an undefined story has an
+    /// undefined step, a skipped one none (a story that failed or was
+    /// pending has a test step that is not plain).
+    struct CompactVerdict {
+        private var hasUndefined = false
+        private var hasSkipped = false
+
+        mutating func note(_ testSteps: [PassedTestStep]) {
+            for testStep in testSteps where testStep.status != .passed {
+                if testStep.status == .undefined { hasUndefined = true } else { hasSkipped = true }
+            }
+        }
+
+        func fits(_ status: StoryStatus) -> Bool {
+            switch status {
+            case .passed: !hasUndefined && !hasSkipped
+            case .undefined: hasUndefined
+            case .skipped: !hasUndefined
+            case .failed, .pending: false
+            }
+        }
     }
 
     /// A story result without its story, which the parent has.
@@ -237,7 +268,12 @@ enum WorkerWire {
                 testSteps.append(PassedTestStep(hook: Int(hook), duration: nanoseconds))
                 continue
             }
-            guard skip(UInt8(ascii: "s")), skip(0x3A), let nanoseconds = number(), skip(0x3A),
+            if skip(UInt8(ascii: "u")) {
+                testSteps.append(PassedTestStep(hook: nil, duration: 0, definition: -1, status: .undefined))
+                continue
+            }
+            let status: StepStatus = skip(UInt8(ascii: "k")) ? .skipped : .passed
+            guard status == .skipped || skip(UInt8(ascii: "s")), skip(0x3A), let nanoseconds = number(), skip(0x3A),
                 let definition = number(), definition <= UInt64(Int.max), skip(0x3A)
             else { return nil }
             var arguments: [String?] = []
@@ -278,7 +314,8 @@ enum WorkerWire {
                 guard let read = GroupSpans(bounds: bounds) else { return nil }
                 spans = read
             }
-            testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: Int(definition), arguments: arguments, spans: spans))
+            testSteps.append(PassedTestStep(
+                hook: nil, duration: nanoseconds, definition: Int(definition), arguments: arguments, spans: spans, status: status))
         }
         return .passed(sequence: sequence, duration: duration, testSteps: testSteps)
     }
@@ -293,6 +330,7 @@ enum WorkerWire {
             return message
         }
         if line.count >= 2, line[0] == UInt8(ascii: "T"), line[1] == 0x20 { return parsePart(line) }
+        if line.count >= 2, line[0] == UInt8(ascii: "C"), line[1] == 0x20 { return parseCompact(line) }
         return parse(Substring(String(decoding: line, as: UTF8.self)))
     }
 
@@ -309,26 +347,28 @@ enum WorkerWire {
         String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
     }
 
-    /// The line for a story's result: compact when it passed plainly.
+    /// The line for a story's result: compact when its test steps are all
+    /// plain.
     static func line(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, compact: Bool) -> String {
         var text: [UInt8] = []
-        if compact, passedLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &text) {
+        if compact, compactLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &text) {
             return String(decoding: text, as: UTF8.self)
         }
         return "J \(sequence) \(json(WireResult(result)))\n"
     }
 
-    /// Writes the compact line of a story that passed plainly into `text`
-    /// (emptied first), byte by byte: a worker writes one per story. False
-    /// when the story did not pass plainly: its result goes whole, as JSON.
-    static func passedLine(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, into text: inout [UInt8]) -> Bool {
+    /// Writes the compact line of a story whose test steps are all plain
+    /// into `text` (emptied first), byte by byte: a worker writes one per
+    /// story. `P SEQ DURATION TESTSTEP…` for a story that passed, `C STATUS
+    /// SEQ DURATION TESTSTEP…` for one that did not (undefined, skipped).
+    /// False for any other: its result goes whole, as JSON.
+    static func compactLine(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, into text: inout [UInt8]) -> Bool {
         text.removeAll(keepingCapacity: true)
-        guard result.status == .passed, result.earlierAttempts.isEmpty, !result.wasInterrupted else { return false }
+        guard result.earlierAttempts.isEmpty, !result.wasInterrupted else { return false }
         func append(_ value: some BinaryInteger) {
             appendDecimal(UInt64(value), to: &text)
         }
-        text.append(UInt8(ascii: "P"))
-        text.append(0x20)
+        appendStart(status: result.status, into: &text)
         append(sequence)
         text.append(0x20)
         append(result.duration)
@@ -341,18 +381,51 @@ enum WorkerWire {
         return true
     }
 
-    /// Appends a plainly passed test step as a compact line writes it
-    /// (` s:NS:DEFINITION:ARGUMENTS[:SPANS]` or ` hINDEX:NS`); false, with nothing
-    /// appended, for any other.
-    static func appendPlain(_ testStep: TestStepResult, hookIndex: (HookResult) -> Int?, into text: inout [UInt8]) -> Bool {
+    /// A compact line's start: `P ` for a passed story, `C STATUS ` for
+    /// any other.
+    static func appendStart(status: StoryStatus, into text: inout [UInt8]) {
+        if status == .passed {
+            text.append(UInt8(ascii: "P"))
+        } else {
+            text.append(UInt8(ascii: "C"))
+            text.append(0x20)
+            text.append(contentsOf: status.rawValue.utf8)
+        }
+        text.append(0x20)
+    }
+
+    /// Reads a `C` line: a status, then a passed story's line.
+    static func parseCompact(_ line: UnsafeBufferPointer<UInt8>) -> Message? {
+        let rest = UnsafeBufferPointer(rebasing: line[2...])
+        guard let space = rest.firstIndex(of: 0x20),
+            let status = StoryStatus(rawValue: String(decoding: UnsafeBufferPointer(rebasing: rest[..<space]), as: UTF8.self)),
+            status != .passed
+        else { return nil }
+        let body = UnsafeBufferPointer(rebasing: rest[(space + 1)...])
+        let read = parsePassed(body) ?? parse(Substring("P " + String(decoding: body, as: UTF8.self)))
+        guard case .passed(let sequence, let duration, let testSteps)? = read else { return nil }
+        return .compact(sequence: sequence, status: status, duration: duration, testSteps: testSteps)
+    }
+
+    /// Appends a plain test step as a compact line writes it (` s:NS:DEFINITION:ARGUMENTS[:SPANS]`
+    /// passed, ` k:…` skipped, ` u` undefined, ` hINDEX:NS` a passed hook);
+    /// false, with nothing appended, for any other; with `passedOnly`,
+    /// for any that did not pass.
+    static func appendPlain(_ testStep: TestStepResult, hookIndex: (HookResult) -> Int?, passedOnly: Bool = false, into text: inout [UInt8]) -> Bool {
         switch testStep {
         case .step(let step):
+            guard step.attachments.isEmpty, step.error == nil, step.alsoMatched.isEmpty else { return false }
+            if step.status == .undefined, !passedOnly, step.match == nil, step.duration == 0 {
+                // The parent tells it from its own registry.
+                text.append(0x20)
+                text.append(UInt8(ascii: "u"))
+                return true
+            }
             // `let match = step.match` would copy the match.
-            guard step.status == .passed, step.attachments.isEmpty, let id = step.match?.definitionID, id >= 0,
-                step.alsoMatched.isEmpty
+            guard step.status == .passed || (step.status == .skipped && !passedOnly), let id = step.match?.definitionID, id >= 0
             else { return false }
             text.append(0x20)
-            text.append(UInt8(ascii: "s"))
+            text.append(UInt8(ascii: step.status == .passed ? "s" : "k"))
             text.append(0x3A)
             appendDecimal(step.duration, to: &text)
             text.append(0x3A)
@@ -399,7 +472,7 @@ enum WorkerWire {
         case .used(let ids): "U \(ids.map(String.init).joined(separator: ","))\n"
         case .stopped(let sequence, let text): "X \(sequence) \(json(text))\n"
         case .givenBack(let sequence): "G \(sequence)\n"
-        case .passed, .result, .part, .wholeStep: preconditionFailure("story results go through line(sequence:result:hookIndex:compact:)")
+        case .passed, .compact, .result, .part, .wholeStep: preconditionFailure("story results go through line(sequence:result:hookIndex:compact:)")
         case .invalid: preconditionFailure("a worker never writes a line that is no message")
         }
     }
@@ -425,9 +498,13 @@ enum WorkerWire {
             var testSteps: [PassedTestStep] = []
             testSteps.reserveCapacity(parts.count - 2)
             for part in parts.dropFirst(2) {
+                if part == "u" {
+                    testSteps.append(PassedTestStep(hook: nil, duration: 0, definition: -1, status: .undefined))
+                    continue
+                }
                 let fields = part.utf8.split(separator: 0x3A, maxSplits: 4, omittingEmptySubsequences: false).map { Substring($0) }
                 guard fields.count >= 2, let nanoseconds = UInt64(fields[1]) else { return nil }
-                if fields[0] == "s", fields.count == 4 || fields.count == 5, let definition = Int(fields[2]) {
+                if fields[0] == "s" || fields[0] == "k", fields.count == 4 || fields.count == 5, let definition = Int(fields[2]) {
                     let arguments = fields[3].isEmpty ? [] : fields[3].utf8.split(separator: 0x2C, omittingEmptySubsequences: false)
                         .map { unescapeArgument(Substring($0)) }
                     var spans = GroupSpans.none
@@ -436,7 +513,9 @@ enum WorkerWire {
                         guard !bounds.contains(nil), let read = GroupSpans(bounds: bounds.map { $0! }) else { return nil }
                         spans = read
                     }
-                    testSteps.append(PassedTestStep(hook: nil, duration: nanoseconds, definition: definition, arguments: arguments, spans: spans))
+                    testSteps.append(PassedTestStep(
+                        hook: nil, duration: nanoseconds, definition: definition, arguments: arguments, spans: spans,
+                        status: fields[0] == "k" ? .skipped : .passed))
                 } else if fields[0].first == "h", let index = Int(fields[0].dropFirst()) {
                     testSteps.append(PassedTestStep(hook: index, duration: nanoseconds))
                 } else {

@@ -48,12 +48,14 @@ import StoryrunSteps
             switch message {
             case .part(let sequence, let testSteps)?:
                 if partial == nil { partial = PartialAnswer(sequence: sequence) }
-                guard partial!.add(testSteps, story: planned.story, registry: registry) else { return nil }
+                guard partial!.add(testSteps, story: planned.story, registry: registry, style: .regex) else { return nil }
             case .wholeStep(let sequence, let testStep)?:
                 if partial == nil { partial = PartialAnswer(sequence: sequence) }
                 guard partial!.add(testStep, story: planned.story) else { return nil }
             case .passed(_, let duration, let rest)?:
-                return partial?.passed(planned, duration: duration, rest: rest, registry: registry)
+                return partial?.compact(planned, status: .passed, duration: duration, rest: rest, registry: registry, style: .regex)
+            case .compact(_, let status, let duration, let rest)?:
+                return partial?.compact(planned, status: status, duration: duration, rest: rest, registry: registry, style: .regex)
             case .result(_, let wire)?:
                 return partial?.whole(wire).result(for: planned.story)
             default:

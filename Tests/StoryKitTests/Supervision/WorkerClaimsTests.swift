@@ -22,7 +22,7 @@ import StoryrunSteps
         let message = Array(line.utf8).withUnsafeBufferPointer { WorkerWire.parse(bytes: $0) }
         guard case .passed(_, _, let testSteps)? = message, let testStep = testSteps.first else { return nil }
         var index = 0
-        guard case .step(let step)? = Supervisor.rebuild(testStep, stepIndex: &index, story: story, registry: registry) else { return nil }
+        guard case .step(let step)? = Supervisor.rebuild(testStep, stepIndex: &index, story: story, registry: registry, style: .regex) else { return nil }
         return step.match
     }
 
