@@ -21,7 +21,7 @@ extension BrowserTests.BrowserScreenshotTests {
               for (let i = 0; i < d.data.length; i++) d.data[i] = (i % 4 == 3) ? 255 : Math.random() * 256;
               g.putImageData(d, 0, 0); return c.width * c.height })()
             """)
-        let width = try #require(try page.evaluate("innerWidth") as? Int)
+        let width = try #require(try page.evaluate("innerWidth")?.intValue.map(Int.init))
         var times: [Double] = []
         var png = Data()
         for _ in 0..<5 {
