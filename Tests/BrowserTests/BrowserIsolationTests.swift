@@ -45,9 +45,9 @@ extension BrowserTests {
         // Disposal is not awaited: give the browser a moment, then at most
         // the page made ahead for a next story may still have a context.
         let connection = try Browser.connection()
-        var contexts: [Any] = []
+        var contexts: [JSONValue] = []
         for _ in 0..<50 {
-            contexts = try connection.call("Target.getBrowserContexts")["browserContextIds"] as? [Any] ?? []
+            contexts = try connection.call("Target.getBrowserContexts")["browserContextIds"]?.arrayValue ?? []
             if contexts.count <= 1 { break }
             usleep(100_000)
         }

@@ -23,9 +23,10 @@ extension JSONValue {
     }
 
     /// Parses a whole JSON document from its UTF-8 bytes, as
-    /// ``init(parsing:)`` parses its text.
+    /// ``init(parsing:)`` parses its text (a message read from a pipe,
+    /// without making a String of it first).
     /// - Throws: A ``SyntaxError`` at the first place that is not JSON.
-    init(parsingUTF8 bytes: [UInt8]) throws(SyntaxError) {
+    public init(parsingUTF8 bytes: [UInt8]) throws(SyntaxError) {
         var reader = LocatedJSON.Reader(bytes: bytes)
         reader.skipSpace()
         self = try reader.jsonValue(depth: 0)

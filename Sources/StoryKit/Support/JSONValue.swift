@@ -23,8 +23,9 @@ public enum JSONValue: Sendable, Equatable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends the value as compact JSON text in UTF-8 (the bytes of ``text``).
-    func write(into out: inout [UInt8]) {
+    /// Appends the value as compact JSON text in UTF-8 (the bytes of
+    /// ``text``, without making a String).
+    public func write(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StoryKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -7,13 +8,31 @@ import Synchronization
 #endif
 
 /// A DevTools protocol message or its parameters: a JSON object as
-/// `JSONSerialization` reads it (only ever read, never changed).
-struct CDPObject: @unchecked Sendable {
-    var fields: [String: Any]
-    subscript(key: String) -> Any? { fields[key] }
-    func string(_ key: String) -> String? { fields[key] as? String }
-    func object(_ key: String) -> CDPObject? { (fields[key] as? [String: Any]).map(CDPObject.init) }
+/// ``JSONValue`` reads it, read by key (a member of another kind is nil).
+struct CDPObject: Sendable {
+    var value: JSONValue
+    init(_ value: JSONValue) { self.value = value }
+    subscript(key: String) -> JSONValue? { value[key] }
+    func string(_ key: String) -> String? { value[key]?.stringValue }
+    func int(_ key: String) -> Int? { value[key]?.intValue.flatMap { Int(exactly: $0) } }
+    func double(_ key: String) -> Double? { value[key]?.doubleValue }
+    func bool(_ key: String) -> Bool? { value[key]?.boolValue }
+    /// A list of strings; nil when it is not one.
+    func strings(_ key: String) -> [String]? {
+        guard let list = value[key]?.arrayValue else { return nil }
+        let strings = list.compactMap(\.stringValue)
+        return strings.count == list.count ? strings : nil
+    }
+    func object(_ key: String) -> CDPObject? { value[key].flatMap { $0.objectMembers == nil ? nil : CDPObject($0) } }
+    /// The object a JSON value is, or nil.
+    init?(object value: JSONValue?) {
+        guard let value, value.objectMembers != nil else { return nil }
+        self.value = value
+    }
 }
+
+/// A command's parameters: an object's members, in order.
+typealias CDPParameters = [(String, JSONValue)]
 
 /// The DevTools protocol over the browser's pipe: commands with ids,
 /// answers matched to them, events handed to the handler of their session.
@@ -60,14 +79,14 @@ final class CDPConnection: Sendable {
     /// - Throws: ``BrowserError`` with the protocol's error, the browser's
     ///   end, or its silence past the time limit (the browser is then stopped).
     @discardableResult
-    func call(_ method: String, _ params: [String: Any] = [:], session: String? = nil, timeLimit: Double? = nil) throws -> CDPObject {
+    func call(_ method: String, _ params: CDPParameters = [], session: String? = nil, timeLimit: Double? = nil) throws -> CDPObject {
         try wait(for: start(method, params, session: session), timeLimit: timeLimit)
     }
 
     /// Sends several commands at once and waits for every answer, in order:
     /// one round trip instead of one each (the browser handles a session's
     /// commands in the order sent). Throws the first failure.
-    func callAll(_ commands: [(method: String, params: [String: Any])], session: String? = nil, timeLimit: Double? = nil) throws {
+    func callAll(_ commands: [(method: String, params: CDPParameters)], session: String? = nil, timeLimit: Double? = nil) throws {
         var pending: [Pending] = []
         for command in commands { pending.append(try start(command.method, command.params, session: session)) }
         for command in pending { try wait(for: command, timeLimit: timeLimit) }
@@ -81,7 +100,7 @@ final class CDPConnection: Sendable {
         fileprivate let sent = CDPTrace.isOn ? CDPTrace.now() : 0
     }
 
-    private func start(_ method: String, _ params: [String: Any], session: String?) throws -> Pending {
+    private func start(_ method: String, _ params: CDPParameters, session: String?) throws -> Pending {
         let waiter = Waiter()
         let id = try state.withLock { state -> Int in
             if let failure = state.failure { throw failure }
@@ -111,7 +130,7 @@ final class CDPConnection: Sendable {
     }
 
     /// Sends a command without waiting for its answer (from an event handler).
-    func post(_ method: String, _ params: [String: Any] = [:], session: String? = nil) {
+    func post(_ method: String, _ params: CDPParameters = [], session: String? = nil) {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -119,10 +138,11 @@ final class CDPConnection: Sendable {
         try? send(id: id, method, params, session: session)
     }
 
-    private func send(id: Int, _ method: String, _ params: [String: Any], session: String?) throws {
-        var message: [String: Any] = ["id": id, "method": method, "params": params]
-        if let session { message["sessionId"] = session }
-        var bytes = [UInt8]((try? JSONSerialization.data(withJSONObject: message)) ?? Data())
+    private func send(id: Int, _ method: String, _ params: CDPParameters, session: String?) throws {
+        var message: CDPParameters = [("id", .int(Int64(id))), ("method", .string(method)), ("params", .object(params))]
+        if let session { message.append(("sessionId", .string(session))) }
+        var bytes: [UInt8] = []
+        JSONValue.object(message).write(into: &bytes)
         bytes.append(0)
         let written = writing.withLock { _ in
             var offset = 0
@@ -178,22 +198,21 @@ final class CDPConnection: Sendable {
     }
 
     private func dispatch(_ bytes: ArraySlice<UInt8>) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else { return }
-        let message = CDPObject(fields: object)
-        if let id = object["id"] as? Int {
+        guard let message = CDPObject(object: try? JSONValue(parsingUTF8: Array(bytes))) else { return }
+        if let id = message.int("id") {
             guard let waiter = state.withLock({ $0.waiters.removeValue(forKey: id) }) else { return }
             if let error = message.object("error") {
                 let text = error.string("message") ?? "an error"
                 let data = error.string("data").map { " (\($0))" } ?? ""
                 waiter.result = .failure(BrowserError(text + data))
             } else {
-                waiter.result = .success(message.object("result") ?? CDPObject(fields: [:]))
+                waiter.result = .success(message.object("result") ?? CDPObject(.object([])))
             }
             waiter.done.signal()
         } else if let method = message.string("method") {
             let session = message.string("sessionId") ?? ""
             let handler = state.withLock { $0.handlers[session] }
-            handler?(method, message.object("params") ?? CDPObject(fields: [:]))
+            handler?(method, message.object("params") ?? CDPObject(.object([])))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoryKit
 
 /// The accessibility tree `Accessibility.getFullAXTree` gives, rendered as
 /// a story author reads it: one line per node with a role, its name, value
@@ -19,15 +20,15 @@ struct AccessibilityTree {
     /// The most lines rendered.
     var lineLimit = 400
 
-    init(nodes list: [[String: Any]]) {
+    init(nodes list: [JSONValue]) {
         for raw in list {
-            guard let id = raw["nodeId"] as? String else { continue }
+            guard let id = raw["nodeId"]?.stringValue else { continue }
             let role = Self.text(raw["role"])
             let name = Self.text(raw["name"])
-            let ignored = raw["ignored"] as? Bool ?? false
+            let ignored = raw["ignored"]?.boolValue ?? false
             var states: [String] = []
-            for property in raw["properties"] as? [[String: Any]] ?? [] {
-                guard let key = property["name"] as? String else { continue }
+            for property in raw["properties"]?.arrayValue ?? [] {
+                guard let key = property["name"]?.stringValue else { continue }
                 let value = Self.text(property["value"])
                 if ["focused", "disabled", "required", "invalid"].contains(key), value == "true" { states.append(key) }
                 if ["checked", "selected", "expanded", "pressed"].contains(key) { states.append(value == "true" ? key : "not \(key)") }
@@ -36,20 +37,18 @@ struct AccessibilityTree {
             let hidden = ignored || ["none", "generic", "InlineTextBox", "LineBreak", "RootWebArea"].contains(role) && name.isEmpty
             nodes[id] = Node(
                 role: role == "StaticText" ? "text" : role, name: name, value: Self.text(raw["value"]), states: states,
-                children: raw["childIds"] as? [String] ?? [], isShown: !hidden && role != "InlineTextBox")
+                children: raw["childIds"]?.arrayValue?.compactMap(\.stringValue) ?? [], isShown: !hidden && role != "InlineTextBox")
             if root == nil { root = id }
         }
     }
 
-    private static func text(_ value: Any?) -> String {
-        guard let object = value as? [String: Any], let inner = object["value"] else { return "" }
-        if let string = inner as? String { return string }
-        // Numbers and booleans both arrive as NSNumber: the value's type says which.
-        if object["type"] as? String == "boolean" || object["type"] as? String == "booleanOrUndefined" {
-            return (inner as? Bool) == true ? "true" : "false"
+    private static func text(_ value: JSONValue?) -> String {
+        guard let inner = value?["value"] else { return "" }
+        switch inner {
+        case .string(let string): return string
+        case .bool(let flag): return flag ? "true" : "false"
+        default: return inner.text
         }
-        if let number = inner as? NSNumber { return number.stringValue }
-        return "\(inner)"
     }
 
     /// The tree as indented lines.

@@ -11,8 +11,7 @@ extension BrowserPage {
         let deadline = Date().addingTimeInterval(timeLimit)
         var last: CDPObject?
         while true {
-            if let value = try evaluateIfAlive(expression) as? [String: Any] {
-                let answer = CDPObject(fields: value)
+            if let answer = CDPObject(object: try evaluateIfAlive(expression)) {
                 if answer.string("state") == "ok" { return answer }
                 last = answer
             }
@@ -26,19 +25,19 @@ extension BrowserPage {
     static func explain(_ answer: CDPObject?, _ locator: Locator?, timeLimit: Double) -> String {
         let limit = CDPConnection.seconds(timeLimit)
         guard let answer, let locator else { return "the page did not load within \(limit)" }
-        let target = answer["inScope"] as? Bool == true ? (locator.scope ?? locator) : locator
+        let target = answer.bool("inScope") == true ? (locator.scope ?? locator) : locator
         let element = answer.string("element") ?? "\(target)"
         switch answer.string("state") ?? "" {
         case "missing":
             var text = "found no \(target.description.dropFirst(target.description.hasPrefix("an ") ? 3 : 2)) within \(limit)"
-            let hidden = answer["hidden"] as? [String] ?? []
+            let hidden = answer.strings("hidden") ?? []
             if !hidden.isEmpty { text += "; hidden ones match: " + hidden.joined(separator: ", ") }
-            let near = Candidates.closest(to: target.name, in: answer["candidates"] as? [String] ?? [])
+            let near = Candidates.closest(to: target.name, in: answer.strings("candidates") ?? [])
             text += near.isEmpty ? "; the page shows nothing of that kind" : "; the closest on the page:\n" + near.map { "  " + $0 }.joined(separator: "\n")
             return text
         case "ambiguous":
-            let count = answer["count"] as? Int ?? 0
-            let list = (answer["elements"] as? [String] ?? []).map { "  " + $0 }.joined(separator: "\n")
+            let count = answer.int("count") ?? 0
+            let list = (answer.strings("elements") ?? []).map { "  " + $0 }.joined(separator: "\n")
             return "\(count) elements match \(target):\n\(list)\nname one more precisely, search within a region, or say \"the first\""
         case "disabled": return "\(element) stayed disabled for \(limit)"
         case "not editable": return "\(element) cannot be typed into (read-only, or not a text field)"
@@ -60,7 +59,7 @@ extension BrowserPage {
     }
 
     static func point(_ answer: CDPObject) -> (x: Double, y: Double) {
-        (answer["x"] as? Double ?? 0, answer["y"] as? Double ?? 0)
+        (answer.double("x") ?? 0, answer.double("y") ?? 0)
     }
 
     /// Clicks an element in its middle, as a mouse does.
@@ -72,11 +71,12 @@ extension BrowserPage {
     /// Moves the mouse to a point, presses and releases it: sent at once,
     /// handled by the browser in order.
     func clickAt(_ point: (x: Double, y: Double)) throws {
-        let base: [String: Any] = ["x": point.x, "y": point.y, "button": "left", "clickCount": 1]
+        let at: CDPParameters = [("x", .double(point.x)), ("y", .double(point.y))]
+        let press: CDPParameters = [("button", .string("left")), ("clickCount", .int(1))]
         try connection.callAll([
-            ("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": point.x, "y": point.y]),
-            ("Input.dispatchMouseEvent", base.merging(["type": "mousePressed"]) { $1 }),
-            ("Input.dispatchMouseEvent", base.merging(["type": "mouseReleased"]) { $1 }),
+            ("Input.dispatchMouseEvent", [("type", .string("mouseMoved"))] + at),
+            ("Input.dispatchMouseEvent", [("type", .string("mousePressed"))] + at + press),
+            ("Input.dispatchMouseEvent", [("type", .string("mouseReleased"))] + at + press),
         ], session: session)
     }
 
@@ -86,16 +86,16 @@ extension BrowserPage {
         if text.isEmpty {
             _ = try evaluate(PageScript.call("clearTarget"))
         } else {
-            try call("Input.insertText", ["text": text])
+            try call("Input.insertText", [("text", .string(text))])
         }
     }
 
     /// Checks or unchecks a checkbox (or chooses a radio button) by clicking it.
     public func setChecked(_ locator: Locator, _ checked: Bool, timeLimit: Double) async throws {
         let answer = try await actionable(locator, pointer: true, timeLimit: timeLimit)
-        if answer["checked"] as? Bool == checked { return }
+        if answer.bool("checked") == checked { return }
         try clickAt(Self.point(answer))
-        if try evaluateIfAlive(PageScript.call("checked")) as? Bool == !checked {
+        if try evaluateIfAlive(PageScript.call("checked"))?.boolValue == !checked {
             throw BrowserError("clicking \(locator) did not \(checked ? "check" : "uncheck") it")
         }
     }
@@ -103,8 +103,8 @@ extension BrowserPage {
     /// Selects the option with a text (or value) in a select.
     public func select(_ option: String, in locator: Locator, timeLimit: Double) async throws {
         _ = try await actionable(locator, pointer: false, timeLimit: timeLimit)
-        let answer = CDPObject(fields: try evaluate(PageScript.call("selectOption", JSONValue.quoted(option))) as? [String: Any] ?? [:])
-        let options = (answer["options"] as? [String] ?? []).map { "\"\($0)\"" }.joined(separator: ", ")
+        let answer = CDPObject(object: try evaluate(PageScript.call("selectOption", JSONValue.quoted(option)))) ?? CDPObject(.object([]))
+        let options = (answer.strings("options") ?? []).map { "\"\($0)\"" }.joined(separator: ", ")
         switch answer.string("state") {
         case "ok": return
         case "no option": throw BrowserError("\(locator) has no option \"\(option)\"; its options: \(options)")
@@ -116,16 +116,16 @@ extension BrowserPage {
     /// Presses a key (`Enter`, `Tab`, `Escape`, `ArrowDown`, a letter…) in the focused element.
     public func press(_ key: String) throws {
         guard let info = Keys.info(key) else { throw BrowserError("no key named \(key); keys: \(Keys.names)") }
-        var down: [String: Any] = ["type": info.text.isEmpty ? "rawKeyDown" : "keyDown", "key": info.key, "code": info.code,
-            "windowsVirtualKeyCode": info.keyCode, "nativeVirtualKeyCode": info.keyCode]
-        if !info.text.isEmpty { down["text"] = info.text }
+        let key: CDPParameters = [("key", .string(info.key)), ("code", .string(info.code)), ("windowsVirtualKeyCode", .int(Int64(info.keyCode)))]
+        var down: CDPParameters = [("type", .string(info.text.isEmpty ? "rawKeyDown" : "keyDown"))] + key + [("nativeVirtualKeyCode", .int(Int64(info.keyCode)))]
+        if !info.text.isEmpty { down.append(("text", .string(info.text))) }
         try call("Input.dispatchKeyEvent", down)
-        try call("Input.dispatchKeyEvent", ["type": "keyUp", "key": info.key, "code": info.code, "windowsVirtualKeyCode": info.keyCode])
+        try call("Input.dispatchKeyEvent", [("type", .string("keyUp"))] + key)
     }
 
     /// Types text into the focused element.
     public func type(_ text: String) throws {
-        try call("Input.insertText", ["text": text])
+        try call("Input.insertText", [("text", .string(text))])
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import StoryKit
 import Synchronization
 
 /// A story's page: a tab in a browser context of its own (its own cookies,
@@ -45,15 +46,15 @@ public final class BrowserPage: Sendable {
         self.connection = connection
         let making = CDPTrace.isOn ? CDPTrace.now() : 0
         defer { CDPTrace.log("page made", since: making) }
-        contextID = try connection.call("Target.createBrowserContext", ["disposeOnDetach": true], timeLimit: timeLimit)
+        contextID = try connection.call("Target.createBrowserContext", [("disposeOnDetach", .bool(true))], timeLimit: timeLimit)
             .string("browserContextId") ?? ""
         do {
-            targetID = try connection.call("Target.createTarget", ["url": "about:blank", "browserContextId": contextID], timeLimit: timeLimit)
+            targetID = try connection.call("Target.createTarget", [("url", .string("about:blank")), ("browserContextId", .string(contextID))], timeLimit: timeLimit)
                 .string("targetId") ?? ""
-            session = try connection.call("Target.attachToTarget", ["targetId": targetID, "flatten": true], timeLimit: timeLimit)
+            session = try connection.call("Target.attachToTarget", [("targetId", .string(targetID)), ("flatten", .bool(true))], timeLimit: timeLimit)
                 .string("sessionId") ?? ""
         } catch {
-            connection.post("Target.disposeBrowserContext", ["browserContextId": contextID])
+            connection.post("Target.disposeBrowserContext", [("browserContextId", .string(contextID))])
             throw error
         }
         network = PageNetwork(connection: connection, session: session)
@@ -66,7 +67,7 @@ public final class BrowserPage: Sendable {
                     state.seen.append(params.string("message") ?? "")
                     return state.accepts
                 }
-                connection.post("Page.handleJavaScriptDialog", ["accept": accepts], session: session)
+                connection.post("Page.handleJavaScriptDialog", [("accept", .bool(accepts))], session: session)
             case "Fetch.requestPaused":
                 network.answer(params)
             default:
@@ -74,12 +75,12 @@ public final class BrowserPage: Sendable {
             }
         }
         try connection.callAll(
-            [("Page.enable", [:]), ("Page.setLifecycleEventsEnabled", ["enabled": true]), ("Runtime.enable", [:])], session: session, timeLimit: timeLimit)
+            [("Page.enable", []), ("Page.setLifecycleEventsEnabled", [("enabled", .bool(true))]), ("Runtime.enable", [])], session: session, timeLimit: timeLimit)
     }
 
     /// Sends a command to this page's session.
     @discardableResult
-    func call(_ method: String, _ params: [String: Any] = [:], timeLimit: Double? = nil) throws -> CDPObject {
+    func call(_ method: String, _ params: CDPParameters = [], timeLimit: Double? = nil) throws -> CDPObject {
         try connection.call(method, params, session: session, timeLimit: timeLimit)
     }
 
@@ -89,17 +90,17 @@ public final class BrowserPage: Sendable {
     func close() {
         connection.handleEvents(of: session, nil)
         guard connection.failure == nil else { return }
-        connection.post("Target.disposeBrowserContext", ["browserContextId": contextID])
+        connection.post("Target.disposeBrowserContext", [("browserContextId", .string(contextID))])
     }
 
     /// The page's current URL.
     func currentURL() throws -> String {
-        try evaluate("location.href") as? String ?? ""
+        try evaluate("location.href")?.stringValue ?? ""
     }
 
     /// Goes to a URL and waits until the document has loaded.
     func navigate(to url: String, timeLimit: Double) async throws {
-        let result = try call("Page.navigate", ["url": url], timeLimit: max(timeLimit, connection.timeLimit))
+        let result = try call("Page.navigate", [("url", .string(url))], timeLimit: max(timeLimit, connection.timeLimit))
         if let error = result.string("errorText"), !error.isEmpty {
             throw BrowserError("the browser could not open \(url): \(error)")
         }
@@ -114,7 +115,7 @@ public final class BrowserPage: Sendable {
         while Date() < deadline {
             if let loader, loads.contains(loader) { return }
             if loader == nil || Date().timeIntervalSince(checked) > 0.1 {
-                if try evaluateIfAlive("document.readyState") as? String == "complete" { return }
+                if try evaluateIfAlive("document.readyState")?.stringValue == "complete" { return }
                 checked = Date()
             }
             try await Task.sleep(nanoseconds: 2_000_000)
@@ -125,8 +126,10 @@ public final class BrowserPage: Sendable {
     /// Runs JavaScript in the page and returns its value (JSON-like), a
     /// promise's value once it settles.
     /// - Throws: ``BrowserError`` with the script's exception.
-    func evaluate(_ expression: String) throws -> Any? {
-        let result = try call("Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true, "userGesture": true])
+    func evaluate(_ expression: String) throws -> JSONValue? {
+        let result = try call(
+            "Runtime.evaluate",
+            [("expression", .string(expression)), ("returnByValue", .bool(true)), ("awaitPromise", .bool(true)), ("userGesture", .bool(true))])
         if let exception = result.object("exceptionDetails") {
             let text = exception.object("exception")?.string("description") ?? exception.string("text") ?? "an exception"
             throw BrowserError("the page's script failed: \(text)")
@@ -136,7 +139,7 @@ public final class BrowserPage: Sendable {
 
     /// Like ``evaluate(_:)``, but nil while the page is between documents
     /// (its context destroyed by a navigation); other failures still throw.
-    func evaluateIfAlive(_ expression: String) throws -> Any? {
+    func evaluateIfAlive(_ expression: String) throws -> JSONValue? {
         do {
             return try evaluate(expression)
         } catch let error as BrowserError where connection.failure == nil && Self.isNavigating(error) {
@@ -152,7 +155,7 @@ public final class BrowserPage: Sendable {
 
     /// A PNG of what the page shows.
     func screenshot() throws -> Data {
-        let result = try call("Page.captureScreenshot", ["format": "png"], timeLimit: 5)
+        let result = try call("Page.captureScreenshot", [("format", .string("png"))], timeLimit: 5)
         guard let text = result.string("data"), let data = Data(base64Encoded: text) else {
             throw BrowserError("the browser sent no screenshot")
         }
@@ -162,7 +165,7 @@ public final class BrowserPage: Sendable {
     /// The page's accessibility tree as indented text.
     func accessibilityTree() throws -> String {
         let result = try call("Accessibility.getFullAXTree", timeLimit: 5)
-        return AccessibilityTree(nodes: result["nodes"] as? [[String: Any]] ?? []).rendered()
+        return AccessibilityTree(nodes: result["nodes"]?.arrayValue ?? []).rendered()
     }
 
     /// The messages of the dialogs (alert, confirm, prompt) the page opened.

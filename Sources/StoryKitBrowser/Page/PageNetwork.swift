@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StoryKit
 import Synchronization
 import StepLibrarySupport
 
@@ -63,7 +64,8 @@ final class PageNetwork: Sendable {
             return state.isEnabled
         }
         if !wasEnabled {
-            try connection.call("Fetch.enable", ["patterns": [["urlPattern": "*", "requestStage": "Request"]]], session: session)
+            try connection.call(
+                "Fetch.enable", [("patterns", .array([.object([("urlPattern", .string("*")), ("requestStage", .string("Request"))])]))], session: session)
         }
     }
 
@@ -107,18 +109,21 @@ final class PageNetwork: Sendable {
                 + (known.isEmpty ? "" : " (it answers: \(known.joined(separator: "; ")))")
             fulfill(id, status: 404, body: text + "\n", type: "text/plain; charset=utf-8", after: 0)
         } else {
-            connection.post("Fetch.continueRequest", ["requestId": id], session: session)
+            connection.post("Fetch.continueRequest", [("requestId", .string(id))], session: session)
         }
     }
 
     private func fulfill(_ id: String, status: Int, body: String, type: String, after delay: Double) {
-        let headers = [["name": "Content-Type", "value": type], ["name": "Access-Control-Allow-Origin", "value": "*"]]
-        let params: [String: Any] = [
-            "requestId": id, "responseCode": status, "responseHeaders": headers, "body": Data(body.utf8).base64EncodedString(),
+        let headers: [JSONValue] = [
+            .object([("name", .string("Content-Type")), ("value", .string(type))]),
+            .object([("name", .string("Access-Control-Allow-Origin")), ("value", .string("*"))]),
         ]
-        let message = CDPObject(fields: params)
+        let params: CDPParameters = [
+            ("requestId", .string(id)), ("responseCode", .int(Int64(status))), ("responseHeaders", .array(headers)),
+            ("body", .string(Data(body.utf8).base64EncodedString())),
+        ]
         let send = { @Sendable [connection, session] in
-            connection.post("Fetch.fulfillRequest", message.fields, session: session)
+            connection.post("Fetch.fulfillRequest", params, session: session)
         }
         if delay > 0 {
             DispatchQueue.global().asyncAfter(deadline: .now() + delay, execute: send)

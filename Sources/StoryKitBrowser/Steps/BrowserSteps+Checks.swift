@@ -4,7 +4,7 @@ import StoryKit
 extension BrowserPage {
     /// A page-script function's answer, or nil between documents.
     func answer(_ function: String, _ locator: Locator?) throws -> CDPObject? {
-        (try evaluateIfAlive(PageScript.call(function, locator?.json ?? "null")) as? [String: Any]).map(CDPObject.init)
+        CDPObject(object: try evaluateIfAlive(PageScript.call(function, locator?.json ?? "null")))
     }
 }
 
@@ -62,9 +62,9 @@ extension BrowserSteps {
             var last: CDPObject?
             try await eventually(page, {
                 last = try page.answer("count", locator)
-                return last?.string("state") == "ok" && last?["count"] as? Int == 0
+                return last?.string("state") == "ok" && last?.int("count") == 0
             }, {
-                let found = (last?["elements"] as? [String] ?? []).joined(separator: ", ")
+                let found = (last?.strings("elements") ?? []).joined(separator: ", ")
                 return "\(locator) is still there after \(CDPConnection.seconds(timeLimit)): \(found)"
             })
         }
@@ -115,17 +115,17 @@ extension BrowserSteps {
             (steps: BrowserSteps, name: String, kind: String, state: String) in
             let wanted = state == "checked" || state == "chosen"
             let locator = Locator.parse(name, as: .field, role: kind == "checkbox" ? "checkbox" : "radio")
-            try await steps.expectElement(locator, { $0["checked"] as? Bool == wanted }) {
+            try await steps.expectElement(locator, { $0.bool("checked") == wanted }) {
                 "\($0.string("element") ?? name) is \(wanted ? "not " : "")\(kind == "checkbox" ? "checked" : "chosen")"
             }
         }
         step(#"^"(.*?)" is selected in "(.+?)"$"#) { (steps: BrowserSteps, option: String, name: String) in
-            try await steps.expectElement(Locator.parse(name, as: .field), { ($0["selected"] as? [String] ?? []).contains(option) }) {
-                "\($0.string("element") ?? name) has \(($0["selected"] as? [String] ?? []).map { "\"\($0)\"" }.joined(separator: ", ")) selected, not \"\(option)\""
+            try await steps.expectElement(Locator.parse(name, as: .field), { ($0.strings("selected") ?? []).contains(option) }) {
+                "\($0.string("element") ?? name) has \(($0.strings("selected") ?? []).map { "\"\($0)\"" }.joined(separator: ", ")) selected, not \"\(option)\""
             }
         }
         step(#"^the (\#(roleWords)) "(.+?)" is (disabled|enabled)$"#) { (steps: BrowserSteps, word: String, name: String, state: String) in
-            try await steps.expectElement(locator(word, name), { ($0["disabled"] as? Bool == true) == (state == "disabled") }) {
+            try await steps.expectElement(locator(word, name), { ($0.bool("disabled") == true) == (state == "disabled") }) {
                 "\($0.string("element") ?? name) is \(state == "disabled" ? "enabled" : "disabled")"
             }
         }

@@ -47,12 +47,12 @@ extension BrowserSteps {
             var last: CDPObject?
             try await eventually(page, {
                 last = try page.answer("count", locator)
-                return last?.string("state") == "ok" && last?["count"] as? Int == count
+                return last?.string("state") == "ok" && last?.int("count") == count
             }, {
                 guard let answer = last else { return "the page did not load" }
                 if answer.string("state") != "ok" { return Self.explain(answer, locator, timeLimit: timeLimit) }
-                let found = answer["elements"] as? [String] ?? []
-                return "expected \(count) × \(locator.description.dropFirst(2)), found \(answer["count"] as? Int ?? 0)"
+                let found = answer.strings("elements") ?? []
+                return "expected \(count) × \(locator.description.dropFirst(2)), found \(answer.int("count") ?? 0)"
                     + (found.isEmpty ? "" : ":\n" + found.map { "  " + $0 }.joined(separator: "\n"))
             })
         }
