@@ -220,6 +220,12 @@ extension Runner {
         var stepTimeout: Double = 300
         /// How snippets for undefined steps write their pattern.
         var snippetStyle: Snippet.Style = .regex
+        /// Whether an undefined step's result carries the definition it was
+        /// probably meant for and its snippet. A worker leaves them out: its
+        /// parent tells every undefined step itself
+        /// (``StoryExecution/undefinedDetails(for:in:style:)``), so the
+        /// search is not made twice.
+        var tellsUndefinedSteps = true
         /// Whether a story's progress is emitted (`storyStarted`,
         /// `stepStarted`, `stepFinished`): only when a reporter reads it.
         var emitsStoryProgress = true

@@ -120,7 +120,9 @@ struct StoryExecution {
         } else if match.isUndefined {
             let step = story.steps[index]
             status = .undefined
-            undefined = Self.undefinedDetails(for: step, in: registry, style: configuration.snippetStyle)
+            if configuration.tellsUndefinedSteps {
+                undefined = Self.undefinedDetails(for: step, in: registry, style: configuration.snippetStyle)
+            }
             state.hasUndefined = true
         } else if match.isAmbiguous && configuration.isStrict {
             status = .ambiguous

@@ -184,7 +184,22 @@ extension SupervisedRun {
     private func withCheckedClaims(_ result: StoryResult?) -> StoryResult? {
         guard var result else { return nil }
         WorkerClaims.check(&result, registry: registry)
+        tellUndefinedSteps(in: &result.testSteps)
+        for index in result.earlierAttempts.indices { tellUndefinedSteps(in: &result.earlierAttempts[index].testSteps) }
         return result
+    }
+
+    /// Each undefined step told as the runner tells it, by the parent: a
+    /// worker leaves out what it was probably meant for and its snippet
+    /// (``Runner/Configuration/tellsUndefinedSteps``).
+    private func tellUndefinedSteps(in testSteps: inout [TestStepResult]) {
+        for index in testSteps.indices {
+            guard case .step(var step) = testSteps[index], step.status == .undefined else { continue }
+            let details = StoryExecution.undefinedDetails(for: step.step, in: registry, style: supervisor.configuration.snippetStyle)
+            step.didYouMean = details.didYouMean
+            step.snippet = details.snippet
+            testSteps[index] = .step(step)
+        }
     }
 
     /// A part of a long story's answer (`WorkerWire+Parts.swift`): the

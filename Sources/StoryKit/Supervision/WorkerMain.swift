@@ -33,7 +33,10 @@ enum WorkerMain {
         let ahead = reader.ahead
         Lifeline.start(outbox: outbox) { giveBack(from: ahead, position: shared, outbox: outbox) }
         let probe = WorkerProbe(position: shared, capture: OutputCapture(file: STDOUT_FILENO))
-        var runner = Runner(registry: registry, configuration: configuration, probe: probe, now: clock)
+        // The parent tells undefined steps (see `SupervisedRun+Answers.swift`).
+        var told = configuration
+        told.tellsUndefinedSteps = false
+        var runner = Runner(registry: registry, configuration: told, probe: probe, now: clock)
         let answers = WorkerAnswers(registry: registry, position: shared, outbox: outbox, streamsParts: configuration.retries == 0)
         probe.stepEnded = answers.stepEnded
         shared.enter(.beforeRun)

@@ -46,6 +46,37 @@ import Testing
         #expect(try Self.arguments(inJSON: folder + "/o.json") == [["a@25"], ["@25"], ["é@25"]])
     }
 
+    /// A worker leaves an undefined step's suggestion and snippet to its
+    /// parent, whichever way its answer goes: compact (a plain story) or
+    /// as JSON (a story whose other step logged).
+    @Test("Undefined steps have the same suggestion and snippet supervised as in process")
+    func undefinedStepsToldByTheParent() async throws {
+        let folder = try Binary.temporaryFolder("supervised-reports")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(("Story: plain\n  Given a step that passes with \"x\"\n  And a step that pases with \"y\"\n"
+            + "Story: logged\n  Given the step logs \"hello\"\n  And a step that pases with \"z\"\n  And nothing like any step\n").utf8)
+            .write(to: URL(fileURLWithPath: folder + "/u.stories"))
+        var runs: [[String]] = []
+        var guesses: [[Substring]] = []
+        for mode in [[], ["--in-process"]] {
+            let outcome = try await Binary.run(
+                ["u.stories", "--json", "u.json"] + mode, in: folder, timeout: 60, environment: ["STORYRUN_FIXTURE_STEPS": "faults"])
+            // Undefined steps fail a run only under --strict.
+            #expect(outcome.status == 0, "\(outcome.output)\(outcome.errorOutput)")
+            guesses.append(outcome.output.split(separator: "\n").filter { $0.contains("did you mean") })
+            let features = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/u.json"))) as? [[String: Any]])
+            runs.append(features.flatMap { ($0["elements"] as? [[String: Any]]) ?? [] }
+                .flatMap { ($0["steps"] as? [[String: Any]]) ?? [] }
+                .compactMap { $0["storyrun_snippet"] as? String })
+        }
+        #expect(runs[0].count == 3)
+        #expect(runs[0].allSatisfy { $0.contains("pases") || $0.contains("nothing like") })
+        #expect(runs[0] == runs[1])
+        #expect(guesses[0].count == 2, "\(guesses[0])")
+        #expect(guesses[0] == guesses[1])
+    }
+
     @Test("An empty capture is one argument in a supervised run's reports, as in process")
     func emptyCapture() async throws {
         let folder = try Binary.temporaryFolder("supervised-reports")
