@@ -309,6 +309,12 @@ public struct StoryResult: Sendable, Codable {
     public var duration: UInt64
     /// The attempts that failed before the last one (`--retry`), oldest first.
     public var earlierAttempts: [StoryAttempt] = []
+
+    /// Changes the test steps of the last attempt and of each earlier one, in place.
+    mutating func changeEveryAttempt(_ change: (inout [TestStepResult]) -> Void) {
+        change(&testSteps)
+        for index in earlierAttempts.indices { change(&earlierAttempts[index].testSteps) }
+    }
     /// Set when the run was interrupted (SIGINT, SIGTERM) while the story ran.
     public var wasInterrupted = false
 

@@ -184,8 +184,7 @@ extension SupervisedRun {
     private func withCheckedClaims(_ result: StoryResult?) -> StoryResult? {
         guard var result else { return nil }
         WorkerClaims.check(&result, registry: registry)
-        tellUndefinedSteps(in: &result.testSteps)
-        for index in result.earlierAttempts.indices { tellUndefinedSteps(in: &result.earlierAttempts[index].testSteps) }
+        result.changeEveryAttempt { tellUndefinedSteps(in: &$0) }
         return result
     }
 

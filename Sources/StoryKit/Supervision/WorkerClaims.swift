@@ -62,8 +62,7 @@ enum WorkerClaims {
 
     /// Checks every match in `result` (its attempts' too).
     static func check(_ result: inout StoryResult, registry: StepRegistry) {
-        check(&result.testSteps, registry: registry)
-        for index in result.earlierAttempts.indices { check(&result.earlierAttempts[index].testSteps, registry: registry) }
+        result.changeEveryAttempt { check(&$0, registry: registry) }
     }
 
     private static func check(_ testSteps: inout [TestStepResult], registry: StepRegistry) {
