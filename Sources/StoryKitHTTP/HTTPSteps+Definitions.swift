@@ -66,21 +66,21 @@ extension HTTPSteps {
         }
         step("^the response body (is|contains) JSON:$") { (steps: HTTPSteps, check: String, expected: DocString) in
             let response = try steps.lastResponse()
-            let wanted = try JSON.parseExpected(Placeholders.expand(expected.content, in: steps.store))
+            let wanted = try JSONValue.parseExpected(Placeholders.expand(expected.content, in: steps.store))
             let actual = try response.json()
-            if check == "is" ? actual != wanted : !actual.contains(wanted) {
-                let diff = TextDiff.render(expected: wanted.pretty(), actual: actual.pretty()) ?? ""
+            if !actual.matches(wanted, containing: check == "contains") {
+                let diff = TextDiff.render(expected: wanted.sortingKeys.indentedText, actual: actual.sortingKeys.indentedText) ?? ""
                 try fail("the JSON of the response to \(response.request) \(check == "is" ? "is not" : "does not contain") the JSON expected:\n\(diff)")
             }
         }
         step(#"^the response's "([^"]+)" is ("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)$"#) {
             (steps: HTTPSteps, path: String, literal: String) in
             let response = try steps.lastResponse()
-            let wanted = try JSON.parseExpected(Placeholders.expand(literal, in: steps.store))
+            let wanted = try JSONValue.parseExpected(Placeholders.expand(literal, in: steps.store))
             guard let actual = try response.json().value(at: path) else {
                 try fail("the response to \(response.request) has no value at \(path); it is:\n\(response.text.prefix(2000))")
             }
-            if actual != wanted { try fail("the response's \(path) is \(actual), not \(wanted)") }
+            if !actual.matches(wanted) { try fail("the response's \(path) is \(actual.sortedText), not \(wanted.sortedText)") }
         }
         step(#"^the response's "([^"]+)" is stored as "([^"]+)"$"#) { (steps: HTTPSteps, path: String, key: String) in
             let response = try steps.lastResponse()
@@ -88,16 +88,16 @@ extension HTTPSteps {
                 try fail("the response to \(response.request) has no value at \(path); it is:\n\(response.text.prefix(2000))")
             }
             steps.store[key] = value.plainText
-            log("stored \(value) as \"\(key)\"")
+            log("stored \(value.sortedText) as \"\(key)\"")
         }
     }
 }
 
-extension JSON {
+extension JSONValue {
     /// Parses JSON a story wrote, failing the step with the problem.
-    static func parseExpected(_ text: String) throws -> JSON {
+    static func parseExpected(_ text: String) throws -> JSONValue {
         do {
-            return try JSON(parsing: text)
+            return try JSONValue.parse(text)
         } catch {
             try fail("the JSON in the story is not valid: \(error)")
         }

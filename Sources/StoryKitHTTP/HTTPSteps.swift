@@ -79,7 +79,7 @@ public final class HTTPSteps: StepLibrary {
             let text = Placeholders.expand(body.content, in: store)
             request.body = Data(text.utf8)
             if request.header("Content-Type") == nil {
-                let isJSON = body.mediaType?.lowercased().contains("json") == true || (try? JSON(parsing: text)) != nil
+                let isJSON = body.mediaType?.lowercased().contains("json") == true || (try? JSONValue(parsing: text)) != nil
                 request.headers.append(("Content-Type", isJSON ? "application/json" : "text/plain; charset=utf-8"))
             }
         }
@@ -103,9 +103,9 @@ struct HTTPResponse {
     }
 
     /// The body parsed as JSON, or a failure that shows the body.
-    func json() throws -> JSON {
+    func json() throws -> JSONValue {
         do {
-            return try JSON(parsing: text)
+            return try JSONValue.parse(text)
         } catch {
             try fail("the response to \(request) is not JSON (\(error)); it is:\n\(text.prefix(2000))")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import StoryKit
 
 #if canImport(Glibc)
     import Glibc
@@ -174,7 +175,7 @@ extension StubServer {
             text += "\(name): \(value)\r\n"
         }
         if !hasType, !body.isEmpty {
-            text += "Content-Type: " + ((try? JSON(parsing: body)) != nil ? "application/json" : "text/plain; charset=utf-8") + "\r\n"
+            text += "Content-Type: " + ((try? JSONValue(parsing: body)) != nil ? "application/json" : "text/plain; charset=utf-8") + "\r\n"
         }
         text += "Content-Length: \(body.utf8.count)\r\nConnection: \(keepAlive ? "keep-alive" : "close")\r\n\r\n"
         return Array(text.utf8) + (isHead ? [] : Array(body.utf8))

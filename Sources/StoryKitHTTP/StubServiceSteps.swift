@@ -81,10 +81,10 @@ public final class StubServiceSteps: StepLibrary {
         }
         step(received + " with JSON( containing)?:$") {
             (steps: StubServiceSteps, name: String, count: Int, method: String, path: String, containing: String?, expected: DocString) in
-            let wanted = try JSON.parseExpected(Placeholders.expand(expected.content, in: steps.store))
-            try steps.expectReceived(name, count, method, path, what: " with JSON\(containing ?? "") \(wanted)") { request in
-                guard let json = try? JSON(parsing: request.body) else { return false }
-                return containing == nil ? json == wanted : json.contains(wanted)
+            let wanted = try JSONValue.parseExpected(Placeholders.expand(expected.content, in: steps.store))
+            try steps.expectReceived(name, count, method, path, what: " with JSON\(containing ?? "") \(wanted.sortedText)") { request in
+                guard let json = try? JSONValue(parsing: request.body) else { return false }
+                return json.matches(wanted, containing: containing != nil)
             }
         }
         step(#"^\#(service) received nothing unexpected$"#) { (steps: StubServiceSteps, name: String) in

@@ -26,7 +26,7 @@ extension BrowserSteps {
             }
             try await steps.expectRequested(method, path, count: nil, what: " with JSON\(containing ?? "") \(text)") { request in
                 guard let body = try? JSONValue(parsing: request.body) else { return false }
-                return JSONMatch.matches(body, wanted, containing: containing != nil)
+                return body.matches(wanted, containing: containing != nil)
             }
         }
         step(#"^the page made no unexpected requests$"#) { steps in
@@ -71,34 +71,6 @@ extension BrowserSteps {
                     : "\n" + all.prefix(20).map { "  " + $0.summary }.joined(separator: "\n")
                 return "the page requested \(method) \(pattern)\(what) \(matching) time(s), not \(count.map(String.init) ?? "at least once"); it requested: \(list)"
             })
-        }
-    }
-}
-
-/// JSON values compared as a story means them: objects ignoring key order;
-/// `containing`, only the fields the story names (recursively).
-/// Whether a request's JSON body is the JSON a story expects: objects
-/// compared by key (each key's last value), numbers by value (1 is 1.0).
-enum JSONMatch {
-    static func matches(_ actual: JSONValue, _ wanted: JSONValue, containing: Bool) -> Bool {
-        switch (actual, wanted) {
-        case (.object(let a), .object(let w)):
-            let actual = Dictionary(a) { _, last in last }, wanted = Dictionary(w) { _, last in last }
-            if !containing, actual.count != wanted.count { return false }
-            return wanted.allSatisfy { key, value in actual[key].map { matches($0, value, containing: containing) } ?? false }
-        case (.array(let a), .array(let w)):
-            return a.count == w.count && zip(a, w).allSatisfy { matches($0, $1, containing: containing) }
-        case (.int(let a), .int(let w)): return a == w
-        case (.int, .double), (.double, .int), (.double, .double): return number(actual) == number(wanted)
-        default: return actual == wanted
-        }
-    }
-
-    private static func number(_ value: JSONValue) -> Double? {
-        switch value {
-        case .int(let number): Double(number)
-        case .double(let number): number
-        default: nil
         }
     }
 }
