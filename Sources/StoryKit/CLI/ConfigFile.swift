@@ -45,7 +45,9 @@ struct ConfigFile {
     /// One key of the file, where it was written.
     struct Entry {
         var key: String
-        var value: LocatedJSON.Element
+        var value: JSONValue
+        /// The value's path in the file, for the text of its numbers.
+        var path: JSONPlaces.Path
         var location: SourceLocation
         var sourceLine: String?
     }
@@ -59,6 +61,10 @@ struct ConfigFile {
     /// Where `profiles` was written, or the top of the file.
     var profilesLocation: SourceLocation
     private var lines: [Substring]
+    /// Where each value and key of the file was written.
+    private var places: JSONPlaces
+    /// The file's text, for numbers as they were written.
+    private var utf8: [UInt8]
 
     /// Reads and checks a config file: JSON, an object at the top, known
     /// keys with values of the right kind.
@@ -80,103 +86,119 @@ struct ConfigFile {
         func line(_ number: Int) -> String? {
             number >= 1 && number <= lines.count ? String(lines[number - 1].trimmingSuffix("\r")) : nil
         }
-        let root: LocatedJSON.Element
+        var places = JSONPlaces()
+        let root: JSONValue
         do {
-            root = try LocatedJSON.parse(text)
+            root = try JSONValue(parsing: text, places: &places)
         } catch {
             throw Diagnostic(
                 at: SourceLocation(file: path, line: error.line, column: error.column),
                 problem: "the config file is not JSON: \(error.problem)", help: "a config file is one JSON object, e.g. {\"strict\": true}",
                 sourceLine: line(error.line))
         }
-        guard case .object(let members) = root.value else {
+        guard case .object(let members) = root else {
+            let place = places.value([])
             throw Diagnostic(
-                at: SourceLocation(file: path, line: root.line, column: root.column),
-                problem: "a config file is a JSON object, not \(root.value.kind)", help: "write {\"paths\": [\"Stories/\"]}",
-                sourceLine: line(root.line))
+                at: SourceLocation(file: path, line: place.line, column: place.column),
+                problem: "a config file is a JSON object, not \(root.kind)", help: "write {\"paths\": [\"Stories/\"]}",
+                sourceLine: line(place.line))
         }
         var file = ConfigFile(
-            path: path, defaults: [], profiles: [], profilesLocation: SourceLocation(file: path, line: 1), lines: lines)
-        file.defaults = try file.entries(members, profile: nil)
+            path: path, defaults: [], profiles: [], profilesLocation: SourceLocation(file: path, line: 1), lines: lines,
+            places: places, utf8: Array(text.utf8))
+        file.defaults = try file.entries(members, at: [], profile: nil)
         return file
     }
 
-    private mutating func entries(_ members: [LocatedJSON.Member], profile name: String?) throws(Diagnostic) -> [Entry] {
+    /// The entries of the object at `objectPath`: the file's or a profile's.
+    private mutating func entries(
+        _ members: [(String, JSONValue)], at objectPath: JSONPlaces.Path, profile name: String?
+    ) throws(Diagnostic) -> [Entry] {
         let allowsProfiles = name == nil
         var entries: [Entry] = []
         var seen: [String: Int] = [:]
-        for member in members {
-            let location = SourceLocation(file: path, line: member.line, column: member.column)
+        for (index, (key, value)) in members.enumerated() {
+            let memberPath = objectPath + [index]
+            let location = self.location(ofKey: memberPath)
             // Which one would win is a guess (JSON readers differ): said,
             // not guessed (before, "strict" kept its first value and "tags"
             // its last).
-            if let first = seen.updateValue(member.line, forKey: member.key) {
+            if let first = seen.updateValue(location.line, forKey: key) {
                 throw Diagnostic(
-                    at: location, problem: "\"\(member.key)\" is given twice\(name.map { " in the profile \"\($0)\"" } ?? ""), first on line \(first)",
-                    help: "keep one of them", sourceLine: sourceLine(member.line))
+                    at: location, problem: "\"\(key)\" is given twice\(name.map { " in the profile \"\($0)\"" } ?? ""), first on line \(first)",
+                    help: "keep one of them", sourceLine: sourceLine(location.line))
             }
-            if member.key == "profiles" && allowsProfiles {
+            if key == "profiles" && allowsProfiles {
                 profilesLocation = location
-                guard case .object(let named) = member.value.value else {
-                    throw problem(at: member.value, "\"profiles\" is an object of profiles, not \(member.value.value.kind)",
+                guard case .object(let named) = value else {
+                    throw problem(at: memberPath, "\"profiles\" is an object of profiles, not \(value.kind)",
                         help: "write \"profiles\": {\"ci\": {\"strict\": true}}")
                 }
-                for profile in named {
-                    guard case .object(let keys) = profile.value.value else {
-                        throw problem(at: profile.value, "the profile \"\(profile.key)\" is an object of options, not \(profile.value.value.kind)",
-                            help: "write \"\(profile.key)\": {\"strict\": true}")
+                for (position, (profile, options)) in named.enumerated() {
+                    guard case .object(let keys) = options else {
+                        throw problem(at: memberPath + [position], "the profile \"\(profile)\" is an object of options, not \(options.kind)",
+                            help: "write \"\(profile)\": {\"strict\": true}")
                     }
-                    let place = SourceLocation(file: path, line: profile.line, column: profile.column)
-                    profiles.append((profile.key, place, try self.entries(keys, profile: profile.key)))
+                    let place = self.location(ofKey: memberPath + [position])
+                    profiles.append((profile, place, try self.entries(keys, at: memberPath + [position], profile: profile)))
                 }
                 continue
             }
-            guard let kind = Self.keys[member.key] else {
+            guard let kind = Self.keys[key] else {
                 let known = Self.keys.keys.sorted() + (allowsProfiles ? ["profiles"] : [])
-                let guess = known.min { member.key.editDistance(to: $0) < member.key.editDistance(to: $1) }
-                let suggestion = guess.flatMap { member.key.editDistance(to: $0) <= max(2, member.key.count / 3) ? "did you mean \"\($0)\"? " : nil }
-                let where_ = name.map { member.key == "profiles" ? " in the profile \"\($0)\" (profiles do not nest)" : " in the profile \"\($0)\"" } ?? ""
+                let guess = known.min { key.editDistance(to: $0) < key.editDistance(to: $1) }
+                let suggestion = guess.flatMap { key.editDistance(to: $0) <= max(2, key.count / 3) ? "did you mean \"\($0)\"? " : nil }
+                let where_ = name.map { key == "profiles" ? " in the profile \"\($0)\" (profiles do not nest)" : " in the profile \"\($0)\"" } ?? ""
                 throw Diagnostic(
-                    at: location, problem: "unknown key \"\(member.key)\"\(where_)",
-                    help: (suggestion ?? "") + "the keys are: " + known.joined(separator: ", "), sourceLine: sourceLine(member.line))
+                    at: location, problem: "unknown key \"\(key)\"\(where_)",
+                    help: (suggestion ?? "") + "the keys are: " + known.joined(separator: ", "), sourceLine: sourceLine(location.line))
             }
-            try check(member.value, kind: kind, key: member.key)
-            entries.append(Entry(key: member.key, value: member.value, location: location, sourceLine: sourceLine(member.line)))
+            try check(value, at: memberPath, kind: kind, key: key)
+            entries.append(Entry(key: key, value: value, path: memberPath, location: location, sourceLine: sourceLine(location.line)))
         }
         return entries
     }
 
-    private func check(_ element: LocatedJSON.Element, kind: Kind, key: String) throws(Diagnostic) {
-        switch (kind, element.value) {
-        case (.flag, .bool), (.value, .string), (.value, .number), (.values, .string), (.paths, .string): return
+    /// Fails unless a key's value (at `valuePath`) is of the kind its key takes.
+    private func check(_ value: JSONValue, at valuePath: JSONPlaces.Path, kind: Kind, key: String) throws(Diagnostic) {
+        switch (kind, value) {
+        case (.flag, .bool), (.value, .string), (.value, .int), (.value, .double), (.values, .string), (.paths, .string): return
         case (.values, .array(let items)), (.paths, .array(let items)):
-            for item in items {
-                guard case .string = item.value else {
-                    throw problem(at: item, "\"\(key)\" lists strings, not \(item.value.kind)", help: "write \"\(key)\": [\"…\"]")
+            for (index, item) in items.enumerated() {
+                guard case .string = item else {
+                    throw problem(at: valuePath + [index], "\"\(key)\" lists strings, not \(item.kind)", help: "write \"\(key)\": [\"…\"]")
                 }
             }
         case (.parameters, .object(let members)):
-            for member in members {
-                switch member.value.value {
-                case .string, .number, .bool: continue
+            for (index, (name, parameter)) in members.enumerated() {
+                switch parameter {
+                case .string, .int, .double, .bool: continue
                 default:
                     throw problem(
-                        at: member.value, "the parameter \"\(member.key)\" is \(member.value.value.kind); a parameter is a string, a number or true/false",
-                        help: "write \"\(member.key)\": \"…\"")
+                        at: valuePath + [index], "the parameter \"\(name)\" is \(parameter.kind); a parameter is a string, a number or true/false",
+                        help: "write \"\(name)\": \"…\"")
                 }
             }
-        case (.flag, _): throw problem(at: element, "\"\(key)\" is true or false, not \(element.value.kind)", help: "write \"\(key)\": true")
+        case (.flag, _): throw problem(at: valuePath, "\"\(key)\" is true or false, not \(value.kind)", help: "write \"\(key)\": true")
         case (.parameters, _):
-            throw problem(at: element, "\"parameters\" is an object, not \(element.value.kind)", help: "write \"parameters\": {\"base-url\": \"http://localhost:8080\"}")
+            throw problem(at: valuePath, "\"parameters\" is an object, not \(value.kind)", help: "write \"parameters\": {\"base-url\": \"http://localhost:8080\"}")
         default:
-            throw problem(at: element, "\"\(key)\" is a string or a number, not \(element.value.kind)", help: "write \"\(key)\": \"…\"")
+            throw problem(at: valuePath, "\"\(key)\" is a string or a number, not \(value.kind)", help: "write \"\(key)\": \"…\"")
         }
     }
 
-    private func problem(at element: LocatedJSON.Element, _ problem: String, help: String) -> Diagnostic {
-        Diagnostic(
-            at: SourceLocation(file: path, line: element.line, column: element.column), problem: problem, help: help,
-            sourceLine: sourceLine(element.line))
+    /// A problem at the value at `valuePath`.
+    private func problem(at valuePath: JSONPlaces.Path, _ problem: String, help: String) -> Diagnostic {
+        let place = places.value(valuePath)
+        return Diagnostic(
+            at: SourceLocation(file: path, line: place.line, column: place.column), problem: problem, help: help,
+            sourceLine: sourceLine(place.line))
+    }
+
+    /// Where the key of the member at `memberPath` was written.
+    private func location(ofKey memberPath: JSONPlaces.Path) -> SourceLocation {
+        let place = places.key(memberPath)
+        return SourceLocation(file: path, line: place.line, column: place.column)
     }
 
     private func sourceLine(_ number: Int) -> String? {
@@ -212,28 +234,30 @@ struct ConfigFile {
         return chosen
     }
 
-    /// The command-line arguments a key stands for.
-    static func arguments(for entry: Entry) -> [String] {
-        let kind = keys[entry.key] ?? .value
-        func text(_ value: LocatedJSON) -> String {
+    /// The command-line arguments a key of this file stands for (a number
+    /// as it was written).
+    func arguments(for entry: Entry) -> [String] {
+        let kind = Self.keys[entry.key] ?? .value
+        func text(_ value: JSONValue, at valuePath: JSONPlaces.Path) -> String {
             switch value {
-            case .string(let text), .number(let text): text
+            case .string(let text): text
+            case .int, .double: String(decoding: utf8[places.value(valuePath).bytes], as: UTF8.self)
             case .bool(let flag): flag ? "true" : "false"
             default: ""
             }
         }
-        func list(_ value: LocatedJSON) -> [String] {
-            if case .array(let items) = value { return items.map { text($0.value) } }
-            return [text(value)]
+        func list(_ value: JSONValue) -> [String] {
+            if case .array(let items) = value { return items.enumerated().map { text($1, at: entry.path + [$0]) } }
+            return [text(value, at: entry.path)]
         }
         switch kind {
-        case .flag: return entry.value.value == .bool(true) ? ["--\(entry.key)"] : []
-        case .value: return ["--\(entry.key)", text(entry.value.value)]
-        case .values: return list(entry.value.value).flatMap { ["--\(entry.key)", $0] }
-        case .paths: return ["--"] + list(entry.value.value)
+        case .flag: return entry.value == .bool(true) ? ["--\(entry.key)"] : []
+        case .value: return ["--\(entry.key)", text(entry.value, at: entry.path)]
+        case .values: return list(entry.value).flatMap { ["--\(entry.key)", $0] }
+        case .paths: return ["--"] + list(entry.value)
         case .parameters:
-            guard case .object(let members) = entry.value.value else { return [] }
-            return members.flatMap { ["-D", "\($0.key)=\(text($0.value.value))"] }
+            guard case .object(let members) = entry.value else { return [] }
+            return members.enumerated().flatMap { ["-D", "\($1.0)=\(text($1.1, at: entry.path + [$0]))"] }
         }
     }
 }

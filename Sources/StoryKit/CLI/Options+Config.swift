@@ -52,7 +52,7 @@ extension Options {
             if entry.key == "tags" { layered.tagExpressions = [] }
             if entry.key == "name" { layered.namePatterns = [] }
             do {
-                try layered.apply(ConfigFile.arguments(for: entry)[...])
+                try layered.apply(config.arguments(for: entry)[...])
             } catch {
                 var located = error
                 located.location = entry.location

@@ -21,7 +21,7 @@ enum MessagesReader {
     ///   - path: The file, for messages.
     /// - Throws: A ``Diagnostic`` at the line that is not an envelope.
     static func read(_ bytes: [UInt8], path: String) throws(Diagnostic) -> [Line] {
-        var reader = LocatedJSON.Reader(bytes: bytes)
+        var reader = JSONReader(bytes: bytes)
         var read: [Line] = []
         var firstLine = 1
         while true {
@@ -56,7 +56,7 @@ enum MessagesReader {
 
     /// After a line's value: only spaces to the end of its line (one
     /// envelope a line, on one line).
-    private static func endOfLine(_ reader: inout LocatedJSON.Reader, from line: Int) throws(JSONValue.SyntaxError) {
+    private static func endOfLine(_ reader: inout JSONReader, from line: Int) throws(JSONValue.SyntaxError) {
         guard reader.line == line else { throw reader.error("an envelope goes on to this line") }
         while reader.index < reader.bytes.count {
             switch reader.bytes[reader.index] {

@@ -1,6 +1,6 @@
 /// Reading JSON text into a ``JSONValue``: the one JSON reader of StoryKit
-/// and its step libraries (the reader that keeps each value's line and
-/// column, for a config file's messages, is the same one).
+/// and its step libraries (asked to, it notes each value's line and
+/// column beside it: ``JSONPlaces``, for a config file's messages).
 extension JSONValue {
     /// Where text stops being JSON (line and column, from 1) and why.
     public struct SyntaxError: Error, Equatable, CustomStringConvertible {
@@ -27,10 +27,7 @@ extension JSONValue {
     /// without making a String of it first).
     /// - Throws: A ``SyntaxError`` at the first place that is not JSON.
     public init(parsingUTF8 bytes: [UInt8]) throws(SyntaxError) {
-        var reader = LocatedJSON.Reader(bytes: bytes)
-        reader.skipSpace()
-        self = try reader.jsonValue(depth: 0)
-        reader.skipSpace()
-        guard reader.index == reader.bytes.count else { throw reader.error("more text after the end of the JSON value") }
+        var reader = JSONReader(bytes: bytes)
+        self = try reader.document()
     }
 }

@@ -22,13 +22,14 @@ import StoryrunSteps
         ("{\"x\": \"é\\u00e9\", \n\n    \"a\": {}}", 3, 5),
     ])
     func keyLines(json: String, line: Int, column: Int) throws {
-        let root = try LocatedJSON.parse(json)
-        guard case .object(let members) = root.value, let member = members.first(where: { $0.key == "a" }) else {
+        var places = JSONPlaces()
+        let root = try JSONValue(parsing: json, places: &places)
+        guard let position = root.objectMembers?.firstIndex(where: { $0.0 == "a" }) else {
             Issue.record("no key a in \(json)")
             return
         }
-        #expect(member.line == line)
-        #expect(member.column == column)
+        #expect(places.key([position]).line == line)
+        #expect(places.key([position]).column == column)
     }
 
     @Test("Text that is not JSON is an error at its line and column", arguments: [
@@ -40,9 +41,10 @@ import StoryrunSteps
         ("{} {}", 1, 4),
     ])
     func syntaxErrors(json: String, line: Int, column: Int) {
-        #expect(throws: LocatedJSON.SyntaxError.self) { try LocatedJSON.parse(json) }
+        var places = JSONPlaces()
+        #expect(throws: JSONValue.SyntaxError.self) { try JSONValue(parsing: json, places: &places) }
         do {
-            _ = try LocatedJSON.parse(json)
+            _ = try JSONValue(parsing: json, places: &places)
         } catch {
             #expect(error.line == line && error.column == column, "\(error)")
         }
@@ -50,12 +52,19 @@ import StoryrunSteps
 
     @Test("Strings decode escapes and surrogate pairs")
     func strings() throws {
-        let root = try LocatedJSON.parse(#"["a\"b\\c\n", "\ud83d\ude00", "\u00e9"]"#)
-        #expect(root.value == .array([
-            .init(value: .string("a\"b\\c\n"), line: 1, column: 2),
-            .init(value: .string("😀"), line: 1, column: 15),
-            .init(value: .string("é"), line: 1, column: 31),
-        ]))
+        var places = JSONPlaces()
+        let root = try JSONValue(parsing: #"["a\"b\\c\n", "\ud83d\ude00", "\u00e9"]"#, places: &places)
+        #expect(root == .array([.string("a\"b\\c\n"), .string("😀"), .string("é")]))
+        #expect([0, 1, 2].map { places.value([$0]).column } == [2, 15, 31])
+        #expect([0, 1, 2].allSatisfy { places.value([$0]).line == 1 })
+    }
+
+    @Test("Numbers and true/false in a config file reach the options as they were written")
+    func numbersAsWritten() throws {
+        let json = #"{"jobs": 2, "parameters": {"ratio": 1.50, "account": 12345678901234567890, "scale": 1e3, "on": true, "n": -0}}"#
+        let options = try Self.load(["x.stories"], json: json)
+        #expect(options.jobs == 2)
+        #expect(options.parameters == ["ratio": "1.50", "account": "12345678901234567890", "scale": "1e3", "on": "true", "n": "-0"])
     }
 
     @Test("Defaults, then profiles in order, then the command line, which wins")
