@@ -69,7 +69,7 @@ extension HTTPSteps {
             let wanted = try JSONValue.parseExpected(Placeholders.expand(expected.content, in: steps.store))
             let actual = try response.json()
             if !actual.matches(wanted, containing: check == "contains") {
-                let diff = TextDiff.render(expected: wanted.sortingKeys.indentedText, actual: actual.sortingKeys.indentedText) ?? ""
+                let diff = TextDiff.render(expected: wanted.withSortedKeys.indentedText, actual: actual.withSortedKeys.indentedText) ?? ""
                 try fail("the JSON of the response to \(response.request) \(check == "is" ? "is not" : "does not contain") the JSON expected:\n\(diff)")
             }
         }

@@ -42,7 +42,7 @@ extension JSONValue {
     }
 
     /// The value as compact JSON, object keys sorted, for messages.
-    var sortedText: String { sortingKeys.text }
+    var sortedText: String { withSortedKeys.text }
 
     /// The value as plain text for the store: strings without quotes.
     var plainText: String {

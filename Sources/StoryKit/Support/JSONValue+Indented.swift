@@ -4,7 +4,7 @@ extension JSONValue {
     /// member a line (`"key": value`), for a diff of what a story expected
     /// against what came; an empty list or object, and any other value, as
     /// its compact ``text``. Members stay in their order: indent
-    /// ``sortingKeys`` for a diff that ignores their order.
+    /// ``withSortedKeys`` for a diff that ignores their order.
     public var indentedText: String {
         var out = ""
         writeIndented(into: &out, indent: "")

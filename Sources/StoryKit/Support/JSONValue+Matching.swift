@@ -43,11 +43,11 @@ extension JSONValue {
 
     /// The value as ``matches(_:containing:)`` sees it, for messages: every
     /// object's keys sorted, each once, with its last value.
-    public var sortingKeys: JSONValue {
+    public var withSortedKeys: JSONValue {
         switch self {
-        case .array(let values): .array(values.map(\.sortingKeys))
+        case .array(let values): .array(values.map(\.withSortedKeys))
         case .object(let members):
-            .object(Self.lastValues(members).sorted { $0.key < $1.key }.map { ($0.key, $0.value.sortingKeys) })
+            .object(Self.lastValues(members).sorted { $0.key < $1.key }.map { ($0.key, $0.value.withSortedKeys) })
         default: self
         }
     }

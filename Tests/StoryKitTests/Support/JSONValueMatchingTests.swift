@@ -64,8 +64,8 @@ import Testing
     @Test("Messages print keys sorted (each once, its last value) and diffs indent by two spaces")
     func printing() throws {
         let value = try JSONValue(parsing: #"{"b":[1,{"d":2.5,"c":[]}],"a":{},"b2":"x","b":[true,null,{"z":0,"y":1}]}"#)
-        #expect(value.sortingKeys.text == #"{"a":{},"b":[true,null,{"y":1,"z":0}],"b2":"x"}"#)
-        #expect(value.sortingKeys.indentedText == """
+        #expect(value.withSortedKeys.text == #"{"a":{},"b":[true,null,{"y":1,"z":0}],"b2":"x"}"#)
+        #expect(value.withSortedKeys.indentedText == """
             {
               "a": {},
               "b": [
@@ -80,6 +80,6 @@ import Testing
             }
             """)
         #expect(try JSONValue(parsing: #"{"k":"v","j":[]}"#).indentedText == "{\n  \"k\": \"v\",\n  \"j\": []\n}")
-        #expect(JSONValue.string("a\"b").indentedText == #""a\"b""# && JSONValue.int(9007199254740993).sortingKeys.text == "9007199254740993")
+        #expect(JSONValue.string("a\"b").indentedText == #""a\"b""# && JSONValue.int(9007199254740993).withSortedKeys.text == "9007199254740993")
     }
 }
