@@ -2,7 +2,7 @@ import Foundation
 
 /// Decodes a `Decodable` value from JSON read by StoryKit's own reader
 /// (``JSONValue/init(parsingUTF8:)``), in the form ``JSONValueEncoder``
-/// writes and Foundation's `JSONDecoder` reads with its default
+/// writes and Foundation's JSON decoder reads with its default
 /// strategies: a missing member or `null` is a nil optional, `Data` is
 /// base64, a `URL` a string, an integer may be written `3.0` but not
 /// `3.5`, and a number that does not fit its type is an error, not
@@ -55,7 +55,7 @@ final class DecodingNode: Decoder, SingleValueDecodingContainer, NestedCoder {
     func singleValueContainer() -> any SingleValueDecodingContainer { self }
 
     /// `value` decoded as `T`, below this decoder at `key`: the types
-    /// `JSONDecoder` reads its own way, or the type's own decoding.
+    /// Foundation's JSON decoder reads its own way, or the type's own decoding.
     func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, key: (any CodingKey)?) throws -> T {
         // By type, not by cast (see JSONValueEncoder.node(for:key:)).
         if T.self == String.self {

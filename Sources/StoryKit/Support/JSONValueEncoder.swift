@@ -1,7 +1,7 @@
 import Foundation
 
 /// Encodes an `Encodable` value as JSON through StoryKit's own JSON layer
-/// (``JSONValue``), in the form Foundation's `JSONEncoder` gives it with
+/// (``JSONValue``), in the form Foundation's JSON encoder gives it with
 /// its default strategies: keys in the order encoded, a nil optional left
 /// out (`encodeIfPresent`) or `null` (in a list), an enum's synthesized
 /// form (`{"case":{"_0":…}}`), `Data` in base64, a `URL` as its absolute
@@ -10,9 +10,10 @@ import Foundation
 /// is one line.
 ///
 /// Differences, none of which the worker wire meets: a key encoded twice
-/// in one object is written twice (the reader takes the first); an
-/// unsigned integer above `Int64.max` is written as a double (the nearest
-/// one); a non-finite number is an `EncodingError`, as in `JSONEncoder`.
+/// in one object is written twice (``JSONValueDecoder`` then reads one of
+/// the two); an unsigned integer above `Int64.max` is written as a double
+/// (the nearest one). As in Foundation's, a number that is not finite is
+/// an `EncodingError`.
 enum JSONValueEncoder {
     /// The value as a ``JSONValue``.
     static func encode(_ value: some Encodable) throws -> JSONValue {
@@ -119,7 +120,7 @@ final class EncodingNode: Encoder, SingleValueEncodingContainer, NestedCoder {
     func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
     /// What `value` becomes, encoded below this encoder at `key`: the
-    /// types `JSONEncoder` writes its own way, or the value's own encoding.
+    /// types Foundation's JSON encoder writes its own way, or the value's own encoding.
     func node<T: Encodable>(for value: T, key: (any CodingKey)?) throws -> EncodedNode {
         // By type, not by cast: a cast would unwrap an optional too, and
         // costs more on every value.
@@ -128,7 +129,7 @@ final class EncodingNode: Encoder, SingleValueEncodingContainer, NestedCoder {
         if T.self == URL.self { return .value(.string(unsafeBitCast(value, to: URL.self).absoluteString)) }
         let child = EncodingNode(parent: self, key: key)
         try value.encode(to: child)
-        // A value that encoded nothing is an empty object, as in JSONEncoder.
+        // A value that encoded nothing is an empty object, as in Foundation's encoder.
         return child.node ?? .object(EncodedObject())
     }
 
@@ -148,7 +149,7 @@ final class EncodingNode: Encoder, SingleValueEncodingContainer, NestedCoder {
     }
 
     /// A `Float` as the double its shortest text names (`0.1`, not
-    /// `0.10000000149011612`), as JSONEncoder writes it.
+    /// `0.10000000149011612`), as Foundation's encoder writes it.
     func float(_ value: Float, key: (any CodingKey)?) throws -> EncodedNode {
         try double(Double(value.description) ?? Double(value), key: key)
     }
