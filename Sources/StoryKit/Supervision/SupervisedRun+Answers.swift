@@ -4,7 +4,8 @@ import Foundation
 /// knows before it is believed (see "Worker processes" for the threat
 /// model).
 extension SupervisedRun {
-    /// A story's result, as the run's events and totals.
+    /// A story's result, as the run's events and totals. A long story's
+    /// result is freed on the release thread (``ReleaseThread``).
     mutating func finish(_ result: consuming StoryResult, matches: [MatchResult]?) {
         // Nearly always empty: no place to hash.
         if !attemptsUsed.isEmpty { attemptsUsed[result.story.location] = nil }
@@ -16,7 +17,10 @@ extension SupervisedRun {
         if workerCount > 1 { demand.noteFinished(duration: result.duration) }
         if configuration.emitsStoryProgress { Self.replayProgress(of: result, emit: emit) }
         rules.storyFinished(result, matches: matches)
-        emit(.storyFinished(result))
+        let isLong = result.testSteps.count > WorkerWire.partSize
+        let event = RunEvent.storyFinished(result)
+        emit(event)
+        if isLong { ReleaseThread.free(event) }
     }
 
     /// The events an in-process run emits while a story runs, replayed
@@ -239,10 +243,12 @@ extension SupervisedRun {
     /// A story's answer, or, when it did not fit the story (nil), a failure
     /// saying `unfit` and the worker ended.
     private mutating func settle(
-        _ flight: InFlight, _ result: consuming StoryResult?, unfit: String, from worker: SupervisedWorker, fromOutbox: Bool
+        _ flight: consuming InFlight, _ result: consuming StoryResult?, unfit: String, from worker: SupervisedWorker, fromOutbox: Bool
     ) {
         if let result {
+            let isLong = flight.planned.story.steps.count > WorkerWire.partSize
             finish(result, matches: flight.planned.matches)
+            if isLong { ReleaseThread.free(flight) }
             return
         }
         finish(Supervisor.lost(flight.planned.story, unfit), matches: nil)

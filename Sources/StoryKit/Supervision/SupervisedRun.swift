@@ -73,7 +73,7 @@ struct SupervisedRun {
     private var fds: [pollfd] = []
 
     /// A story on its way through a worker.
-    struct InFlight {
+    struct InFlight: Sendable {
         var planned: PlannedStory
         var sentAt: UInt64
     }

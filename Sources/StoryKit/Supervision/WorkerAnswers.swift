@@ -23,8 +23,8 @@ final class WorkerAnswers {
     /// How many of the running story's test steps went as parts while it
     /// ran, and whether one that did not pass plainly ended that.
     private var streamed: (count: Int, isStopped: Bool) = (0, false)
-    /// A part's bytes, kept from part to part.
-    private var part: [UInt8] = []
+    /// Writes the parts of a long story while it runs.
+    private let parts: WorkerPartWriter
 
     init(registry: StepRegistry, position: SharedPosition, outbox: WorkerOutbox, streamsParts: Bool) {
         self.registry = registry
@@ -32,6 +32,7 @@ final class WorkerAnswers {
         self.outbox = outbox
         compact = !registry.matchingRunsUserCode
         self.streamsParts = streamsParts && compact
+        parts = WorkerPartWriter(outbox: outbox, registry: registry)
     }
 
     /// A step of the running story has ended; `testSteps`: the story's
@@ -46,17 +47,14 @@ final class WorkerAnswers {
         guard streamsParts, !streamed.isStopped, testSteps.count - streamed.count > WorkerWire.partSize else { return }
         // Passed steps only: output found at the story's end goes to the
         // last step that ran, which must not have gone yet.
-        let taken = WorkerWire.partLine(sequence: sequence, testSteps, from: streamed.count, hookIndex: hookIndex, passedOnly: true, into: &part)
-        guard taken == WorkerWire.partSize else {
+        let part = testSteps[streamed.count..<streamed.count + WorkerWire.partSize]
+        guard part.allSatisfy({ WorkerWire.plainForm($0, hookIndex: registry.hookIndex, passedOnly: true) != nil }) else {
             streamed.isStopped = true
             return
         }
-        outbox.send(bytes: part)
-        streamed.count += taken
-    }
-
-    private func hookIndex(_ hook: HookResult) -> Int? {
-        registry.hooks.firstIndex { $0.kind.rawValue == hook.kind && $0.location == hook.location }
+        // Written on a thread of its own while the story runs on.
+        parts.write(sequence: sequence, Array(part))
+        streamed.count += WorkerWire.partSize
     }
 
     /// One event of the runner, to the parent if it is for the parent.
@@ -66,21 +64,31 @@ final class WorkerAnswers {
             // Before its line: the parent takes an answer only for a
             // story that got this far.
             position.finishStory(sequence)
+            // The parts handed over go first.
+            if streamed.count > 0 { parts.drain() }
             // A long story's answer goes in parts (`WorkerWire+Parts.swift`).
             if result.testSteps.count > WorkerWire.partSize {
                 WorkerWire.sendInParts(
-                    sequence: sequence, result: result, from: streamed.count, hookIndex: hookIndex, compact: compact, line: &line,
+                    sequence: sequence, result: result, from: streamed.count, hookIndex: registry.hookIndex, compact: compact, line: &line,
                     send: outbox.send(bytes:))
             // A passing story's compact line waits for the next batch; any
             // other (undefined, skipped) goes at once, compact when it can.
-            } else if compact, WorkerWire.compactLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &line) {
+            } else if compact, WorkerWire.compactLine(sequence: sequence, result: result, hookIndex: registry.hookIndex, into: &line) {
                 if result.status == .passed { outbox.add(line) } else { outbox.send(bytes: line) }
             } else {
-                outbox.send(bytes: WorkerWire.line(sequence: sequence, result: result, hookIndex: hookIndex, compact: false))
+                outbox.send(bytes: WorkerWire.line(sequence: sequence, result: result, hookIndex: registry.hookIndex, compact: false))
             }
         case .diagnostic(let diagnostic): outbox.send(WorkerWire.line(.diagnostic(diagnostic)))
         case .runHookFinished(let hook): outbox.send(WorkerWire.line(.runHook(hook)))
         case .runStarted, .storyStarted, .stepStarted, .stepFinished, .runFinished, .storyFileRejected: break
         }
+    }
+}
+
+extension StepRegistry {
+    /// The index of a run hook's or story hook's definition, by its kind
+    /// and place; nil for a hook this registry does not hold.
+    func hookIndex(_ hook: HookResult) -> Int? {
+        hooks.firstIndex { $0.kind.rawValue == hook.kind && $0.location == hook.location }
     }
 }

@@ -424,25 +424,46 @@ enum WorkerWire {
         return .compact(sequence: sequence, status: status, duration: duration, testSteps: testSteps)
     }
 
+    /// How a plain test step goes on a compact line; nil for one that is
+    /// not plain (see ``appendPlain(_:hookIndex:passedOnly:into:)``).
+    enum PlainForm {
+        case undefined
+        case step(passed: Bool, definition: Int)
+        case hook(index: Int)
+    }
+
+    /// The compact form of a test step: a step that passed or was skipped
+    /// with no error, attachment or other match, an undefined one with no
+    /// match, or a hook that passed with no attachment; with `passedOnly`,
+    /// only one that passed.
+    static func plainForm(_ testStep: TestStepResult, hookIndex: (HookResult) -> Int?, passedOnly: Bool = false) -> PlainForm? {
+        switch testStep {
+        case .step(let step):
+            guard step.attachments.isEmpty, step.error == nil, step.alsoMatched.isEmpty else { return nil }
+            if step.status == .undefined, !passedOnly, step.match == nil, step.duration == 0 { return .undefined }
+            // `let match = step.match` would copy the match.
+            guard step.status == .passed || (step.status == .skipped && !passedOnly), let id = step.match?.definitionID, id >= 0
+            else { return nil }
+            return .step(passed: step.status == .passed, definition: id)
+        case .hook(let hook):
+            guard hook.status == .passed, hook.attachments.isEmpty, let index = hookIndex(hook), index >= 0 else { return nil }
+            return .hook(index: index)
+        }
+    }
+
     /// Appends a plain test step as a compact line writes it (` s:NS:DEFINITION:ARGUMENTS[:SPANS]`
     /// passed, ` k:…` skipped, ` u` undefined, ` hINDEX:NS` a passed hook);
     /// false, with nothing appended, for any other; with `passedOnly`,
     /// for any that did not pass.
     static func appendPlain(_ testStep: TestStepResult, hookIndex: (HookResult) -> Int?, passedOnly: Bool = false, into text: inout [UInt8]) -> Bool {
-        switch testStep {
-        case .step(let step):
-            guard step.attachments.isEmpty, step.error == nil, step.alsoMatched.isEmpty else { return false }
-            if step.status == .undefined, !passedOnly, step.match == nil, step.duration == 0 {
-                // The parent tells it from its own registry.
-                text.append(0x20)
-                text.append(UInt8(ascii: "u"))
-                return true
-            }
-            // `let match = step.match` would copy the match.
-            guard step.status == .passed || (step.status == .skipped && !passedOnly), let id = step.match?.definitionID, id >= 0
-            else { return false }
-            text.append(0x20)
-            text.append(UInt8(ascii: step.status == .passed ? "s" : "k"))
+        guard let form = plainForm(testStep, hookIndex: hookIndex, passedOnly: passedOnly) else { return false }
+        text.append(0x20)
+        switch (form, testStep) {
+        case (.undefined, _):
+            // The parent tells it from its own registry.
+            text.append(UInt8(ascii: "u"))
+        case (.step(let passed, let id), .step(let step)):
+            text.append(UInt8(ascii: passed ? "s" : "k"))
             text.append(0x3A)
             appendDecimal(step.duration, to: &text)
             text.append(0x3A)
@@ -454,30 +475,33 @@ enum WorkerWire {
                     appendArgument(arguments[index], to: &text)
                 }
             }
-            // The groups' spans, `:START,END,…` (-1 for a group that took no part).
-            let spans = step.matchSpans
-            if !spans.isEmpty {
-                text.append(0x3A)
-                for group in 0..<spans.count {
-                    if group > 0 { text.append(0x2C) }
-                    if let span = spans[group] {
-                        appendDecimal(UInt64(span.lowerBound), to: &text)
-                        text.append(0x2C)
-                        appendDecimal(UInt64(span.upperBound), to: &text)
-                    } else {
-                        text.append(contentsOf: "-1,-1".utf8)
-                    }
-                }
-            }
-        case .hook(let hook):
-            guard hook.status == .passed, hook.attachments.isEmpty, let index = hookIndex(hook), index >= 0 else { return false }
-            text.append(0x20)
+            appendSpans(step.matchSpans, to: &text)
+        case (.hook(let index), .hook(let hook)):
             text.append(UInt8(ascii: "h"))
             appendDecimal(UInt64(index), to: &text)
             text.append(0x3A)
             appendDecimal(hook.duration, to: &text)
+        default:
+            preconditionFailure("a plain form is of its own test step")
         }
         return true
+    }
+
+    /// The groups' spans, `:START,END,…` (-1 for a group that took no
+    /// part); nothing when the match has none.
+    private static func appendSpans(_ spans: GroupSpans, to text: inout [UInt8]) {
+        guard !spans.isEmpty else { return }
+        text.append(0x3A)
+        for group in 0..<spans.count {
+            if group > 0 { text.append(0x2C) }
+            if let span = spans[group] {
+                appendDecimal(UInt64(span.lowerBound), to: &text)
+                text.append(0x2C)
+                appendDecimal(UInt64(span.upperBound), to: &text)
+            } else {
+                text.append(contentsOf: "-1,-1".utf8)
+            }
+        }
     }
 
     static func line(_ message: Message) -> String {
