@@ -340,9 +340,7 @@ public struct CucumberJSONReporter: Reporter {
                 }
             }
             json.key("arguments")
-            json.raw { out in
-                Self.writeArguments(winner, layout: groupLayouts.layout(of: winner), in: result.step.text, into: &out)
-            }
+            Self.writeArguments(winner, layout: groupLayouts.layout(of: winner), in: result.step.text, into: &json)
         }
         json.endObject()
         json.key("result")
@@ -381,22 +379,22 @@ public struct CucumberJSONReporter: Reporter {
     /// for a group that took no part or that the spans do not place. Each
     /// group of a regex is an argument, nested ones too, at its own place
     /// (cucumber-ruby's rule: `match.offset(n)` for every capture).
-    static func writeArguments(_ match: MatchInfo, layout: GroupLayout, in stepText: String, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "["))
+    static func writeArguments(_ match: MatchInfo, layout: GroupLayout, in stepText: String, into json: inout JSONWriter) {
+        json.beginArray()
         let textLength = stepText.utf8.count
         for index in match.arguments.indices {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.literal(#"{"val":"#)
-            if let text = match.arguments[index] { JSONValue.writeString(text, into: &out) } else { out.literal("null") }
-            out.literal(#","offset":"#)
+            json.beginObject()
+            json.key("val")
+            if let text = match.arguments[index] { json.string(text) } else { json.null() }
+            json.key("offset")
             if let group = layout.group(ofArgument: index, in: match), let span = match.spans[group], span.upperBound <= textLength {
-                JSONValue.writeInteger(Int64(TextOffsets.scalars(before: span.lowerBound, in: stepText)), into: &out)
+                json.integer(Int64(TextOffsets.scalars(before: span.lowerBound, in: stepText)))
             } else {
-                out.literal("null")
+                json.null()
             }
-            out.append(UInt8(ascii: "}"))
+            json.endObject()
         }
-        out.append(UInt8(ascii: "]"))
+        json.endArray()
     }
 
     static func hook(_ hook: HookResult) -> JSONValue {

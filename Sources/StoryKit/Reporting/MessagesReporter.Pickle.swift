@@ -42,29 +42,27 @@ extension MessagesReporter {
             return texts?.steps[index] ?? ""
         }
 
-        /// Appends its id as a JSON string.
-        func writeID(into out: inout [UInt8]) {
-            guard let markers else { return JSONValue.writeString(texts?.id ?? "", into: &out) }
-            Self.write(markers.id, markers, into: &out)
+        /// Writes its id as a JSON string.
+        func writeID(into json: inout JSONWriter) {
+            guard let markers else { return json.string(texts?.id ?? "") }
+            Self.write(markers.id, markers, into: &json)
         }
 
-        /// Appends the id of its `index`th step as a JSON string; `""` past its last.
-        func writeStepID(_ index: Int, into out: inout [UInt8]) {
+        /// Writes the id of its `index`th step as a JSON string; `""` past its last.
+        func writeStepID(_ index: Int, into json: inout JSONWriter) {
             guard let markers, index < markers.steps.count else {
-                return JSONValue.writeString(index < stepCount ? stepID(index) : "", into: &out)
+                return json.string(index < stepCount ? stepID(index) : "")
             }
-            Self.write(markers.steps[index], markers, into: &out)
+            Self.write(markers.steps[index], markers, into: &json)
         }
 
-        /// Appends an id of ``markers`` as a JSON string: its marker, or the number itself.
-        private static func write(_ number: Int, _ markers: (marker: IDMarker?, file: Int, id: Int, steps: [Int]), into out: inout [UInt8]) {
-            out.append(UInt8(ascii: "\""))
+        /// Writes an id of ``markers`` as a JSON string: its marker, or the number itself.
+        private static func write(_ number: Int, _ markers: (marker: IDMarker?, file: Int, id: Int, steps: [Int]), into json: inout JSONWriter) {
             if let marker = markers.marker {
-                marker.write(.file, number, file: markers.file, into: &out)
+                json.string { marker.write(.file, number, file: markers.file, into: &$0) }
             } else {
-                JSONValue.writeInteger(Int64(number), into: &out)
+                json.integerString(Int64(number))
             }
-            out.append(UInt8(ascii: "\""))
         }
     }
 

@@ -27,7 +27,7 @@ extension MessagesReporter {
             json.key("id")
             json.string { marker.write(.run, caseID, into: &$0) }
             json.key("pickleId")
-            json.raw { pickle.writeID(into: &$0) }
+            pickle.writeID(into: &json)
             json.key("testSteps")
             json.beginArray()
             var stepIndex = 0
@@ -44,7 +44,7 @@ extension MessagesReporter {
                     json.string(hookID(hook))
                 } else if let (firstMatch, others, text) = result.testSteps[index].matches {
                     json.key("pickleStepId")
-                    json.raw { pickle.writeStepID(stepIndex, into: &$0) }
+                    pickle.writeStepID(stepIndex, into: &json)
                     stepIndex += 1
                     testStepMatches(firstMatch, others: others, text: text, into: &json)
                 }
@@ -81,9 +81,7 @@ extension MessagesReporter {
         for position in -1..<others.count {
             guard let match = position < 0 ? firstMatch : others[position] else { continue }
             let known = position < 0 ? firstKnown : known(match)
-            json.raw { out in
-                Self.writeMatchArguments(match, layout: known?.layout ?? GroupLayout(registered[match.key]), text: text, into: &out)
-            }
+            Self.writeMatchArguments(match, layout: known?.layout ?? GroupLayout(registered[match.key]), text: text, into: &json)
         }
         json.endArray()
     }

@@ -76,7 +76,7 @@ final class WorkerAnswers {
             } else if compact, WorkerWire.compactLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &line) {
                 if result.status == .passed { outbox.add(line) } else { outbox.send(bytes: line) }
             } else {
-                outbox.send(WorkerWire.line(sequence: sequence, result: result, hookIndex: hookIndex, compact: false))
+                outbox.send(bytes: WorkerWire.line(sequence: sequence, result: result, hookIndex: hookIndex, compact: false))
             }
         case .diagnostic(let diagnostic): outbox.send(WorkerWire.line(.diagnostic(diagnostic)))
         case .runHookFinished(let hook): outbox.send(WorkerWire.line(.runHook(hook)))

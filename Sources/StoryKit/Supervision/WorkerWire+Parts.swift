@@ -48,7 +48,7 @@ extension WorkerWire {
             guard index < count, taken < partSize else { continue }
             // A test step that did not pass plainly: whole.
             isPlain = false
-            send(Array("K \(sequence) \(json(result.testSteps[index]))\n".utf8))
+            send(jsonLine(UInt8(ascii: "K"), sequence: sequence, result.testSteps[index]))
             index += 1
         }
         if isPlain && result.earlierAttempts.isEmpty && !result.wasInterrupted {
@@ -62,7 +62,7 @@ extension WorkerWire {
         } else {
             var rest = WireResult(result)
             rest.testSteps = []
-            send(Array("J \(sequence) \(json(rest))\n".utf8))
+            send(jsonLine(UInt8(ascii: "J"), sequence: sequence, rest))
         }
     }
 

@@ -330,31 +330,48 @@ enum WorkerWire {
             return message
         }
         if line.count >= 2, line[0] == UInt8(ascii: "T"), line[1] == 0x20 { return parsePart(line) }
+        if line.count >= 2, line[0] == UInt8(ascii: "J") || line[0] == UInt8(ascii: "K") || line[0] == UInt8(ascii: "X"), line[1] == 0x20 {
+            return parseWhole(line)
+        }
         if line.count >= 2, line[0] == UInt8(ascii: "C"), line[1] == 0x20 { return parseCompact(line) }
         return parse(Substring(String(decoding: line, as: UTF8.self)))
     }
 
     // MARK: Messages
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
-
+    /// A value as JSON, through StoryKit's own encoder (``JSONValueEncoder``,
+    /// by the value's `Codable` conformance): JSON puts no raw line end
+    /// in a string, so one value stays one line. `null` for a value that
+    /// cannot be JSON (a number that is not finite), which the parent
+    /// refuses.
     static func json(_ value: some Encodable) -> String {
-        // JSON puts no raw line end in a string, so one value stays one line.
-        String(decoding: (try? encoder.encode(value)) ?? Data("null".utf8), as: UTF8.self)
+        String(decoding: (try? JSONValueEncoder.bytes(value)) ?? Array("null".utf8), as: UTF8.self)
+    }
+
+    /// The line `KIND SEQ JSON` (`J`, `K`, `X`) of a value, in bytes.
+    static func jsonLine(_ kind: UInt8, sequence: UInt64, _ value: some Encodable) -> [UInt8] {
+        var line: [UInt8] = [kind, 0x20]
+        appendDecimal(sequence, to: &line)
+        line.append(0x20)
+        let start = line.count
+        do {
+            try JSONValueEncoder.write(value, into: &line)
+        } catch {
+            line.removeSubrange(start...)
+            line.append(contentsOf: "null".utf8)
+        }
+        line.append(0x0A)
+        return line
     }
 
     /// The line for a story's result: compact when its test steps are all
     /// plain.
-    static func line(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, compact: Bool) -> String {
+    static func line(sequence: UInt64, result: StoryResult, hookIndex: (HookResult) -> Int?, compact: Bool) -> [UInt8] {
         var text: [UInt8] = []
         if compact, compactLine(sequence: sequence, result: result, hookIndex: hookIndex, into: &text) {
-            return String(decoding: text, as: UTF8.self)
+            return text
         }
-        return "J \(sequence) \(json(WireResult(result)))\n"
+        return jsonLine(UInt8(ascii: "J"), sequence: sequence, WireResult(result))
     }
 
     /// Writes the compact line of a story whose test steps are all plain
@@ -470,11 +487,32 @@ enum WorkerWire {
         case .runHook(let hook): "H \(json(hook))\n"
         case .diagnostic(let diagnostic): "D \(json(diagnostic))\n"
         case .used(let ids): "U \(ids.map(String.init).joined(separator: ","))\n"
-        case .stopped(let sequence, let text): "X \(sequence) \(json(text))\n"
+        case .stopped(let sequence, let text): String(decoding: jsonLine(UInt8(ascii: "X"), sequence: sequence, text), as: UTF8.self)
         case .givenBack(let sequence): "G \(sequence)\n"
         case .passed, .compact, .result, .part, .wholeStep: preconditionFailure("story results go through line(sequence:result:hookIndex:compact:)")
         case .invalid: preconditionFailure("a worker never writes a line that is no message")
         }
+    }
+
+    /// Reads a `J`, `K` or `X` line (`KIND SEQ JSON`) from its bytes; nil
+    /// when its JSON is not a value of its kind.
+    static func parseWhole(_ line: UnsafeBufferPointer<UInt8>) -> Message? {
+        var index = 2
+        guard line.count > 2, let sequence = number(in: line, at: &index), index < line.count, line[index] == 0x20 else { return nil }
+        let json = Array(UnsafeBufferPointer(rebasing: line[(index + 1)...]))
+        switch line[0] {
+        case UInt8(ascii: "J"): return decoded(WireResult.self, json).map { .result(sequence: sequence, $0) }
+        case UInt8(ascii: "K"): return decoded(TestStepResult.self, json).map { .wholeStep(sequence: sequence, $0) }
+        case UInt8(ascii: "X"): return decoded(String.self, json).map { .stopped(sequence: sequence, $0) }
+        default: return nil
+        }
+    }
+
+    /// A value read from JSON text through StoryKit's own reader and
+    /// decoder (``JSONValueDecoder``); nil for text that is not JSON or
+    /// not a `T` (the parent refuses the line).
+    static func decoded<T: Decodable>(_ type: T.Type, _ json: [UInt8]) -> T? {
+        try? JSONValueDecoder.decode(type, fromUTF8: json)
     }
 
     /// Reads a message line; nil for a line that is not one.
@@ -485,7 +523,6 @@ enum WorkerWire {
         let kind = Character(Unicode.Scalar(byte))
         var rest: Substring = ""
         if bytes.count >= 2, bytes[bytes.index(after: bytes.startIndex)] == 0x20 { rest = Substring(bytes.dropFirst(2)) }
-        var decoder: JSONDecoder { JSONDecoder() }
         switch kind {
         case "R": return .ready(build: rest.isEmpty ? nil : String(rest))
         case "E": return .end
@@ -523,19 +560,9 @@ enum WorkerWire {
                 }
             }
             return .passed(sequence: sequence, duration: duration, testSteps: testSteps)
-        case "J", "X":
-            guard let space = rest.firstIndex(of: " "), let sequence = UInt64(rest[..<space]) else { return nil }
-            let data = Data(rest[rest.index(after: space)...].utf8)
-            if kind == "X" {
-                return (try? decoder.decode(String.self, from: data)).map { .stopped(sequence: sequence, $0) }
-            }
-            return (try? decoder.decode(WireResult.self, from: data)).map { .result(sequence: sequence, $0) }
-        case "K":
-            guard let space = rest.firstIndex(of: " "), let sequence = UInt64(rest[..<space]) else { return nil }
-            let data = Data(rest[rest.index(after: space)...].utf8)
-            return (try? decoder.decode(TestStepResult.self, from: data)).map { .wholeStep(sequence: sequence, $0) }
-        case "H": return (try? decoder.decode(HookResult.self, from: Data(rest.utf8))).map { .runHook($0) }
-        case "D": return (try? decoder.decode(Diagnostic.self, from: Data(rest.utf8))).map { .diagnostic($0) }
+        case "J", "X", "K": return Array(line.utf8).withUnsafeBufferPointer { parseWhole($0) }
+        case "H": return decoded(HookResult.self, Array(rest.utf8)).map { .runHook($0) }
+        case "D": return decoded(Diagnostic.self, Array(rest.utf8)).map { .diagnostic($0) }
         case "U": return .used(rest.split(separator: ",").compactMap { Int($0) })
         case "G": return UInt64(rest).map { .givenBack(sequence: $0) }
         default: return nil
