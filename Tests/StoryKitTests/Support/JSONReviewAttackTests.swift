@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+@testable import StoryKit
+
+/// A reviewer's attacks on the one JSON layer as the httpjson and wire
+/// branches use it: forged or damaged worker lines reaching the parent's
+/// decoder (refused, never a crash or a hang), the step libraries' JSON
+/// comparison on odd numbers, and config files with odd numbers and keys
+/// written twice.
+@Suite(.timeLimit(.minutes(10))) struct JSONReviewAttackTests {
+    // MARK: The worker wire
+
+    /// A real J line of a failed story, without its line end.
+    static func jLine() -> String {
+        let bytes = WorkerWire.line(sequence: 5, result: JSONValueCodingTests.result(), hookIndex: { _ in nil }, compact: false)
+        return String(decoding: bytes.dropLast(), as: UTF8.self)
+    }
+
+    static func parsed(_ line: String) -> WorkerWire.Message? {
+        Array(line.utf8).withUnsafeBufferPointer { WorkerWire.parse(bytes: $0) }
+    }
+
+    /// The story's duration as a forged J line says it, or nil when refused.
+    static func duration(_ written: String) -> UInt64? {
+        let line = jLine().replacingOccurrences(of: #""duration":1500000000,"#, with: #""duration":\#(written),"#)
+        guard case .result(_, let wire)? = parsed(line) else { return nil }
+        return wire.duration
+    }
+
+    @Test("Forged durations: out of range, not finite, negative zero, fractions, exponents — refused or read exactly, never rounded")
+    func forgedDurations() {
+        #expect(Self.duration("1500000000") == 1_500_000_000)
+        #expect(Self.duration("18446744073709551616") == nil)  // 2^64
+        #expect(Self.duration("1e400") == nil)
+        #expect(Self.duration("-1e400") == nil)
+        #expect(Self.duration("-1") == nil)
+        #expect(Self.duration("0.5") == nil)
+        #expect(Self.duration("-0") == 0)
+        #expect(Self.duration("1E2") == 100)
+        #expect(Self.duration("9223372036854775807") == UInt64(Int64.max))
+        #expect(Self.duration("9223372036854775808") == 9_223_372_036_854_775_808)  // 2^63: exact as a double
+        // A UInt64 that JSONEncoder writes exactly and JSONDecoder reads exactly:
+        // read here through a double, so refused (it rounds to 2^64) ...
+        withKnownIssue("review: UInt64 above Int64.max is read through a double") {
+            #expect(Self.duration("18446744073709551615") == UInt64.max)
+        }
+        // ... or silently rounded, which the decoder's doc says it never does.
+        withKnownIssue("review: UInt64 above Int64.max is read through a double") {
+            let read = Self.duration("10000000000000000001")
+            #expect(read == nil || read == 10_000_000_000_000_000_001, "read as \(read.map(String.init) ?? "nil")")
+        }
+    }
+
+    @Test("A result whose duration is above Int64.max goes over the wire and back (JSONEncoder carried it exactly)")
+    func bigDurationRoundTrip() throws {
+        var result = JSONValueCodingTests.result()
+        for duration in [UInt64(Int64.max) + 1, UInt64.max - 1, UInt64.max] {
+            result.duration = duration
+            let line = WorkerWire.line(sequence: 1, result: result, hookIndex: { _ in nil }, compact: false)
+            let read = line.dropLast().withUnsafeBufferPointer { WorkerWire.parse(bytes: $0) }
+            withKnownIssue("review: the encoder writes a UInt64 above Int64.max as a double", isIntermittent: duration == UInt64(Int64.max) + 1) {
+                guard case .result(_, let wire)? = read else {
+                    Issue.record("duration \(duration): line refused: \(String(decoding: line.prefix(80), as: UTF8.self))")
+                    return
+                }
+                #expect(wire.duration == duration)
+            }
+        }
+    }
+
+    @Test("Forged strings: lone and reversed surrogates, NUL, bytes that are not UTF-8 — read or refused, never a crash")
+    func forgedStrings() {
+        for forged in [#"\ud800"#, #"\udc00\ud800"#, #"\ud800\u0041"#, #"\ud83d"#, #"\u0000"#, #"\uDFFF\uDBFF"#] {
+            let line = #"X 3 "a\#(forged)b""#
+            guard case .stopped(3, let text)? = Self.parsed(line) else {
+                Issue.record("refused: \(line)")
+                continue
+            }
+            #expect(text.hasPrefix("a") && text.hasSuffix("b"))
+        }
+        #expect(Self.parsed(#"X 3 "\ud800\u0041""#).map { "\($0)" }?.contains("A") == true)
+        #expect(Self.parsed(#"X 3 "\u00"#) == nil && Self.parsed(#"X 3 "\uZZZZ""#) == nil && Self.parsed("X 3 \"a\u{1}b\"") == nil)
+    }
+
+    @Test("Forged shapes: keys twice, an enum with two cases, wide lists, 199 levels in a string's place — refused or read, quickly")
+    func forgedShapes() {
+        let line = Self.jLine()
+        // A key twice: one of the two is read, whichever, and the result is still checked by the parent.
+        let twice = line.replacingOccurrences(of: #"{"status":"failed","#, with: #"{"status":"passed","status":"failed","#)
+        #expect(twice != line)
+        if case .result(_, let wire)? = Self.parsed(twice) {
+            #expect(wire.status == .failed || wire.status == .passed)
+        }
+        // A test step that is both a hook and a step: refused (the enum's decoding sees two keys).
+        let both = line.replacingOccurrences(of: #"[{"hook":{"_0":"#, with: #"[{"step":{"_0":{}},"hook":{"_0":"#)
+        #expect(both != line)
+        #expect(Self.parsed(both) == nil)
+        // 200,000 empty objects as test steps: refused, and in bounded time (the suite's limit).
+        let wide = "J 5 {\"status\":\"failed\",\"testSteps\":[" + Array(repeating: "{}", count: 200_000).joined(separator: ",") + "],\"duration\":1,\"earlierAttempts\":[],\"wasInterrupted\":false}"
+        #expect(Self.parsed(wide) == nil)
+        let deep = String(repeating: "[", count: 199) + String(repeating: "]", count: 199)
+        #expect(Self.parsed("X 3 " + deep) == nil)
+        #expect(Self.parsed("J 5 " + line.dropFirst(4) + " trailing") == nil)
+        #expect(Self.parsed("J 18446744073709551616 {}") == nil)
+    }
+
+    @Test("Numbers the one reader takes that RFC 8259 does not (leading zeros, a bare point, a plus exponent without digits)")
+    func lenientNumbers() throws {
+        // Observations, not the branches' doing: the reader checks a number with Double(text).
+        let accepted = ["01", "-01", "1.", "1.e5", "00.5"].filter { (try? JSONValue(parsing: $0)) != nil }
+        withKnownIssue("review: the one reader accepts numbers RFC 8259 does not") {
+            #expect(accepted.isEmpty, "accepted: \(accepted)")
+        }
+        #expect((try? JSONValue(parsing: ".5")) == nil && (try? JSONValue(parsing: "+1")) == nil && (try? JSONValue(parsing: "1e")) == nil)
+        // A number too large for a double is read as infinity, and written back as null.
+        #expect(try JSONValue(parsing: "1e400").text == "null")
+    }
+
+    // MARK: The step libraries' JSON checks
+
+    static func matches(_ actual: String, _ wanted: String, containing: Bool = false) throws -> Bool {
+        try JSONValue(parsing: actual).matches(JSONValue(parsing: wanted), containing: containing)
+    }
+
+    @Test("Numbers that are one number whatever their writing, big ones too")
+    func sameNumberWrittenTwoWays() throws {
+        #expect(try Self.matches("100", "1e2") && Self.matches("-0", "0") && Self.matches("[[1,2],[3]]", "[[1.0,2e0],[3.00]]"))
+        #expect(try Self.matches("9007199254740992", "9.007199254740992e15"))
+        // The old HTTP JSON (doubles) matched these; StepLibraries.md says numbers match by value.
+        let pointZero = try Self.matches("9007199254740993", "9007199254740993.0")
+        let exponent = try Self.matches("9007199254740993", "9.007199254740993e15")
+        withKnownIssue("review: a whole number above 2^53 written with .0 or an exponent is read as a rounded double") {
+            #expect(pointZero)
+        }
+        withKnownIssue("review: a whole number above 2^53 written with .0 or an exponent is read as a rounded double") {
+            #expect(exponent)
+        }
+    }
+
+    @Test("Different whole numbers past 2^63 are different (the docs say whole numbers compare exactly past 2^53)")
+    func bigDifferentNumbers() throws {
+        #expect(try !Self.matches("9223372036854775807", "9223372036854775806"))
+        let nearMax = try Self.matches("18446744073709551615", "18446744073709551614")
+        let ids = try Self.matches("12345678901234567890", "12345678901234567891")
+        withKnownIssue("review: whole numbers above Int64.max are read as doubles and compare rounded") {
+            #expect(!nearMax)
+        }
+        withKnownIssue("review: whole numbers above Int64.max are read as doubles and compare rounded") {
+            #expect(!ids)
+        }
+        // And they print rounded, in an exponent form, where the story wrote digits.
+        #expect(try JSONValue(parsing: "12345678901234567890").withSortedKeys.text == "1.2345678901234567e+19")
+    }
+
+    @Test("Numbers too large for a double are one number (infinity) and print as null")
+    func infiniteNumbers() throws {
+        let infinities = try Self.matches("1e400", "1e999")
+        withKnownIssue("review: 1e400 and 1e999 are both infinity; they match and print as null") {
+            #expect(!infinities)
+        }
+        #expect(try !Self.matches("1e400", "null"))
+        #expect(try JSONValue(parsing: #"{"a":1e400}"#).withSortedKeys.text == #"{"a":null}"#)
+    }
+
+    @Test("Containing, with lists in lists and objects in lists, and keys given twice")
+    func containingNested() throws {
+        let actual = #"{"a":[[{"x":1,"y":2}],[]],"b":{"c":[1,2.5,{"d":null}]}}"#
+        #expect(try Self.matches(actual, #"{"a":[[{"x":1.0}],[]]}"#, containing: true))
+        #expect(try !Self.matches(actual, #"{"a":[[{"x":1}]]}"#, containing: true))
+        #expect(try Self.matches(actual, #"{"b":{"c":[1,2.5,{}]}}"#, containing: true))
+        #expect(try !Self.matches(actual, #"{"b":{"c":[1,2.5,{"e":null}]}}"#, containing: true))
+        #expect(try Self.matches(#"{"a":1,"a":2}"#, #"{"a":2,"a":2}"#) && !Self.matches(#"{"a":1,"a":2}"#, #"{"a":1,"b":2}"#))
+    }
+
+    // MARK: Config files
+
+    @Test("Config numbers reach their options as written, odd ones included")
+    func configNumbers() throws {
+        let options = try ConfigFileTests.load(["x.stories"], json: #"{"parameters": {"big": 18446744073709551616, "tiny": 5e-324, "huge": 1e400, "lead": 007, "neg": -0.0}}"#)
+        #expect(options.parameters == ["big": "18446744073709551616", "tiny": "5e-324", "huge": "1e400", "lead": "007", "neg": "-0.0"])
+    }
+
+    @Test("A profile's numbers reach their options as written too (their places are found by the profile's path)")
+    func configProfileNumbers() throws {
+        let json = #"{"jobs": 1, "parameters": {"a": 1.0}, "profiles": {"x": {"jobs": 3}, "ci": {"jobs": 2, "parameters": {"ratio": 1.50, "ids": [1]}}}}"#
+        do {
+            _ = try ConfigFileTests.load(["x.stories", "--profile", "ci"], json: json)
+            Issue.record("a list read as a parameter")
+        } catch {
+            #expect(error.problem.contains("the parameter \"ids\" is a list") && error.location?.column == 125, "\(error)")
+        }
+        let options = try ConfigFileTests.load(["x.stories", "--profile", "ci"], json: json.replacingOccurrences(of: #", "ids": [1]"#, with: ""))
+        #expect(options.jobs == 2 && options.parameters == ["a": "1.0", "ratio": "1.50"])
+    }
+
+    @Test("A parameter named twice in one object is said at the second, with the first's line; across default and profile it is no repetition")
+    func configParameterTwice() throws {
+        do {
+            let options = try ConfigFileTests.load(["x.stories"], json: "{\"parameters\": {\"a\": \"1\",\n \"a\": \"2\"}}")
+            Issue.record("a parameter named twice was read: a = \(options.parameters["a"] ?? "nil")")
+        } catch {
+            #expect(error.location?.line == 2 && error.location?.column == 2, "\(error)")
+            #expect(error.problem == "the parameter \"a\" is given twice, first on line 1", "\(error)")
+        }
+        let options = try ConfigFileTests.load(
+            ["x.stories", "--profile", "ci"], json: #"{"parameters": {"a": "1", "b": 2}, "profiles": {"ci": {"parameters": {"a": "3"}}}}"#)
+        #expect(options.parameters == ["a": "3", "b": "2"])
+    }
+
+    @Test("A config file's key written twice is said at the second, with the first's line; in a profile too")
+    func configKeysTwice() throws {
+        do {
+            _ = try ConfigFileTests.load(["x.stories"], json: "{\"jobs\": 2,\n \"strict\": true,\n  \"jobs\": 3}")
+            Issue.record("a key twice read")
+        } catch {
+            #expect(error.location?.line == 3 && error.location?.column == 3 && error.problem.contains("first on line 1"), "\(error)")
+        }
+        do {
+            _ = try ConfigFileTests.load(["x.stories", "--profile", "ci"], json: "{\"profiles\": {\"ci\": {\"jobs\": 2,\n \"jobs\": 3}}}")
+            Issue.record("a key twice in a profile read")
+        } catch {
+            #expect(error.location?.line == 2 && error.location?.column == 2 && error.problem.contains("in the profile \"ci\""), "\(error)")
+        }
+    }
+
+    @Test("A profile written twice is said at the second, with the first's line, as a key written twice is (not guessed)")
+    func configProfileTwice() throws {
+        do {
+            let options = try ConfigFileTests.load(
+                ["x.stories", "--profile", "ci"], json: "{\"profiles\": {\"ci\": {\"jobs\": 2},\n  \"ci\": {\"jobs\": 4}}}")
+            Issue.record("a profile named twice was read: jobs \(options.jobs)")
+        } catch {
+            #expect(error.location?.line == 2 && error.location?.column == 3, "\(error)")
+            #expect(error.problem == "the profile \"ci\" is given twice, first on line 1", "\(error)")
+        }
+        // Profiles of other names are no repetition: the last one given wins.
+        let options = try ConfigFileTests.load(
+            ["x.stories", "--profile", "ci", "--profile", "b"], json: #"{"profiles": {"ci": {"jobs": 2}, "b": {"jobs": 3}}}"#)
+        #expect(options.jobs == 3)
+    }
+}
