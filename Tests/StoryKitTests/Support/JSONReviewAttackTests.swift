@@ -104,6 +104,23 @@ import Testing
         #expect(Self.parsed("J 18446744073709551616 {}") == nil)
     }
 
+    @Test("The bridge against Foundation's encoder on values the wire does not carry: negative zero, Decimal")
+    func bridgeOddValues() throws {
+        let zero = try JSONValueEncoder.bytes([-0.0])
+        let foundationZero = String(decoding: try JSONEncoder().encode([-0.0]), as: UTF8.self)
+        let readZero = try JSONValueDecoder.decode([Double].self, fromUTF8: zero)[0]
+        withKnownIssue("review: -0.0 is written 0 (JSONEncoder writes -0), so it reads back as +0.0") {
+            #expect(String(decoding: zero, as: UTF8.self) == foundationZero)
+            #expect(readZero.sign == .minus)
+        }
+        let decimal = try JSONValueEncoder.bytes([Decimal(string: "1.5")!])
+        withKnownIssue("review: a Decimal is written by its own Codable form (an object), not as the number JSONEncoder writes") {
+            #expect(String(decoding: decimal, as: UTF8.self) == "[1.5]")
+        }
+        // Each reads back what it wrote, at least.
+        #expect(try JSONValueDecoder.decode([Decimal].self, fromUTF8: decimal) == [Decimal(string: "1.5")!])
+    }
+
     @Test("Numbers the one reader takes that RFC 8259 does not (leading zeros, a bare point, a plus exponent without digits)")
     func lenientNumbers() throws {
         // Observations, not the branches' doing: the reader checks a number with Double(text).
