@@ -144,13 +144,27 @@ import Testing
         #expect(try Self.matches("100", "1e2") && Self.matches("-0", "0") && Self.matches("[[1,2],[3]]", "[[1.0,2e0],[3.00]]"))
         #expect(try Self.matches("9007199254740992", "9.007199254740992e15"))
         // The old HTTP JSON (doubles) matched these; StepLibraries.md says numbers match by value.
-        let pointZero = try Self.matches("9007199254740993", "9007199254740993.0")
-        let exponent = try Self.matches("9007199254740993", "9.007199254740993e15")
-        withKnownIssue("review: a whole number above 2^53 written with .0 or an exponent is read as a rounded double") {
-            #expect(pointZero)
+        // A whole number written with a fraction of zeros or an exponent is read from its digits.
+        #expect(try Self.matches("9007199254740993", "9007199254740993.0"))
+        #expect(try Self.matches("9007199254740993", "9.007199254740993e15"))
+        #expect(try Self.matches("9007199254740993", "900719925474099300e-2"))
+        #expect(try !Self.matches("9007199254740993", "9.007199254740992e15"))
+        #expect(try Self.matches("-9223372036854775808", "-9.223372036854775808e18"))
+        // Read as the integer, not as the double 2^53, so it prints as written.
+        #expect(try JSONValue(parsing: "9.007199254740993e15").intValue == 9_007_199_254_740_993)
+        #expect(try JSONValue(parsing: "9007199254740993.000").text == "9007199254740993")
+        // Not whole, or beyond Int64: a double, as before.
+        for text in ["9007199254740993.5", "9.3e18", "-9223372036854775809.0", "1e-2", "1.5"] {
+            guard case .double = try JSONValue(parsing: text) else {
+                Issue.record("\(text) read as \(try JSONValue(parsing: text))")
+                continue
+            }
         }
-        withKnownIssue("review: a whole number above 2^53 written with .0 or an exponent is read as a rounded double") {
-            #expect(exponent)
+        for text in ["7.0", "7e0", "70e-1", "0.0", "-0.0", "0e5", "1E2", "9223372036854775807.0"] {
+            guard case .int = try JSONValue(parsing: text) else {
+                Issue.record("\(text) read as \(try JSONValue(parsing: text))")
+                continue
+            }
         }
     }
 
