@@ -2,17 +2,27 @@
 /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`: one whose text
 /// denotes a whole number within a signed 64-bit integer (`7`, `7.0`,
 /// `7e0`, `9.007199254740993e15`) is read exactly, from its digits, as an
-/// ``JSONValue/int(_:)``; any other as the nearest double.
+/// ``JSONValue/int(_:)``; any other as the nearest double. Text outside
+/// the grammar (`01`, `1.`, `.5`) and a number too large for a double
+/// (`1e400`) are syntax errors at the number's place.
 extension JSONReader {
     /// The number that starts here.
     mutating func jsonNumber() throws(JSONValue.SyntaxError) -> JSONValue {
         let start = index
         while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
         if let short = shortInteger(from: start) { return .int(short) }
+        guard let number = JSONNumberText(bytes, start..<index) else {
+            let text = String(decoding: bytes[start..<index], as: UTF8.self)
+            index = start
+            throw error("\(text) is not a JSON number (JSON writes no leading zero, and digits after a point and in an exponent)")
+        }
+        if let whole = number.wholeValue(bytes) { return .int(whole) }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard let double = Double(text) else { index = start; throw error("\(text) is not a number") }
-        if let whole = JSONNumberText(bytes, start..<index)?.wholeValue(bytes) { return .int(whole) }
-        return Int64(text).map(JSONValue.int) ?? .double(double)
+        guard let double = Double(text), double.isFinite else {
+            index = start
+            throw error("\(text) is too large a number (beyond a 64-bit double)")
+        }
+        return .double(double)
     }
 
     /// Up to 18 digits, with an optional minus and no leading zero: the
@@ -21,7 +31,7 @@ extension JSONReader {
         let negative = bytes[start] == UInt8(ascii: "-")
         let digitsStart = negative ? start + 1 : start
         let count = index - digitsStart
-        guard count > 0, count <= 18 else { return nil }
+        guard count > 0, count <= 18, count == 1 || bytes[digitsStart] != UInt8(ascii: "0") else { return nil }
         var value: Int64 = 0
         for position in digitsStart..<index {
             let digit = bytes[position] &- UInt8(ascii: "0")

@@ -34,7 +34,7 @@ import Testing
 
     @Test("Numbers are the integers and doubles their text says, and their places hold that text", arguments: [
         "0", "-0", "7", "-42", "123456789012345678", "-123456789012345678", "9223372036854775807",
-        "-9223372036854775808", "9223372036854775808", "1.5", "-2.5e3", "1E2", "0.1", "01", "1e400",
+        "-9223372036854775808", "9223372036854775808", "1.5", "-2.5e3", "1E2", "0.1",
     ])
     func numbers(text: String) throws {
         let direct = try JSONValue(parsing: "[\(text)]")
@@ -47,7 +47,7 @@ import Testing
 
     @Test("Bad text gets the same line, column and message with places as without", arguments: [
         "{\"a\": }", "[1,\n  2,]", "{\"a\": 1} x", "\"tab\there\"", "\"\\q\"", "-", "1-2", "[1 2]", "{\"a\" 1}",
-        "{,}", "[", "{\"a\":1", "tru", "\"abc", "\"\\u12\"", "{\"k\":[{}],}",
+        "{,}", "[", "{\"a\":1", "tru", "\"abc", "\"\\u12\"", "{\"k\":[{}],}", "[01]", "{\"a\": 1e400}",
     ])
     func sameErrors(text: String) {
         var located: JSONValue.SyntaxError?
