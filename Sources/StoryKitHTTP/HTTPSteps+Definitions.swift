@@ -76,11 +76,13 @@ extension HTTPSteps {
         step(#"^the response's "([^"]+)" is ("(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*|true|false|null)$"#) {
             (steps: HTTPSteps, path: String, literal: String) in
             let response = try steps.lastResponse()
-            let wanted = try JSONValue.parseExpected(Placeholders.expand(literal, in: steps.store))
+            let written = Placeholders.expand(literal, in: steps.store)
+            let wanted = try JSONValue.parseExpected(written)
             guard let actual = try response.json().value(at: path) else {
                 try fail("the response to \(response.request) has no value at \(path); it is:\n\(response.text.prefix(2000))")
             }
-            if !actual.matches(wanted) { try fail("the response's \(path) is \(actual.sortedText), not \(wanted.sortedText)") }
+            // The literal as the story wrote it (placeholders filled in), not as read back.
+            if !actual.matches(wanted) { try fail("the response's \(path) is \(actual.sortedText), not \(written)") }
         }
         step(#"^the response's "([^"]+)" is stored as "([^"]+)"$"#) { (steps: HTTPSteps, path: String, key: String) in
             let response = try steps.lastResponse()

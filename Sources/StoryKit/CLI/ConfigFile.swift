@@ -124,9 +124,7 @@ struct ConfigFile {
             // not guessed (before, "strict" kept its first value and "tags"
             // its last).
             if let first = seen.updateValue(location.line, forKey: key) {
-                throw Diagnostic(
-                    at: location, problem: "\"\(key)\" is given twice\(name.map { " in the profile \"\($0)\"" } ?? ""), first on line \(first)",
-                    help: "keep one of them", sourceLine: sourceLine(location.line))
+                throw givenTwice("\"\(key)\"", at: location, first: first, within: name.map { " in the profile \"\($0)\"" } ?? "")
             }
             if key == "profiles" && allowsProfiles {
                 profilesLocation = location
@@ -140,6 +138,10 @@ struct ConfigFile {
                             help: "write \"\(profile)\": {\"strict\": true}")
                     }
                     let place = self.location(ofKey: memberPath + [position])
+                    // A profile named twice: said, as a key given twice is (--profile would take the first).
+                    if let first = profiles.first(where: { $0.name == profile }) {
+                        throw givenTwice("the profile \"\(profile)\"", at: place, first: first.location.line)
+                    }
                     profiles.append((profile, place, try self.entries(keys, at: memberPath + [position], profile: profile)))
                 }
                 continue
@@ -170,7 +172,13 @@ struct ConfigFile {
                 }
             }
         case (.parameters, .object(let members)):
+            var seen: [String: Int] = [:]
             for (index, (name, parameter)) in members.enumerated() {
+                // A parameter named twice: said, as a key given twice is (-D would take the last).
+                let location = self.location(ofKey: valuePath + [index])
+                if let first = seen.updateValue(location.line, forKey: name) {
+                    throw givenTwice("the parameter \"\(name)\"", at: location, first: first)
+                }
                 switch parameter {
                 case .string, .int, .double, .bool: continue
                 default:
@@ -185,6 +193,15 @@ struct ConfigFile {
         default:
             throw problem(at: valuePath, "\"\(key)\" is a string or a number, not \(value.kind)", help: "write \"\(key)\": \"…\"")
         }
+    }
+
+    /// A name given twice in one object (`within` it, for messages), said
+    /// at the second with the first's line: which one a JSON reader keeps
+    /// is a guess.
+    private func givenTwice(_ what: String, at location: SourceLocation, first: Int, within: String = "") -> Diagnostic {
+        Diagnostic(
+            at: location, problem: "\(what) is given twice\(within), first on line \(first)", help: "keep one of them",
+            sourceLine: sourceLine(location.line))
     }
 
     /// A problem at the value at `valuePath`.

@@ -5,7 +5,8 @@ extension MessagesReporter {
     /// group with where it starts, its value and the groups nested in it,
     /// all read from the spans the match carries (``MatchInfo/spans``) and
     /// its definition's ``GroupLayout``; an argument the spans do not
-    /// place has its value alone.
+    /// place (none, one that disagrees with the argument on taking part,
+    /// or one past the step's text) has its value alone.
     static func writeMatchArguments(_ match: MatchInfo, layout: GroupLayout, text: String, into json: inout JSONWriter) {
         var text = text
         text.withUTF8 { bytes in
@@ -15,8 +16,10 @@ extension MessagesReporter {
             for index in match.arguments.indices {
                 json.beginObject()
                 json.key("group")
-                // A group placed only when its span and its text agree on taking part.
-                if let group = layout.group(ofArgument: index, in: match), (match.spans[group] == nil) == (match.arguments[index] == nil) {
+                // A group placed only when its span and its text agree on taking part,
+                // and its span lies within the step's text (else the value alone, as Cucumber JSON does).
+                if let group = layout.group(ofArgument: index, in: match), (match.spans[group] == nil) == (match.arguments[index] == nil),
+                    match.spans[group].map({ $0.upperBound <= bytes.count }) ?? true {
                     writeGroup(group, of: match.spans, layout: layout, in: bytes, into: &json)
                 } else {
                     json.beginObject()

@@ -5,8 +5,11 @@
 /// An object is compared by key, in any order, each key with its last value
 /// (as a dictionary built from the members would hold it); numbers are
 /// compared by value, whatever the kind: `1`, `1.0` and `1e0` are the same
-/// number, and whole numbers up to 64 bits compare exactly (no rounding to
-/// a double above 2^53).
+/// number. A whole number within a signed 64-bit integer compares exactly
+/// (no rounding to a double above 2^53), however it was written, since the
+/// reader keeps it as ``int(_:)``; one beyond `Int64` (an unsigned 64-bit
+/// id above `Int64.max`, say) is a ``double(_:)`` and compares rounded to
+/// the nearest double, as it prints.
 extension JSONValue {
     /// Whether this value is `expected` as a story means it.
     ///

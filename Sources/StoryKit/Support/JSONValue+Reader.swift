@@ -1,5 +1,5 @@
-/// Reading a ``JSONValue`` straight from the bytes (a number written as a
-/// short integer is read from its digits), noting where each value and key
+/// Reading a ``JSONValue`` straight from the bytes (numbers as
+/// `JSONReader+Number.swift` reads them), noting where each value and key
 /// starts when ``JSONReader/places`` are asked for.
 extension JSONReader {
     /// A whole document: one value, with nothing but space around it.
@@ -91,26 +91,5 @@ extension JSONReader {
             if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(elements) }
             throw error("a comma or ] should be here")
         }
-    }
-
-    /// A number: up to 18 digits (with an optional minus) read as an integer
-    /// from the bytes; anything else through the same text checks as before.
-    private mutating func jsonNumber() throws(JSONValue.SyntaxError) -> JSONValue {
-        let start = index
-        while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
-        let negative = bytes[start] == UInt8(ascii: "-")
-        let digitsStart = negative ? start + 1 : start
-        if index > digitsStart, index - digitsStart <= 18 {
-            var value: Int64 = 0
-            var position = digitsStart
-            while position < index, bytes[position] &- UInt8(ascii: "0") < 10 {
-                value = value &* 10 &+ Int64(bytes[position] &- UInt8(ascii: "0"))
-                position += 1
-            }
-            if position == index { return .int(negative ? -value : value) }
-        }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        guard let double = Double(text) else { index = start; throw error("\(text) is not a number") }
-        return Int64(text).map(JSONValue.int) ?? .double(double)
     }
 }

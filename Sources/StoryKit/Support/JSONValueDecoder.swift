@@ -6,7 +6,12 @@ import Foundation
 /// strategies: a missing member or `null` is a nil optional, `Data` is
 /// base64, a `URL` a string, an integer may be written `3.0` but not
 /// `3.5`, and a number that does not fit its type is an error, not
-/// rounded.
+/// rounded, with one difference from Foundation's decoder: a whole number
+/// above `Int64.max` is read as the nearest double (``JSONValue`` has no
+/// case for it), so an unsigned integer there is that double's value,
+/// rounded (`10000000000000000001` is 10^19), and is refused when it rounds
+/// to 2^64 (`18446744073709551615`). Text that is not RFC 8259 JSON, and a
+/// number too large for a double, are syntax errors, as in Foundation's.
 ///
 /// Every problem is thrown, never a crash: text that is not JSON as a
 /// ``JSONValue/SyntaxError`` (nested more than 200 deep included), a

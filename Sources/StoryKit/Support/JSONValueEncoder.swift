@@ -9,11 +9,17 @@ import Foundation
 /// ``JSONValue`` escapes them: control characters too, so that one value
 /// is one line.
 ///
-/// Differences, none of which the worker wire meets: a key encoded twice
-/// in one object is written twice (``JSONValueDecoder`` then reads one of
-/// the two); an unsigned integer above `Int64.max` is written as a double
-/// (the nearest one). As in Foundation's, a number that is not finite is
-/// an `EncodingError`.
+/// Differences, none of which the worker wire meets (it carries no
+/// `Double` or `Decimal`, and its `UInt64` durations stay below 2^63 ns,
+/// 292 years): a key encoded twice in one object is written twice
+/// (``JSONValueDecoder`` then reads one of the two); an unsigned integer
+/// above `Int64.max` is written as the nearest double, which reads back
+/// rounded, or is refused when it rounds to 2^64 (`UInt64.max`); `-0.0` is
+/// written `0` (Foundation's writes `-0`), so it reads back as `+0.0`; a
+/// `Decimal` is written in its own `Codable` form, an object
+/// (`{"exponent":-1,"length":1,…}`), where Foundation's writes the number
+/// (it reads back equal). As in Foundation's, a number that is not finite
+/// is an `EncodingError`.
 enum JSONValueEncoder {
     /// The value as a ``JSONValue``.
     static func encode(_ value: some Encodable) throws -> JSONValue {

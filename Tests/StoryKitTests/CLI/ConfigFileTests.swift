@@ -113,6 +113,8 @@ import StoryrunSteps
         ("{\"parameters\": {\"a\": [1]}}", "1:22", "the parameter \"a\" is a list", "write \"a\""),
         ("[1]", "1:1", "a config file is a JSON object, not a list", "{\"paths\""),
         ("{\"paths\": [\"a\",]}", "1:16", "the config file is not JSON: JSON allows no comma before the ]", "one JSON object"),
+        ("{\"jobs\": 02}", "1:10", "the config file is not JSON: 02 is not a JSON number (JSON writes no leading zero", "one JSON object"),
+        ("{\n \"parameters\": {\"huge\": 1e400}}", "2:25", "the config file is not JSON: 1e400 is too large a number", "one JSON object"),
     ])
     func problems(json: String, place: String, problem: String, help: String) {
         do {

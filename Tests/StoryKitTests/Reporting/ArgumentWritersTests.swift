@@ -52,10 +52,10 @@ import Testing
         let named = GroupLayout(parents: [], parameterTypeNames: ["int", "string"])
         #expect(Self.messages(match, named)
             == #"{"stepMatchArguments":[{"group":{"value":"3\"\n"},"parameterTypeName":"int"},{"group":{},"parameterTypeName":"string"}]}"#)
-        // A span past the step's text places nothing.
+        // A span past the step's text places nothing: the value alone, in both.
         let past = Self.match(["zz"], spans: [5, 99])
         #expect(Self.cucumberJSON(past, .flat) == #"[{"val":"zz","offset":null}]"#)
-        #expect(Self.messages(past, .flat) == #"{"stepMatchArguments":[{"group":{}}]}"#)
+        #expect(Self.messages(past, .flat) == #"{"stepMatchArguments":[{"group":{"value":"zz"}}]}"#)
         #expect(Self.cucumberJSON(Self.match([], spans: []), .flat) == "[]")
         #expect(Self.messages(Self.match([], spans: []), .flat) == #"{"stepMatchArguments":[]}"#)
     }

@@ -274,7 +274,7 @@ import Testing
         }
     }
 
-    @Test("Damaged lines are refused, not read and not a crash: cut short, wrong kinds, missing members, deep nesting, bad bytes")
+    @Test("Damaged lines are refused, not read and not a crash: cut short, wrong kinds, missing members, deep nesting; bytes that are not UTF-8 read as U+FFFD")
     func damagedLines() throws {
         let line = WorkerWire.line(sequence: 5, result: Self.result(), hookIndex: { _ in nil }, compact: false).dropLast()
         // Every line cut short (the sequence kept): no JSON value is a prefix of another.
@@ -300,11 +300,13 @@ import Testing
         ] {
             #expect(WorkerWire.parse(damaged[...]) == nil, "\(damaged.prefix(40))")
         }
-        // Bytes that are not UTF-8 inside a string: read as U+FFFD, or refused, never a crash.
+        // Bytes that are not UTF-8 inside a string are not refused: each bad sequence is read as U+FFFD.
         var bad = Array(WorkerWire.line(.stopped(sequence: 1, "ab")).utf8.dropLast())
         bad.insert(contentsOf: [0xFF, 0xC3], at: bad.count - 2)
-        if case .stopped(1, let stopped)? = bad.withUnsafeBufferPointer({ WorkerWire.parse(bytes: $0) }) {
-            #expect(stopped.unicodeScalars.contains("\u{FFFD}"))
+        guard case .stopped(1, let stopped)? = bad.withUnsafeBufferPointer({ WorkerWire.parse(bytes: $0) }) else {
+            Issue.record("a line with bytes that are not UTF-8 refused")
+            return
         }
+        #expect(stopped == "a\u{FFFD}\u{FFFD}b", "\(stopped.unicodeScalars.map(\.value))")
     }
 }
