@@ -126,8 +126,15 @@ extension SupervisedRun {
                 file = (story.location.file, story.groupName)
                 WorkerWire.appendFile(path: lastPath.path, group: story.groupName, to: &requests)
             }
+            // A long story's lines go to the pipe as they are made: the
+            // worker reads and matches its first parts while the parent
+            // makes the rest (see ``StoryRequests``).
             WorkerWire.appendRequest(
-                sequence: sequence, story: story, attemptsUsed: attemptsUsed[story.location] ?? 0, file: file!, to: &requests)
+                sequence: sequence, story: story, attemptsUsed: attemptsUsed[story.location] ?? 0, file: file!, to: &requests
+            ) { made in
+                worker.send(made)
+                made.removeAll(keepingCapacity: true)
+            }
         }
         worker.send(requests)
         // The stories sent leave the queue at once (moving the few not

@@ -11,26 +11,46 @@ struct WorkerStory: Sendable {
 /// Reads a worker's requests and makes each a story to run, its steps
 /// matched unless matching runs user code (which stays on the runner's
 /// thread). The stories come whole from the parent: no story file is read.
+/// A long story's steps are matched a part at a time as its lines come, so
+/// matching it goes on while the parent still writes the rest; it is
+/// handed on once all are there and matched (the runner has every match
+/// before it starts).
 final class StorySource: @unchecked Sendable {
     // Unchecked: used by one thread at a time (the reading thread, or the
     // runner's when there is none).
     private var requests = StoryRequests()
     private var matcher: CachingMatcher?
     private var reader = LineReader(descriptor: WorkerMain.requests)
+    /// The matches of the story being read, so far.
+    private var matches: [MatchResult] = []
 
     init(registry: StepRegistry) {
         matcher = registry.matchingRunsUserCode ? nil : CachingMatcher(registry: registry)
     }
 
     func next() -> WorkerStory? {
-        while let read = reader.nextLine({ requests.read($0) }) {
+        while let read = reader.nextLine({ requests.read($0) { match($0) } }) {
             guard let request = read else { continue }
-            var matches: [MatchResult]?
-            if matcher != nil { matches = request.story.steps.map { matcher!.matches($0) } }
+            var matched: [MatchResult]?
+            if matcher != nil {
+                matched = matches
+                matches = []
+            }
             return WorkerStory(
-                sequence: request.sequence, planned: PlannedStory(story: request.story, matches: matches), attemptsUsed: request.attemptsUsed)
+                sequence: request.sequence, planned: PlannedStory(story: request.story, matches: matched), attemptsUsed: request.attemptsUsed)
         }
         return nil
+    }
+
+    /// Matches a line's steps; a story's first steps start its matches
+    /// anew (those of a story refused before its end are dropped).
+    private func match(_ steps: ArraySlice<Step>) {
+        guard matcher != nil else { return }
+        if steps.startIndex == 0 {
+            matches.removeAll()
+            matches.reserveCapacity(steps.count)
+        }
+        for step in steps { matches.append(matcher!.matches(step)) }
     }
 }
 

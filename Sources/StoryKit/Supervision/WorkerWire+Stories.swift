@@ -16,6 +16,21 @@
 ///   and what is written under it (nothing, `d` and a doc string's content,
 ///   media type, fence, line, column and file, or `t` and a table's line,
 ///   column, file and rows, each a count and its cells).
+/// - `s SEQ FIRST STEPS…`: the next steps of a long story (issue 29, "Long
+///   stories"), from its step FIRST (counted from 0). A story of more than
+///   ``WorkerWire/partSize`` steps goes as its `S` line with its step count
+///   and only its first `partSize` steps, then lines of the next steps, at
+///   most `partSize` each (a count and their fields), straight after it.
+///   The parent writes each line to the pipe as soon as it is made, and the
+///   worker reads and matches each as it comes, so neither waits for the
+///   other to go through a story of a million steps
+///   (``SupervisedRun/sendBatch(to:)``, ``StorySource``).
+///   The worker has a story only once every step is there: a part for
+///   another story or out of order (not starting at the first step not yet
+///   read), one with more steps than are due, a damaged part, or any other
+///   line before the last part refuses the story, as a damaged `S` line is
+///   refused (never run, never answered), and the lines after it are read
+///   as they would be.
 ///
 /// A field that is a lone `%` (which no escaped text can be) says "as
 /// usual": the id is the story's `file:line`, the group the file's, a file
@@ -40,9 +55,35 @@ extension WorkerWire {
         return bytes
     }
 
-    /// Appends the line of a planned story, whose file (`file`, with its
-    /// `group`) the last file line named.
+    /// Appends the lines of a planned story, whose file (`file`, with its
+    /// `group`) the last file line named: its `S` line, and for a story of
+    /// more than ``partSize`` steps an `s` line for each further part.
+    /// Before each `s` line, `partMade` is given the bytes made so far (it
+    /// may write them and empty them: a long story's lines need never be in
+    /// one buffer at once); the last line is left in `bytes`.
     static func appendRequest(
+        sequence: UInt64, story: Story, attemptsUsed: Int, file: (path: String, group: String), to bytes: inout [UInt8],
+        partMade: (inout [UInt8]) -> Void = { _ in }
+    ) {
+        let steps = story.steps
+        appendStoryLine(sequence: sequence, story: story, attemptsUsed: attemptsUsed, file: file, to: &bytes)
+        var start = min(steps.count, partSize)
+        while start < steps.count {
+            partMade(&bytes)
+            let end = min(steps.count, start + partSize)
+            bytes.append(UInt8(ascii: "s"))
+            appendNumber(sequence, to: &bytes)
+            appendNumber(UInt64(start), to: &bytes)
+            appendNumber(UInt64(end - start), to: &bytes)
+            for index in start..<end { appendStep(steps[index], file: story.location.file, to: &bytes) }
+            bytes.append(0x0A)
+            start = end
+        }
+    }
+
+    /// A story's `S` line: its step count, and its first steps (at most
+    /// ``partSize`` of them).
+    private static func appendStoryLine(
         sequence: UInt64, story: Story, attemptsUsed: Int, file: (path: String, group: String), to bytes: inout [UInt8]
     ) {
         bytes.append(UInt8(ascii: "S"))
@@ -59,7 +100,7 @@ extension WorkerWire {
         for tag in tags { appendField(tag, to: &bytes) }
         let steps = story.steps
         appendNumber(UInt64(steps.count), to: &bytes)
-        for index in steps.indices { appendStep(steps[index], file: location.file, to: &bytes) }
+        for index in 0..<min(steps.count, partSize) { appendStep(steps[index], file: location.file, to: &bytes) }
         bytes.append(0x0A)
     }
 
@@ -122,35 +163,103 @@ extension WorkerWire {
 
 /// Reads the parent's request lines back into stories (see
 /// ``WorkerWire``'s request lines), keeping the file the last file line
-/// named: its stories share its path's string.
+/// named (its stories share its path's string) and a long story until its
+/// last part.
 struct StoryRequests {
     private var file = ""
     private var group = ""
+    /// A long story whose `S` line has come and some of its parts not.
+    private var unfinished: Unfinished?
 
-    /// A story sent, with its sequence number and attempts used; nil for a
-    /// file's line (which it keeps) and for a line that is not a request.
-    mutating func read(_ line: UnsafeBufferPointer<UInt8>) -> (sequence: UInt64, attemptsUsed: Int, story: Story)? {
+    /// A story as its lines come: its fields, and its steps so far (a
+    /// story is made once they are all there: its fields are shared, and
+    /// copied on each change).
+    private struct Unfinished {
+        var sequence: UInt64
+        var attemptsUsed: Int
+        var id: String
+        var name: String
+        var tags: [String]
+        var location: SourceLocation
+        var groupName: String
+        var steps: [Step]
+        var stepCount: Int
+    }
+
+    /// A story sent, with its sequence number and attempts used, once all
+    /// its steps are read; nil for a file's line (which it keeps), for a
+    /// part of a story with more to come, and for a line that is not a
+    /// request. `arrived` is given each line's steps as they are read,
+    /// indexed as in their story (a story's first part starts at 0), so
+    /// they may be matched while the rest are on their way; the steps of a
+    /// story refused before its end are never returned.
+    mutating func read(
+        _ line: UnsafeBufferPointer<UInt8>, arrived: (ArraySlice<Step>) -> Void = { _ in }
+    ) -> (sequence: UInt64, attemptsUsed: Int, story: Story)? {
+        // Any line but the next part refuses a story left unfinished. (Taken
+        // out, so its steps are appended to in place, not copied.)
+        var unfinished = self.unfinished.take()
         guard line.count >= 2, line[1] == 0x09 else { return nil }
         var fields = RequestFields(line)
-        if line[0] == UInt8(ascii: "F") {
+        switch line[0] {
+        case UInt8(ascii: "F"):
             guard let path = fields.text(), let group = fields.text(), fields.isAtEnd else { return nil }
             (file, self.group) = (path, group)
             return nil
+        case UInt8(ascii: "S"):
+            guard let story = readStory(&fields) else { return nil }
+            return finish(story, from: 0, arrived: arrived)
+        case UInt8(ascii: "s"):
+            guard var story = unfinished.take(), fields.number() == story.sequence, fields.count() == story.steps.count,
+                let count = fields.count(), count > 0, count <= story.stepCount - story.steps.count
+            else { return nil }
+            let start = story.steps.count
+            for _ in 0..<count {
+                guard let step = fields.step(file: story.location.file) else { return nil }
+                story.steps.append(step)
+            }
+            guard fields.isAtEnd else { return nil }
+            return finish(story, from: start, arrived: arrived)
+        default:
+            return nil
         }
-        guard line[0] == UInt8(ascii: "S"), let sequence = fields.number(), let attemptsUsed = fields.count(),
+    }
+
+    /// The story, when every step is there; otherwise kept for its next
+    /// part. Its steps from `start` on (the line's) go to `arrived` first.
+    private mutating func finish(
+        _ unfinished: consuming Unfinished, from start: Int, arrived: (ArraySlice<Step>) -> Void
+    ) -> (sequence: UInt64, attemptsUsed: Int, story: Story)? {
+        arrived(unfinished.steps[start...])
+        guard unfinished.steps.count == unfinished.stepCount else {
+            self.unfinished = unfinished
+            return nil
+        }
+        let story = Story(
+            id: unfinished.id, name: unfinished.name, tags: unfinished.tags, location: unfinished.location, steps: unfinished.steps,
+            groupName: unfinished.groupName)
+        return (unfinished.sequence, unfinished.attemptsUsed, story)
+    }
+
+    /// An `S` line's story, with its first steps (all of them, or
+    /// ``WorkerWire/partSize`` of a story that has more).
+    private func readStory(_ fields: inout RequestFields) -> Unfinished? {
+        guard let sequence = fields.number(), let attemptsUsed = fields.count(),
             let location = fields.location(file: file), let id = fields.text(or: location.fileAndLine),
             let name = fields.text(), let groupName = fields.text(or: group), let tags = fields.texts(),
             let stepCount = fields.count()
         else { return nil }
+        let first = min(stepCount, WorkerWire.partSize)
         var steps: [Step] = []
-        steps.reserveCapacity(min(stepCount, 1024))
-        for _ in 0..<stepCount {
+        steps.reserveCapacity(first)
+        for _ in 0..<first {
             guard let step = fields.step(file: file) else { return nil }
             steps.append(step)
         }
         guard fields.isAtEnd else { return nil }
-        let story = Story(id: id, name: name, tags: tags, location: location, steps: steps, groupName: groupName)
-        return (sequence, attemptsUsed, story)
+        return Unfinished(
+            sequence: sequence, attemptsUsed: attemptsUsed, id: id, name: name, tags: tags, location: location, groupName: groupName,
+            steps: steps, stepCount: stepCount)
     }
 }
 
