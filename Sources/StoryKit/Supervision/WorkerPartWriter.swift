@@ -8,8 +8,8 @@ import Dispatch
 /// on with the next step; this thread writes the part's `T` line and sends
 /// it. Before anything else of the story goes, the step thread waits for
 /// the parts it handed over (``drain()``), so the parent reads them in
-/// order. Writing a part was the step thread's: a million steps spent about
-/// half a second of it there.
+/// order. Writing a part was the step thread's: at a million steps, moving it
+/// here took about 0.4 s off the worker's running phase.
 final class WorkerPartWriter: Sendable {
     private let queue = DispatchQueue(label: "storyrun.worker.parts")
     private let outbox: WorkerOutbox
