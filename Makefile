@@ -36,6 +36,7 @@ test-tools:
 	@command -v xmllint >/dev/null || (apt-get update -qq && apt-get install -y -qq libxml2-utils) || echo "xmllint cannot be installed here: the JUnit schema tests will be skipped"
 	@command -v cucumber >/dev/null || (apt-get update -qq && apt-get install -y -qq cucumber) || echo "cucumber cannot be installed here: the Cucumber JSON differential test will be skipped"
 	@command -v chromium >/dev/null || (apt-get update -qq && timeout 600 apt-get install -y -qq chromium) >/dev/null 2>&1 || echo "chromium cannot be installed here: the browser tests and the web example will be skipped"
+	@command -v chromium-headless-shell >/dev/null || (apt-get update -qq && timeout 600 apt-get install -y -qq chromium-headless-shell) >/dev/null 2>&1 || echo "chromium-headless-shell cannot be installed here: the browser steps use the desktop chromium"
 	@python3 -c "import allure_commons, allure_behave, behave" 2>/dev/null || pip install allure-python-commons==2.16.2 allure-behave==2.16.2 behave==1.3.3 2>/dev/null || pip install --break-system-packages allure-python-commons==2.16.2 allure-behave==2.16.2 behave==1.3.3 || echo "allure-python-commons cannot be installed here: the Allure tests will be skipped"
 
 # The peers `make bench` compares with: behave 1.3.3 (PyPI) and cucumber-ruby (Debian).

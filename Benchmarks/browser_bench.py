@@ -1,7 +1,8 @@
 """`make bench-browser`: storyrun (StoryKitBrowser, DevTools over a pipe)
 side by side with behave + Selenium (chromedriver, WebDriver over HTTP) on
 the same 50 UI stories, against one running copy of the web example and
-the same Chromium, in alternating runs.
+the same Chromium (the one StoryKitBrowser picks, Debian's headless shell
+when installed, set for both in STORYKIT_CHROMIUM), in alternating runs.
 
 Prints `storyrun vs behave+selenium: N.Nx` for the whole suite (wall time of
 each tool's process, browser start included) and for a click-then-read round
@@ -26,6 +27,15 @@ sys.path.insert(0, os.path.join(HERE, "browser"))
 import generate  # noqa: E402
 
 CLICKS = 50
+
+
+def chromium():
+    """The browser both tools drive: STORYKIT_CHROMIUM, else the one StoryKitBrowser finds first
+    (Debian's headless shell, else the desktop chromium)."""
+    for path in (os.environ.get("STORYKIT_CHROMIUM"), "/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/chromium"):
+        if path and os.access(path, os.X_OK):
+            return path
+    sys.exit("no Chromium: make bench-browser-tools installs it")
 
 
 def start_app():
@@ -74,9 +84,11 @@ def main():
     generate.main(out, clicks=CLICKS)
     suite, trip = features(os.path.join(out, "suite")), features(os.path.join(out, "roundtrip"))
     server, url = start_app()
-    env = dict(os.environ, STORYKIT_BASE_URL=url)
+    browser = chromium()
+    env = dict(os.environ, STORYKIT_BASE_URL=url, STORYKIT_CHROMIUM=browser)
     load = os.getloadavg()
     print(f"browser bench: {len(suite)} UI stories, {args.runs} alternating runs each, {binary}, app at {url}")
+    print(f"both tools drive {browser}")
     print(f"load average at the start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores, shared)")
     runs = {"storyrun": [], "jobs2": [], "behave": [], "trip-storyrun": [], "trip-behave": []}
     try:

@@ -1,6 +1,6 @@
 """behave's hooks for the browser bench: one headless Chromium per run
-(Debian's chromium through chromium-driver, as storyrun starts one per
-worker), and a fresh profile-less window state per scenario (cookies and
+(the bench's STORYKIT_CHROMIUM, else Debian's chromium, through
+chromium-driver, as storyrun starts one per worker), and a fresh profile-less window state per scenario (cookies and
 storage cleared; storyrun gives each story a new browser context)."""
 import os
 

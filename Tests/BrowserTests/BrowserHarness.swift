@@ -20,10 +20,10 @@ struct BrowserTests {}
 enum BrowserHarness {
     /// Whether Chromium is here; prints why the tests are skipped when not.
     static let hasChromium: Bool = {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-        let found = ProcessInfo.processInfo.environment["STORYKIT_CHROMIUM"] != nil
-            || paths.contains { access("\($0)/chromium", X_OK) == 0 || access("\($0)/chromium-browser", X_OK) == 0 }
-        if !found { print("SKIPPED: Chromium is not installed here (make test-tools installs Debian's chromium): the browser tests are skipped") }
+        let found = Browser.executableFound != nil
+        if !found {
+            print("SKIPPED: Chromium is not installed here (make test-tools installs Debian's chromium-headless-shell): the browser tests are skipped")
+        }
         return found
     }()
 

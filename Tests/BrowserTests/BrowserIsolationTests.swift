@@ -23,6 +23,33 @@ extension BrowserTests {
 
     @Test("Every story starts with no cookies or storage of the story before; disposed contexts do not pile up; nothing is left running")
     func freshContexts() async throws {
+        let ran = try await Self.isolation()
+        // The browser found by default ran (a launcher script would stand in between).
+        guard ProcessInfo.processInfo.environment["STORYKIT_CHROMIUM"] == nil else { return }
+        #expect(ran == Browser.executableFound.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path })
+    }
+
+    /// Debian's desktop Chromium, behind its launcher.
+    static let desktop = "/usr/lib/chromium/chromium"
+
+    @Test(
+        "The desktop Chromium, when the headless shell is the default, runs the same stories as isolated",
+        .enabled(if: access(desktop, X_OK) == 0 && Browser.executableFound != desktop))
+    func desktopChromium() async throws {
+        Browser.stop()
+        Browser.executable = Self.desktop
+        defer {
+            Browser.stop()
+            Browser.executable = nil
+        }
+        let ran = try await Self.isolation()
+        #expect(ran == Self.desktop)
+    }
+
+    /// Runs eight stories that each leave cookies and storage behind; returns
+    /// the executable of the browser that ran them.
+    @discardableResult
+    static func isolation() async throws -> String {
         let server = try BrowserHarness.serve(Self.pages)
         defer { server.stop() }
         let remember = """
@@ -52,8 +79,10 @@ extension BrowserTests {
             usleep(100_000)
         }
         #expect(contexts.count <= 1, "\(contexts.count) browser contexts are open after 8 stories")
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(try #require(Browser.processID))/exe")
         Browser.stop()
         #expect(BrowserHarness.chromiumProcesses().isEmpty)
+        return executable
     }
 
     @Test("A story's page starts one renderer process: no omnibox popups nor spare renderer for a context that lives one story")

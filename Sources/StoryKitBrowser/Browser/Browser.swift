@@ -8,11 +8,16 @@ import Synchronization
 /// The one browser of this process: started when a story first needs it,
 /// replaced when it died or stopped answering, stopped when the process exits.
 public enum Browser {
-    /// The Chromium executable; nil looks at `STORYKIT_CHROMIUM`, then the PATH.
+    /// The Chromium executable; nil looks at `STORYKIT_CHROMIUM`, then the
+    /// PATH for `chromium-headless-shell`, then `chromium` (and Chrome's names).
     public static var executable: String? {
         get { settings.withLock { $0.executable } }
         set { settings.withLock { $0.executable = newValue } }
     }
+
+    /// The executable the next browser would be started from, or nil when
+    /// none is configured or found.
+    public static var executableFound: String? { ChromiumProcess.findExecutable(executable) }
 
     /// Seconds one DevTools command may take before the browser counts as
     /// not answering (it is then stopped, and the next story gets a new one).
@@ -40,7 +45,7 @@ public enum Browser {
             current = nil
             guard let path = ChromiumProcess.findExecutable(executable) else {
                 throw BrowserError(
-                    "no Chromium found: install it (Debian: apt-get install chromium), or name it with STORYKIT_CHROMIUM or Browser.executable")
+                    "no Chromium found: install it (Debian: apt-get install chromium-headless-shell, or chromium), or name it with STORYKIT_CHROMIUM or Browser.executable")
             }
             let process = try ChromiumProcess(executable: path)
             let connection = CDPConnection(process: process, timeLimit: commandTimeLimit)
