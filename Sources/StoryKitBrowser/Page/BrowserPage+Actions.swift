@@ -5,8 +5,9 @@ import StoryKit
 /// enabled, stable and receives the pointer (Playwright's actionability
 /// rule), up to a time limit, and fails naming what it waited for.
 extension BrowserPage {
-    /// Runs a page-script function until it answers `state: ok`, polling
-    /// while the page is between documents or the element is not ready.
+    /// Runs a page-script function until it answers `state: ok`, checking
+    /// again when the page changes (or is between documents) while the
+    /// element is not ready.
     func waitFor(_ expression: String, _ locator: Locator?, timeLimit: Double) async throws -> CDPObject {
         let deadline = Date().addingTimeInterval(timeLimit)
         var last: CDPObject?
@@ -16,9 +17,19 @@ extension BrowserPage {
                 last = answer
             }
             guard Date() < deadline else { break }
-            try await Task.sleep(nanoseconds: 30_000_000)
+            try await settle()
         }
         throw BrowserError(Self.explain(last, locator, timeLimit: timeLimit))
+    }
+
+    /// Waits after a check that did not hold: until the page's document
+    /// changes (its elements, attributes or text, input, history), at most
+    /// 30 ms (what is not seen as a change, a style sheet or a script's
+    /// property, is checked again then); 5 ms while it is between documents.
+    func settle() async throws {
+        if try evaluateIfAlive(PageScript.call("settle", "30")) == nil {
+            try await Task.sleep(nanoseconds: 5_000_000)
+        }
     }
 
     /// Why a query did not succeed, with the closest candidates.

@@ -29,8 +29,17 @@ public final class BrowserPage: Sendable {
     /// The documents (by loader id) that finished loading.
     final class Loads: Sendable {
         private let loaded = Mutex<Set<String>>([])
-        func insert(_ loader: String) { loaded.withLock { _ = $0.insert(loader) } }
+        private let arrived = DispatchSemaphore(value: 0)
+
+        func insert(_ loader: String) {
+            loaded.withLock { _ = $0.insert(loader) }
+            arrived.signal()
+        }
+
         func contains(_ loader: String) -> Bool { loaded.withLock { $0.contains(loader) } }
+
+        /// Waits until a document loads (any: the caller looks again), at most `seconds`.
+        func awaitNext(upTo seconds: Double) { _ = arrived.wait(timeout: .now() + seconds) }
     }
 
     let loads = Loads()
@@ -118,7 +127,11 @@ public final class BrowserPage: Sendable {
                 if try evaluateIfAlive("document.readyState")?.stringValue == "complete" { return }
                 checked = Date()
             }
-            try await Task.sleep(nanoseconds: 2_000_000)
+            if loader != nil {
+                loads.awaitNext(upTo: 0.1)
+            } else {
+                try await Task.sleep(nanoseconds: 2_000_000)
+            }
         }
         throw BrowserError("\(url) did not finish loading within \(CDPConnection.seconds(timeLimit))")
     }

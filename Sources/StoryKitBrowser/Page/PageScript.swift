@@ -170,7 +170,17 @@ enum PageScript {
         return document.activeElement === el;
       }
       function strip(found) { delete found.el; delete found.all; return found; }
-      return {
+      // Changes to the document (its elements, attributes and text; input,
+      // transitions, history), counted so a check that did not hold can
+      // wait for the next change instead of a fixed interval. `seen` is the
+      // count when the last check began: a change during or after it wakes
+      // `settle` at once.
+      const watch = { changes: 0, seen: -1, wake: null };
+      const bump = () => { watch.changes++; if (watch.wake) watch.wake(); };
+      new MutationObserver(bump).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      for (const type of ['input', 'change', 'transitionend', 'animationend', 'load', 'hashchange', 'popstate', 'pageshow'])
+        addEventListener(type, bump, true);
+      const checks = {
         async act(spec) {
           const found = resolve(spec);
           if (found.state !== 'ok') return strip(found);
@@ -252,6 +262,15 @@ enum PageScript {
         },
         page() { return { title: document.title, url: location.href, path: location.pathname + location.search + location.hash }; }
       };
+      const helper = {};
+      for (const [key, check] of Object.entries(checks)) helper[key] = argument => { watch.seen = watch.changes; return check(argument); };
+      // Resolves at the document's next change since the last check, or
+      // after `ms`; at once when no check ran in this document yet (it is new).
+      helper.settle = ms => watch.seen === -1 || watch.changes !== watch.seen ? true : new Promise(done => {
+        const over = setTimeout(() => { watch.wake = null; done(false); }, ms);
+        watch.wake = () => { clearTimeout(over); watch.wake = null; done(true); };
+      });
+      return helper;
     }
     """#
 }

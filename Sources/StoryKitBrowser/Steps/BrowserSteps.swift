@@ -106,13 +106,14 @@ public final class BrowserSteps: StepDefinitions {
         return (base.hasSuffix("/") ? String(base.dropLast()) : base) + (expanded.hasPrefix("/") ? "" : "/") + expanded
     }
 
-    /// Checks until `holds` is true or the time limit passes, then fails with `message`.
+    /// Checks until `holds` is true or the time limit passes, then fails
+    /// with `message`; between checks, waits for the page to change.
     func eventually(_ page: BrowserPage, _ holds: () throws -> Bool, _ message: () throws -> String) async throws {
         let deadline = Date().addingTimeInterval(timeLimit)
         while true {
             if try holds() { return }
             guard Date() < deadline else { break }
-            try await Task.sleep(nanoseconds: 30_000_000)
+            try await page.settle()
         }
         throw BrowserError(try message())
     }
