@@ -9,7 +9,8 @@ extension BrowserPage {
     /// again when the page changes (or is between documents) while the
     /// element is not ready.
     func waitFor(_ expression: String, _ locator: Locator?, timeLimit: Double) async throws -> CDPObject {
-        let deadline = Date().addingTimeInterval(timeLimit)
+        let began = Date()
+        let deadline = began.addingTimeInterval(timeLimit)
         var last: CDPObject?
         while true {
             if let answer = CDPObject(object: try evaluateIfAlive(expression)) {
@@ -17,7 +18,7 @@ extension BrowserPage {
                 last = answer
             }
             guard Date() < deadline else { break }
-            try await settle()
+            try await settle(waited: Date().timeIntervalSince(began))
         }
         throw BrowserError(Self.explain(last, locator, timeLimit: timeLimit))
     }
@@ -26,8 +27,12 @@ extension BrowserPage {
     /// changes (its elements, attributes or text, input, history), at most
     /// 30 ms (what is not seen as a change, a style sheet or a script's
     /// property, is checked again then); 5 ms while it is between documents.
-    func settle() async throws {
-        if try evaluateIfAlive(PageScript.call("settle", "30")) == nil {
+    /// After `waited` passes a quarter second it waits the 30 ms whatever
+    /// changes: a page that changes all the time is not checked non-stop.
+    func settle(waited: TimeInterval) async throws {
+        if waited > 0.25 {
+            try await Task.sleep(nanoseconds: 30_000_000)
+        } else if try evaluateIfAlive(PageScript.call("settle", "30")) == nil {
             try await Task.sleep(nanoseconds: 5_000_000)
         }
     }

@@ -109,11 +109,12 @@ public final class BrowserSteps: StepDefinitions {
     /// Checks until `holds` is true or the time limit passes, then fails
     /// with `message`; between checks, waits for the page to change.
     func eventually(_ page: BrowserPage, _ holds: () throws -> Bool, _ message: () throws -> String) async throws {
-        let deadline = Date().addingTimeInterval(timeLimit)
+        let began = Date()
+        let deadline = began.addingTimeInterval(timeLimit)
         while true {
             if try holds() { return }
             guard Date() < deadline else { break }
-            try await page.settle()
+            try await page.settle(waited: Date().timeIntervalSince(began))
         }
         throw BrowserError(try message())
     }
