@@ -92,8 +92,8 @@ example-todo: test-tools
 # The web example: pages served by the stub server, driven in headless Chromium,
 # their API answered by the stories (StoryKitBrowser); skipped, saying so, without Chromium.
 example-web: test-tools
-	@if command -v chromium >/dev/null; then cd Examples/WebApp && $(SWIFT) build && .build/debug/webapp-stories --strict Stories/; \
-	else echo "chromium is not installed: the web example is skipped"; fi
+	@if command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null; then cd Examples/WebApp && $(SWIFT) build && .build/debug/webapp-stories --strict Stories/; \
+	else echo "neither chromium-headless-shell nor chromium is installed: the web example is skipped"; fi
 
 # The tests, storyrun's own stories and the example packages: what CI runs.
 # Each step under a time limit in seconds: Tests/time-limit.sh names a step that overran.

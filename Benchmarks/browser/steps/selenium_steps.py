@@ -1,7 +1,8 @@
 """The browser bench's steps for behave, in Selenium as its users write
 them: elements by label, text or aria-label through XPath, and every
 action and check waiting up to 5 seconds (WebDriverWait, polled every
-30 ms as storyrun's BrowserSteps polls), so stories need no sleeps."""
+30 ms, the longest storyrun's BrowserSteps waits between two tries), so
+stories need no sleeps."""
 from behave import step
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ready
