@@ -11,6 +11,15 @@ whole process tree per story (which is what limits a 2-core machine).
 Without --flags it starts Chromium with StoryKitBrowser's own flags (read
 from ChromiumProcess.swift); with --flags, with those instead of its
 --disable-features. Prints medians.
+
+--way says how a story gets its page, to weigh what isolation costs:
+  fresh   a browser context of its own (what StoryKitBrowser does);
+  tab     a new tab in one context shared by all stories, its storage and
+          cache cleared after each story;
+  reuse   one tab for all stories, sent to about:blank and its cookies,
+          storage and cache cleared after each (Capybara's reset; the
+          session storage of other origins and the tab's history stay).
+Chromium: STORYKIT_CHROMIUM, else the one StoryKitBrowser picks first.
 """
 import argparse
 import fcntl
@@ -28,6 +37,13 @@ SOURCE = os.path.join(HERE, "..", "..", "Sources", "StoryKitBrowser", "Browser",
 BASE = ["--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe", "--no-first-run", "--no-default-browser-check",
         "--disable-extensions", "--disable-background-networking", "--disable-sync", "--disable-dev-shm-usage", "--mute-audio",
         "--hide-scrollbars", "--disable-breakpad", "--disable-component-update", "--window-size=1280,800"]
+
+
+def executable():
+    for path in (os.environ.get("STORYKIT_CHROMIUM"), "/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/chromium"):
+        if path and os.access(path, os.X_OK):
+            return path
+    raise SystemExit("no Chromium: apt-get install chromium-headless-shell")
 
 
 def storykit_features():
@@ -53,7 +69,7 @@ class Chromium:
         def descriptors():
             os.dup2(theirs_read, 3)
             os.dup2(theirs_write, 4)
-        self.process = subprocess.Popen([os.environ.get("STORYKIT_CHROMIUM", "/usr/bin/chromium"), *BASE, f"--user-data-dir={self.profile}",
+        self.process = subprocess.Popen([executable(), *BASE, f"--user-data-dir={self.profile}",
                                          *flags, "about:blank"], preexec_fn=descriptors, close_fds=False, start_new_session=True,
                                         stderr=subprocess.DEVNULL)
         os.close(theirs_read)
@@ -111,7 +127,57 @@ class Chromium:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
-def story(browser, url):
+def open_tab(browser, context):
+    target = browser.call("Target.createTarget", {"url": "about:blank", "browserContextId": context})["targetId"]
+    session = browser.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+    for method, params in (("Page.enable", {}), ("Page.setLifecycleEventsEnabled", {"enabled": True}), ("Runtime.enable", {})):
+        browser.call(method, params, session)
+    return target, session
+
+
+def load(browser, session, url):
+    loader = browser.call("Page.navigate", {"url": url}, session).get("loaderId")
+    browser.until(lambda message: message.get("method") == "Page.lifecycleEvent" and message["params"].get("name") == "load"
+                  and message["params"].get("loaderId") == loader)
+
+
+def renderers(browser):
+    return {pid for pid, (kind, _) in browser.processes().items() if kind == "renderer"}
+
+
+def clear(browser, session, url):
+    browser.call("Storage.clearDataForOrigin", {"origin": url.split("/", 3)[0] + "//" + url.split("/", 3)[2], "storageTypes": "all"}, session)
+    browser.call("Network.clearBrowserCache", {}, session)
+
+
+def story_in_tab(browser, url, shared):
+    """A new tab in the shared context; storage and cache cleared, the tab closed."""
+    began = time.perf_counter()
+    target, session = open_tab(browser, shared["context"])
+    browser.times.setdefault("tab opened", []).append(time.perf_counter() - began)
+    load(browser, session, url)
+    alive = renderers(browser)
+    clear(browser, session, url)
+    browser.call("Target.closeTarget", {"targetId": target})
+    return alive
+
+
+def story_reusing(browser, url, shared):
+    """The one shared tab, then Capybara's reset: about:blank, cookies, storage and cache cleared."""
+    if "session" not in shared:
+        shared["session"] = open_tab(browser, shared["context"])[1]
+    session = shared["session"]
+    load(browser, session, url)
+    alive = renderers(browser)
+    began = time.perf_counter()
+    load(browser, session, "about:blank")
+    browser.call("Network.clearBrowserCookies", {}, session)
+    clear(browser, session, url)
+    browser.times.setdefault("reset", []).append(time.perf_counter() - began)
+    return alive
+
+
+def story(browser, url, shared=None):
     context = browser.call("Target.createBrowserContext", {"disposeOnDetach": True})["browserContextId"]
     target = browser.call("Target.createTarget", {"url": "about:blank", "browserContextId": context})["targetId"]
     session = browser.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
@@ -126,9 +192,9 @@ def story(browser, url):
     browser.until(lambda message: message.get("method") == "Page.lifecycleEvent" and message["params"].get("name") == "load"
                   and message["params"].get("loaderId") == loader)
     browser.times.setdefault("navigation to load", []).append(time.perf_counter() - began)
-    renderers = {pid for pid, (kind, _) in browser.processes().items() if kind == "renderer"}
+    alive = renderers(browser)
     browser.call("Target.disposeBrowserContext", {"browserContextId": context})
-    return renderers
+    return alive
 
 
 def main():
@@ -136,6 +202,7 @@ def main():
     options.add_argument("url")
     options.add_argument("--stories", type=int, default=20)
     options.add_argument("--flags", default=None)
+    options.add_argument("--way", choices=["fresh", "tab", "reuse"], default="fresh")
     args = options.parse_args()
     flags = args.flags.split() if args.flags is not None else [storykit_features()]
     browser = Chromium(flags)
@@ -144,18 +211,20 @@ def main():
         time.sleep(2)
         before = browser.processes()
         cpu = sum(seconds for _, seconds in before.values())
-        renderers, wall, began = set(), [], time.perf_counter()
+        way = {"fresh": story, "tab": story_in_tab, "reuse": story_reusing}[args.way]
+        shared = {} if args.way == "fresh" else {"context": browser.call("Target.createBrowserContext")["browserContextId"]}
+        started_renderers, wall = set(), []
         for _ in range(args.stories):
             started = time.perf_counter()
-            renderers |= story(browser, args.url) - set(before)
+            started_renderers |= way(browser, args.url, shared) - set(before)
             wall.append(time.perf_counter() - started)
         time.sleep(0.5)
         cpu = sum(seconds for _, seconds in browser.processes().values()) - cpu
-        print(f"flags: {' '.join(flags)}")
+        print(f"{executable()}, a page a story: {args.way}; flags: {' '.join(flags)}")
         for name, values in browser.times.items():
             if name != "Browser.getVersion":
                 print(f"  {name:30} median {1000 * statistics.median(values):7.1f} ms")
-        print(f"  a story: median {1000 * statistics.median(wall):.0f} ms wall; {len(renderers) / args.stories:.1f} renderer processes started;"
+        print(f"  a story: median {1000 * statistics.median(wall):.0f} ms wall; {len(started_renderers) / args.stories:.1f} renderer processes started;"
               f" Chromium's CPU {1000 * cpu / args.stories:.0f} ms (load average {os.getloadavg()[0]:.1f})")
     finally:
         browser.stop()
