@@ -8,8 +8,9 @@ import Synchronization
 /// The one browser of this process: started when a story first needs it,
 /// replaced when it died or stopped answering, stopped when the process exits.
 public enum Browser {
-    /// The Chromium executable; nil looks at `STORYKIT_CHROMIUM`, then the
-    /// PATH for `chromium-headless-shell`, then `chromium` (and Chrome's names).
+    /// The Chromium executable; nil looks at `STORYKIT_CHROMIUM`, then for
+    /// Debian's headless shell (`/usr/lib/chromium/chromium-headless-shell`),
+    /// then on the PATH for `chromium-headless-shell`, `chromium` and Chrome's names.
     public static var executable: String? {
         get { settings.withLock { $0.executable } }
         set { settings.withLock { $0.executable = newValue } }

@@ -30,6 +30,7 @@ extension BrowserPage {
     /// After `waited` passes a quarter second it waits the 30 ms whatever
     /// changes: a page that changes all the time is not checked non-stop.
     func settle(waited: TimeInterval) async throws {
+        try Task.checkCancellation()
         if waited > 0.25 {
             try await Task.sleep(nanoseconds: 30_000_000)
         } else if try evaluateIfAlive(PageScript.call("settle", "30")) == nil {

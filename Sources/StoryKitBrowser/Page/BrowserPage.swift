@@ -128,7 +128,8 @@ public final class BrowserPage: Sendable {
                 checked = Date()
             }
             if loader != nil {
-                loads.awaitNext(upTo: 0.1)
+                // Woken by the load event; short, as it holds its thread.
+                loads.awaitNext(upTo: 0.01)
             } else {
                 try await Task.sleep(nanoseconds: 2_000_000)
             }
