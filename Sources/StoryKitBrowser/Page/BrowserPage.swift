@@ -38,8 +38,18 @@ public final class BrowserPage: Sendable {
 
         func contains(_ loader: String) -> Bool { loaded.withLock { $0.contains(loader) } }
 
-        /// Waits until a document loads (any: the caller looks again), at most `seconds`.
-        func awaitNext(upTo seconds: Double) { _ = arrived.wait(timeout: .now() + seconds) }
+        /// Waits until a document loads (any: the caller looks again), at
+        /// most `seconds`, or until the task is cancelled (a step that ran
+        /// past `--step-timeout`); throws `CancellationError` then.
+        func awaitNext(upTo seconds: Double) async throws {
+            try Task.checkCancellation()
+            await withTaskCancellationHandler {
+                _ = arrived.wait(timeout: .now() + seconds)
+            } onCancel: {
+                arrived.signal()
+            }
+            try Task.checkCancellation()
+        }
     }
 
     let loads = Loads()
@@ -128,7 +138,7 @@ public final class BrowserPage: Sendable {
                 checked = Date()
             }
             if loader != nil {
-                loads.awaitNext(upTo: 0.1)
+                try await loads.awaitNext(upTo: 0.1)
             } else {
                 try await Task.sleep(nanoseconds: 2_000_000)
             }
