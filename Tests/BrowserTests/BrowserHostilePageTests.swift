@@ -104,5 +104,43 @@ extension BrowserTests {
         #expect(!outcome.output.contains("does not stop when cancelled"), "\(outcome.output)")
         #expect(seconds < 4, "the visit took \(seconds) s")
     }
+
+    @Test(
+        "In the desktop Chromium, a story's page left in the background by a link that opens a new tab keeps its pace: clicks and checks are not held by throttled timers",
+        .enabled(if: access(BrowserIsolationTests.desktop, X_OK) == 0))
+    func backgroundTab() async throws {
+        let server = try BrowserHarness.serve([
+            "/": """
+                <!doctype html><a href="/other" target="_blank">Open</a><button onclick="this.dataset.n = (+this.dataset.n || 0) + 1; \
+                const p = document.createElement('p'); p.textContent = 'Clicked ' + this.dataset.n; document.body.append(p)">Go</button>
+                """,
+            "/other": "<!doctype html><p>Other</p>",
+        ])
+        defer { server.stop() }
+        Browser.stop()
+        Browser.executable = BrowserIsolationTests.desktop
+        defer {
+            Browser.stop()
+            Browser.executable = nil
+        }
+        let story = """
+            Feature: background
+              Scenario: a new tab opened
+                When I visit /
+                And I click "Open"
+                And I click "Go"
+                And I click "Go"
+                And I click "Go"
+                Then I see "Clicked 3"
+                And I don't see "Clicked 4"
+            """
+        // The browser started and warm: the second run is timed.
+        _ = try await BrowserHarness.run(story, server: server, timeLimit: 0.5)
+        let started = Date()
+        let outcome = try await BrowserHarness.run(story, server: server, timeLimit: 0.5)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(outcome.status == .success, "\(outcome.output)")
+        #expect(seconds < 2, "the story took \(seconds) s")
+    }
 }
 }
