@@ -36,7 +36,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "..", "..", "Sources", "StoryKitBrowser", "Browser", "ChromiumProcess.swift")
 BASE = ["--headless", "--no-sandbox", "--disable-gpu", "--remote-debugging-pipe", "--no-first-run", "--no-default-browser-check",
         "--disable-extensions", "--disable-background-networking", "--disable-sync", "--disable-dev-shm-usage", "--mute-audio",
-        "--hide-scrollbars", "--disable-breakpad", "--disable-component-update", "--window-size=1280,800"]
+        "--hide-scrollbars", "--disable-breakpad", "--disable-component-update", "--disable-background-timer-throttling",
+        "--window-size=1280,800"]
 
 
 def executable():

@@ -26,16 +26,20 @@ extension BrowserPage {
     /// Waits after a check that did not hold: until the page's document
     /// changes (its elements, attributes or text, input, history), at most
     /// 30 ms (what is not seen as a change, a style sheet or a script's
-    /// property, is checked again then); 5 ms while it is between documents.
+    /// property, is checked again then); 5 ms while it is between documents;
+    /// 30 ms here when the page's timers are its own (they may never fire).
     /// After `waited` passes a quarter second it waits the 30 ms whatever
     /// changes: a page that changes all the time is not checked non-stop.
     func settle(waited: TimeInterval) async throws {
         try Task.checkCancellation()
         if waited > 0.25 {
             try await Task.sleep(nanoseconds: 30_000_000)
-        } else if try evaluateIfAlive(PageScript.call("settle", "30")) == nil {
-            try await Task.sleep(nanoseconds: 5_000_000)
+            return
         }
+        guard let answer = try evaluateIfAlive(PageScript.call("settle", "30")) else {
+            return try await Task.sleep(nanoseconds: 5_000_000)
+        }
+        if answer.boolValue == nil { try await Task.sleep(nanoseconds: 30_000_000) }
     }
 
     /// Why a query did not succeed, with the closest candidates.

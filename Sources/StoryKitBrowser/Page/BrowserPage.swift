@@ -38,8 +38,18 @@ public final class BrowserPage: Sendable {
 
         func contains(_ loader: String) -> Bool { loaded.withLock { $0.contains(loader) } }
 
-        /// Waits until a document loads (any: the caller looks again), at most `seconds`.
-        func awaitNext(upTo seconds: Double) { _ = arrived.wait(timeout: .now() + seconds) }
+        /// Waits until a document loads (any: the caller looks again), at
+        /// most `seconds`, or until the task is cancelled (a step that ran
+        /// past `--step-timeout`); throws `CancellationError` then.
+        func awaitNext(upTo seconds: Double) async throws {
+            try Task.checkCancellation()
+            await withTaskCancellationHandler {
+                _ = arrived.wait(timeout: .now() + seconds)
+            } onCancel: {
+                arrived.signal()
+            }
+            try Task.checkCancellation()
+        }
     }
 
     let loads = Loads()
@@ -129,7 +139,7 @@ public final class BrowserPage: Sendable {
             }
             if loader != nil {
                 // Woken by the load event; short, as it holds its thread.
-                loads.awaitNext(upTo: 0.01)
+                try await loads.awaitNext(upTo: 0.01)
             } else {
                 try await Task.sleep(nanoseconds: 2_000_000)
             }

@@ -175,11 +175,19 @@ enum PageScript {
       // wait for the next change instead of a fixed interval. `seen` is the
       // count when the last check began: a change during or after it wakes
       // `settle` at once.
+      // A page may have removed or replaced what watching needs (its own
+      // MutationObserver, addEventListener, fake timers): then the helper is
+      // still made, and `settle` waits its whole interval, or asks the
+      // caller to wait when the page's timers may never fire.
       const watch = { changes: 0, seen: -1, wake: null };
       const bump = () => { watch.changes++; if (watch.wake) watch.wake(); };
-      new MutationObserver(bump).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-      for (const type of ['input', 'change', 'transitionend', 'animationend', 'load', 'hashchange', 'popstate', 'pageshow'])
-        addEventListener(type, bump, true);
+      try { new MutationObserver(bump).observe(document, { subtree: true, childList: true, attributes: true, characterData: true }); } catch (e) {}
+      try {
+        for (const type of ['input', 'change', 'transitionend', 'animationend', 'load', 'hashchange', 'popstate', 'pageshow'])
+          addEventListener(type, bump, true);
+      } catch (e) {}
+      const isNative = f => typeof f === 'function' && /\{\s*\[native code\]\s*\}\s*$/.test(Function.prototype.toString.call(f));
+      const later = setTimeout, cancel = clearTimeout, canWait = isNative(later) && isNative(cancel);
       const checks = {
         async act(spec) {
           const found = resolve(spec);
@@ -264,12 +272,21 @@ enum PageScript {
       };
       const helper = {};
       for (const [key, check] of Object.entries(checks)) helper[key] = argument => { watch.seen = watch.changes; return check(argument); };
-      // Resolves at the document's next change since the last check, or
-      // after `ms`; at once when no check ran in this document yet (it is new).
-      helper.settle = ms => watch.seen === -1 || watch.changes !== watch.seen ? true : new Promise(done => {
-        const over = setTimeout(() => { watch.wake = null; done(false); }, ms);
-        watch.wake = () => { clearTimeout(over); watch.wake = null; done(true); };
-      });
+      // True at the document's next change since the last check or settle
+      // (at once when there was one, or when none ran in this document yet:
+      // it is new), false after `ms`; 'unwatched' when the page's timers are
+      // its own, for the caller to wait instead. A settle counts as seeing
+      // the changes, so a wait whose check reads nothing from the page (a
+      // dialog, a request) does not spin. Async, awaiting a thenable: its
+      // promise is the browser's, whatever the page made of `Promise`.
+      helper.settle = async ms => {
+        if (watch.seen === -1 || watch.changes !== watch.seen) { watch.seen = watch.changes; return true; }
+        if (!canWait) return 'unwatched';
+        return await { then(done) {
+          const over = later(() => { watch.wake = null; done(false); }, ms);
+          watch.wake = () => { cancel(over); watch.wake = null; done(true); };
+        } };
+      };
       return helper;
     }
     """#
