@@ -79,6 +79,11 @@ extension BrowserTests {
             usleep(100_000)
         }
         #expect(contexts.count <= 1, "\(contexts.count) browser contexts are open after 8 stories")
+        // Whichever the browser, a story's page is 1280x800 (the desktop Chromium's window bars are not taken off it).
+        let page = try Browser.newPage()
+        let size = try page.evaluate("innerWidth + 'x' + innerHeight")?.stringValue
+        page.close()
+        #expect(size == "1280x800")
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(try #require(Browser.processID))/exe")
         Browser.stop()
         #expect(BrowserHarness.chromiumProcesses().isEmpty)

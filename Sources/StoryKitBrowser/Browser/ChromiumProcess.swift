@@ -51,7 +51,10 @@ final class ChromiumProcess: Sendable {
 
     /// Starts the browser.
     /// - Throws: ``BrowserError`` when no socket pair, profile folder or process can be made.
-    init(executable: String, windowSize: (Int, Int) = (1280, 800)) throws {
+    /// The size of every story's page, in CSS pixels.
+    static let viewport = (width: 1280, height: 800)
+
+    init(executable: String, windowSize: (Int, Int) = (viewport.width, viewport.height)) throws {
         self.executable = executable
         // Writing to a browser that died must fail the call, not end the worker.
         signal(SIGPIPE, SIG_IGN)

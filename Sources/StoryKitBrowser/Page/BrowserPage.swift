@@ -93,8 +93,18 @@ public final class BrowserPage: Sendable {
                 break
             }
         }
+        // The desktop Chromium takes its emulated window's bars off the
+        // window size (1280x713 of 1280x800); the headless shell does not.
+        // The same viewport in both keeps layouts and screenshots alike.
+        let viewport: CDPParameters = [
+            ("width", .int(Int64(ChromiumProcess.viewport.width))), ("height", .int(Int64(ChromiumProcess.viewport.height))),
+            ("deviceScaleFactor", .int(1)), ("mobile", .bool(false)),
+        ]
         try connection.callAll(
-            [("Page.enable", []), ("Page.setLifecycleEventsEnabled", [("enabled", .bool(true))]), ("Runtime.enable", [])], session: session, timeLimit: timeLimit)
+            [
+                ("Page.enable", []), ("Page.setLifecycleEventsEnabled", [("enabled", .bool(true))]), ("Runtime.enable", []),
+                ("Emulation.setDeviceMetricsOverride", viewport),
+            ], session: session, timeLimit: timeLimit)
     }
 
     /// Sends a command to this page's session.
