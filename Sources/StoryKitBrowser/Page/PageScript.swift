@@ -46,7 +46,8 @@ enum PageScript {
       function name(el) {
         const by = el.getAttribute('aria-labelledby');
         if (by) {
-          const text = by.split(/\s+/).map(id => document.getElementById(id)).filter(Boolean).map(e => norm(e.innerText || e.textContent)).join(' ');
+          const home = el.getRootNode().getElementById ? el.getRootNode() : document;
+          const text = by.split(/\s+/).map(id => home.getElementById(id)).filter(Boolean).map(e => norm(e.innerText || e.textContent)).join(' ');
           if (text) return text;
         }
         const aria = norm(el.getAttribute('aria-label'));
@@ -93,7 +94,38 @@ enum PageScript {
         const shown = n.length > 60 ? n.slice(0, 57) + '…' : n;
         return (r === 'generic' ? where : r) + (shown ? ' "' + shown + '"' : '') + (r === 'generic' ? '' : ' (' + where + ')');
       }
-      function all(root, selector) { return [...root.querySelectorAll(selector)]; }
+      // Open shadow roots (web components) are searched too, as Playwright
+      // does, their elements in place of their host's; closed ones cannot be.
+      // `pierce` says whether the document has any: each check looks first.
+      let pierce = false;
+      function hosts(root) {
+        const list = [], walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+        for (let el = walker.nextNode(); el; el = walker.nextNode()) if (el.shadowRoot) list.push(el);
+        return list;
+      }
+      function all(root, selector) {
+        if (!pierce || (!root.shadowRoot && hosts(root).length === 0)) return [...root.querySelectorAll(selector)];
+        const found = root.shadowRoot ? all(root.shadowRoot, selector) : [], walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+        for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+          if (el.matches(selector)) found.push(el);
+          if (el.shadowRoot) found.push(...all(el.shadowRoot, selector));
+        }
+        return found;
+      }
+      // Whether `inner` is `outer` or inside it, across shadow roots.
+      function within(outer, inner) {
+        for (let node = inner; node; node = node.parentNode || node.host) if (node === outer) return true;
+        return false;
+      }
+      // What an element shows: its text, then that of the open shadow roots inside it.
+      function shown(el) {
+        if (!pierce) return el.innerText || '';
+        const parts = [el.innerText || ''];
+        for (const host of el.shadowRoot ? [el, ...hosts(el)] : hosts(el))
+          for (const child of host.shadowRoot.children)
+            if (!['STYLE', 'SCRIPT', 'TEMPLATE', 'SLOT'].includes(child.tagName) && visible(child)) parts.push(shown(child));
+        return parts.filter(Boolean).join('\n');
+      }
       function pool(spec, root) {
         switch (spec.kind) {
           case 'css': return all(root, spec.name);
@@ -106,13 +138,13 @@ enum PageScript {
           case 'field': return all(root, field).filter(el => !spec.role || role(el) === spec.role);
           case 'role': return all(root, '*').filter(el => role(el) === spec.role);
           case 'region': return all(root, '*').filter(el => !['SCRIPT', 'STYLE', 'HEAD'].includes(el.tagName));
-          default: return all(root, 'body *').filter(el => !['SCRIPT', 'STYLE', 'OPTION'].includes(el.tagName));
+          default: return all(root === document ? document.body || document : root, '*').filter(el => !['SCRIPT', 'STYLE', 'OPTION'].includes(el.tagName));
         }
       }
       function score(spec, el) {
         if (spec.kind === 'css' || spec.kind === 'xpath' || (spec.kind === 'role' && !spec.name)) return 3;
         const names = spec.kind === 'field' ? fieldNames(el) : spec.kind === 'region' ? regionNames(el)
-          : spec.kind === 'text' ? [norm(el.innerText)] : [name(el)];
+          : spec.kind === 'text' ? [norm(shown(el))] : [name(el)];
         return Math.max(0, ...names.map(n => level(n, spec.name)));
       }
       function search(spec, root) {
@@ -121,13 +153,13 @@ enum PageScript {
         const best = Math.max(0, ...shown.map(e => e.level));
         let matches = shown.filter(e => e.level === best).map(e => e.el);
         // Text is found in its innermost element: drop an element whose child matches too.
-        if (spec.kind === 'text' || spec.kind === 'region') matches = matches.filter(el => !matches.some(o => o !== el && el.contains(o)));
+        if (spec.kind === 'text' || spec.kind === 'region') matches = matches.filter(el => !matches.some(o => o !== el && within(el, o)));
         return { matches, hidden: hidden.map(e => e.el) };
       }
       function candidates(spec, root) {
         const seen = new Set(), list = [];
         const kind = spec.kind === 'css' || spec.kind === 'xpath' ? 'clickable' : spec.kind;
-        const source = kind === 'text' ? all(root, 'body *').filter(el => [...el.childNodes].some(n => n.nodeType === 3 && norm(n.textContent)))
+        const source = kind === 'text' ? all(root === document ? document.body || document : root, '*').filter(el => [...el.childNodes].some(n => n.nodeType === 3 && norm(n.textContent)))
           : pool({ kind, role: spec.role }, root);
         for (const el of source) {
           if (!visible(el)) continue;
@@ -209,8 +241,12 @@ enum PageScript {
           } else box = el.getBoundingClientRect();
           const x = box.left + box.width / 2, y = box.top + box.height / 2;
           if (spec.pointer) {
-            const hit = document.elementFromPoint(x, y);
-            const ours = hit && (hit === el || el.contains(hit) || (el.labels && [...el.labels].some(l => l === hit || l.contains(hit))));
+            let hit = document.elementFromPoint(x, y);
+            for (let inner = hit; inner && inner.shadowRoot; inner = hit) {
+              hit = inner.shadowRoot.elementFromPoint(x, y) || inner;
+              if (hit === inner) break;
+            }
+            const ours = hit && (within(el, hit) || (el.labels && [...el.labels].some(l => within(l, hit))));
             if (!ours) return { state: 'covered', element: found.element, by: describe(hit) };
           }
           window.__storyrunTarget = el;
@@ -239,10 +275,10 @@ enum PageScript {
           return { state: 'ok', count: matches.length, elements: matches.slice(0, 20).map(describe) };
         },
         text(scope) {
-          if (!scope) return { state: 'ok', text: document.body ? document.body.innerText : '' };
+          if (!scope) return { state: 'ok', text: document.body ? shown(document.body) : '' };
           const found = resolve(scope);
           if (found.state !== 'ok') return strip(Object.assign(found, { inScope: true }));
-          return { state: 'ok', text: found.el.innerText };
+          return { state: 'ok', text: shown(found.el) };
         },
         focusForTyping() { return focusForTyping(window.__storyrunTarget); },
         clearTarget() {
@@ -271,7 +307,11 @@ enum PageScript {
         page() { return { title: document.title, url: location.href, path: location.pathname + location.search + location.hash }; }
       };
       const helper = {};
-      for (const [key, check] of Object.entries(checks)) helper[key] = argument => { watch.seen = watch.changes; return check(argument); };
+      for (const [key, check] of Object.entries(checks)) helper[key] = argument => {
+        watch.seen = watch.changes;
+        pierce = hosts(document).length > 0;
+        return check(argument);
+      };
       // True at the document's next change since the last check or settle
       // (at once when there was one, or when none ran in this document yet:
       // it is new), false after `ms`; 'unwatched' when the page's timers are
