@@ -112,19 +112,43 @@ enum PageScript {
         }
         return found;
       }
-      // Whether `inner` is `outer` or inside it, across shadow roots.
+      // Whether `inner` is `outer` or inside it, in the flat tree: across
+      // shadow roots, and a slotted element inside the slot that shows it.
       function within(outer, inner) {
-        for (let node = inner; node; node = node.parentNode || node.host) if (node === outer) return true;
+        for (let node = inner; node; node = node.assignedSlot || node.parentNode || node.host) if (node === outer) return true;
         return false;
       }
-      // What an element shows: its text, then that of the open shadow roots inside it.
+      // Whether an element's text is all in its light tree (no shadow host, no slot): `innerText` reads it.
+      function plain(el) {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+        for (let e = walker.currentNode; e; e = walker.nextNode()) if (e.shadowRoot || e.tagName === 'SLOT') return false;
+        return true;
+      }
+      // What a node shows, read along the flat tree as it is drawn: a host's
+      // open shadow root in place of its children, a slot's assigned nodes
+      // (or its fallback) in place of the slot; a block on its own line.
+      function flat(node) {
+        if (node.nodeType === 3) {
+          const parent = node.parentElement || (node.parentNode && node.parentNode.host);
+          return parent && getComputedStyle(parent).visibility !== 'visible' ? '' : node.textContent.replace(/\s+/g, ' ');
+        }
+        if (node.nodeType !== 1 || ['STYLE', 'SCRIPT', 'TEMPLATE', 'HEAD'].includes(node.tagName)) return '';
+        const display = getComputedStyle(node).display;
+        if (display === 'none') return '';
+        if (node.tagName === 'BR') return '\n';
+        let text;
+        if (plain(node)) text = node.innerText || '';
+        else {
+          const slotted = node.tagName === 'SLOT' ? node.assignedNodes() : [];
+          const kids = node.shadowRoot ? node.shadowRoot.childNodes : slotted.length ? slotted : node.childNodes;
+          text = [...kids].map(flat).join('');
+        }
+        return /^(inline|contents)/.test(display) ? text : '\n' + text + '\n';
+      }
+      // What an element shows: its `innerText`, or its flat tree's text when it holds a shadow host or a slot.
       function shown(el) {
-        if (!pierce) return el.innerText || '';
-        const parts = [el.innerText || ''];
-        for (const host of el.shadowRoot ? [el, ...hosts(el)] : hosts(el))
-          for (const child of host.shadowRoot.children)
-            if (!['STYLE', 'SCRIPT', 'TEMPLATE', 'SLOT'].includes(child.tagName) && visible(child)) parts.push(shown(child));
-        return parts.filter(Boolean).join('\n');
+        if (!pierce || plain(el)) return el.innerText || '';
+        return flat(el).replace(/ *\n[\n ]*/g, '\n').trim();
       }
       function pool(spec, root) {
         switch (spec.kind) {
