@@ -16,6 +16,7 @@ extension BrowserTests {
         <titled-box></titled-box>
         <framed-box><span>Slotted words</span><button>Go</button></framed-box>
         <solo-frame><em>Only slotted</em></solo-frame>
+        <save-button role=button tabindex=0></save-button>
         <p id=out></p>
         <script>
         const define = (tag, html) => customElements.define(tag, class extends HTMLElement {
@@ -26,6 +27,8 @@ extension BrowserTests {
         define('titled-box', '<slot name=title>Default title</slot>');
         define('framed-box', '<div class=frame><slot></slot></div>');
         define('solo-frame', '<div class=frame><slot></slot></div>');
+        define('save-button', '<span>Save draft</span>');
+        document.querySelector('save-button').addEventListener('click', () => { out.textContent = 'Saved'; });
         document.querySelector('framed-box button').addEventListener('click', () => { out.textContent = 'Went'; });
         </script></body>
         """
@@ -69,6 +72,16 @@ extension BrowserTests {
                 And I see "Slotted words" within "css=framed-box"
                 And I see "Hello, Ada!" within "css=greet-line"
                 And I don't see "Hello" within "css=framed-box"
+            """)
+        #expect(outcome.status == .success, "\(outcome.output)")
+    }
+
+    @Test("A custom element with a button's role is named by the text its shadow root shows, as its accessible name is: it is clicked by that name")
+    func hostNamedByShadowText() async throws {
+        let outcome = try await run("""
+                Then I see the button "Save draft"
+                When I click "Save draft"
+                Then I see "Saved"
             """)
         #expect(outcome.status == .success, "\(outcome.output)")
     }
