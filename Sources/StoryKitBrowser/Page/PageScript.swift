@@ -60,7 +60,7 @@ enum PageScript {
         if (tag === 'fieldset') { const legend = el.querySelector('legend'); if (legend) return norm(legend.textContent); }
         const r = role(el);
         if (['button', 'link', 'heading', 'checkbox', 'radio', 'option', 'tab', 'menuitem', 'cell', 'columnheader', 'listitem', 'row', 'switch'].includes(r))
-          return norm(el.innerText || el.textContent) || norm(attr(el, 'title'));
+          return norm(shown(el) || el.textContent) || norm(attr(el, 'title'));
         return norm(attr(el, 'title'));
       }
       function fieldNames(el) {
@@ -88,11 +88,11 @@ enum PageScript {
       }
       function describe(el) {
         if (!el || !el.tagName) return 'nothing';
-        const r = role(el), n = r === 'generic' || r === 'paragraph' ? norm(el.innerText || el.textContent) : name(el);
+        const r = role(el), n = r === 'generic' || r === 'paragraph' ? norm(shown(el) || el.textContent) : name(el);
         let where = el.tagName.toLowerCase() + (attr(el, 'id') ? '#' + attr(el, 'id') : '');
         if (!attr(el, 'id') && typeof el.className === 'string' && el.className.trim()) where += '.' + el.className.trim().split(/\s+/).join('.');
-        const shown = n.length > 60 ? n.slice(0, 57) + '…' : n;
-        return (r === 'generic' ? where : r) + (shown ? ' "' + shown + '"' : '') + (r === 'generic' ? '' : ' (' + where + ')');
+        const short = n.length > 60 ? n.slice(0, 57) + '…' : n;
+        return (r === 'generic' ? where : r) + (short ? ' "' + short + '"' : '') + (r === 'generic' ? '' : ' (' + where + ')');
       }
       // Open shadow roots (web components) are searched too, as Playwright
       // does, their elements in place of their host's; closed ones cannot be.
