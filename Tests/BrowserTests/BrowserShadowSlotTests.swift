@@ -17,6 +17,8 @@ extension BrowserTests {
         <framed-box><span>Slotted words</span><button>Go</button></framed-box>
         <solo-frame><em>Only slotted</em></solo-frame>
         <save-button role=button tabindex=0></save-button>
+        <svg width=200 height=30><text x=0 y=20>Light chart</text></svg>
+        <shadow-chart></shadow-chart>
         <p id=out></p>
         <script>
         const define = (tag, html) => customElements.define(tag, class extends HTMLElement {
@@ -27,6 +29,7 @@ extension BrowserTests {
         define('titled-box', '<slot name=title>Default title</slot>');
         define('framed-box', '<div class=frame><slot></slot></div>');
         define('solo-frame', '<div class=frame><slot></slot></div>');
+        define('shadow-chart', '<svg width=200 height=30><text x=0 y=20>Shadow chart</text></svg><template><p>Template only</p></template>');
         define('save-button', '<span>Save draft</span>');
         document.querySelector('save-button').addEventListener('click', () => { out.textContent = 'Saved'; });
         document.querySelector('framed-box button').addEventListener('click', () => { out.textContent = 'Went'; });
@@ -72,6 +75,16 @@ extension BrowserTests {
                 And I see "Slotted words" within "css=framed-box"
                 And I see "Hello, Ada!" within "css=greet-line"
                 And I don't see "Hello" within "css=framed-box"
+            """)
+        #expect(outcome.status == .success, "\(outcome.output)")
+    }
+
+    @Test("SVG text is seen in the light tree of a page with web components and inside a shadow root; a template's content is not")
+    func svgAndTemplate() async throws {
+        let outcome = try await run("""
+                Then I see "Light chart"
+                And I see "Shadow chart"
+                And I don't see "Template only"
             """)
         #expect(outcome.status == .success, "\(outcome.output)")
     }
