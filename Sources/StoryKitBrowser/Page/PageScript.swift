@@ -127,6 +127,7 @@ enum PageScript {
       // What a node shows, read along the flat tree as it is drawn: a host's
       // open shadow root in place of its children, a slot's assigned nodes
       // (or its fallback) in place of the slot; a block on its own line.
+      // SVG has no `innerText`: its text nodes are read.
       function flat(node) {
         if (node.nodeType === 3) {
           const parent = node.parentElement || (node.parentNode && node.parentNode.host);
@@ -137,7 +138,7 @@ enum PageScript {
         if (display === 'none') return '';
         if (node.tagName === 'BR') return '\n';
         let text;
-        if (plain(node)) text = node.innerText || '';
+        if ('innerText' in node && plain(node)) text = node.innerText;
         else {
           const slotted = node.tagName === 'SLOT' ? node.assignedNodes() : [];
           const kids = node.shadowRoot ? node.shadowRoot.childNodes : slotted.length ? slotted : node.childNodes;
