@@ -119,16 +119,23 @@ enum PageScript {
         return false;
       }
       // Whether an element's text is all in its light tree (no shadow host, no slot): `innerText` reads it.
+      // This and `flat` are known once per check: a text search asks them of every element and its ancestors.
+      let plainKnown = new Map(), flatKnown = new Map();
       function plain(el) {
-        const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
-        for (let e = walker.currentNode; e; e = walker.nextNode()) if (e.shadowRoot || e.tagName === 'SLOT') return false;
-        return true;
+        let known = plainKnown.get(el);
+        if (known === undefined) plainKnown.set(el, known = !el.shadowRoot && el.tagName !== 'SLOT' && [...el.children].every(plain));
+        return known;
       }
       // What a node shows, read along the flat tree as it is drawn: a host's
       // open shadow root in place of its children, a slot's assigned nodes
       // (or its fallback) in place of the slot; a block on its own line.
       // SVG has no `innerText`: its text nodes are read.
       function flat(node) {
+        let known = flatKnown.get(node);
+        if (known === undefined) flatKnown.set(node, known = read(node));
+        return known;
+      }
+      function read(node) {
         if (node.nodeType === 3) {
           const parent = node.parentElement || (node.parentNode && node.parentNode.host);
           return parent && getComputedStyle(parent).visibility !== 'visible' ? '' : node.textContent.replace(/\s+/g, ' ');
@@ -335,6 +342,7 @@ enum PageScript {
       for (const [key, check] of Object.entries(checks)) helper[key] = argument => {
         watch.seen = watch.changes;
         pierce = hosts(document).length > 0;
+        plainKnown = new Map(); flatKnown = new Map();
         return check(argument);
       };
       // True at the document's next change since the last check or settle
