@@ -19,6 +19,7 @@ extension BrowserTests {
         <save-button role=button tabindex=0></save-button>
         <svg width=200 height=30><text x=0 y=20>Light chart</text></svg>
         <shadow-chart></shadow-chart>
+        <section aria-label=Basket><button>Pay</button><bare-text></bare-text></section>
         <p id=out></p>
         <script>
         const define = (tag, html) => customElements.define(tag, class extends HTMLElement {
@@ -85,6 +86,15 @@ extension BrowserTests {
                 Then I see "Light chart"
                 And I see "Shadow chart"
                 And I don't see "Template only"
+            """)
+        #expect(outcome.status == .success, "\(outcome.output)")
+    }
+
+    @Test("A CSS selector means what querySelectorAll makes of it on a page with web components: ':scope' is the search's root, not each element")
+    func scopeSelector() async throws {
+        let outcome = try await run("""
+                Then I see one element matching ":scope > body > section"
+                When I click "css=:scope > button" within "Basket"
             """)
         #expect(outcome.status == .success, "\(outcome.output)")
     }
