@@ -105,9 +105,11 @@ enum PageScript {
       }
       function all(root, selector) {
         if (!pierce || (!root.shadowRoot && hosts(root).length === 0)) return [...root.querySelectorAll(selector)];
+        // querySelectorAll's matches for the root's own tree (`:scope` is the root, not each element), in tree order.
         const found = root.shadowRoot ? all(root.shadowRoot, selector) : [], walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+        const matching = new Set(root.querySelectorAll(selector));
         for (let el = walker.nextNode(); el; el = walker.nextNode()) {
-          if (el.matches(selector)) found.push(el);
+          if (matching.has(el)) found.push(el);
           if (el.shadowRoot) found.push(...all(el.shadowRoot, selector));
         }
         return found;
