@@ -60,7 +60,7 @@ enum PageScript {
         if (tag === 'fieldset') { const legend = el.querySelector('legend'); if (legend) return norm(legend.textContent); }
         const r = role(el);
         if (['button', 'link', 'heading', 'checkbox', 'radio', 'option', 'tab', 'menuitem', 'cell', 'columnheader', 'listitem', 'row', 'switch'].includes(r))
-          return norm(el.innerText || el.textContent) || norm(attr(el, 'title'));
+          return norm(shown(el) || el.textContent) || norm(attr(el, 'title'));
         return norm(attr(el, 'title'));
       }
       function fieldNames(el) {
@@ -88,11 +88,11 @@ enum PageScript {
       }
       function describe(el) {
         if (!el || !el.tagName) return 'nothing';
-        const r = role(el), n = r === 'generic' || r === 'paragraph' ? norm(el.innerText || el.textContent) : name(el);
+        const r = role(el), n = r === 'generic' || r === 'paragraph' ? norm(shown(el) || el.textContent) : name(el);
         let where = el.tagName.toLowerCase() + (attr(el, 'id') ? '#' + attr(el, 'id') : '');
         if (!attr(el, 'id') && typeof el.className === 'string' && el.className.trim()) where += '.' + el.className.trim().split(/\s+/).join('.');
-        const shown = n.length > 60 ? n.slice(0, 57) + '…' : n;
-        return (r === 'generic' ? where : r) + (shown ? ' "' + shown + '"' : '') + (r === 'generic' ? '' : ' (' + where + ')');
+        const short = n.length > 60 ? n.slice(0, 57) + '…' : n;
+        return (r === 'generic' ? where : r) + (short ? ' "' + short + '"' : '') + (r === 'generic' ? '' : ' (' + where + ')');
       }
       // Open shadow roots (web components) are searched too, as Playwright
       // does, their elements in place of their host's; closed ones cannot be.
@@ -105,26 +105,60 @@ enum PageScript {
       }
       function all(root, selector) {
         if (!pierce || (!root.shadowRoot && hosts(root).length === 0)) return [...root.querySelectorAll(selector)];
+        // querySelectorAll's matches for the root's own tree (`:scope` is the root, not each element), in tree order.
         const found = root.shadowRoot ? all(root.shadowRoot, selector) : [], walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+        const matching = new Set(root.querySelectorAll(selector));
         for (let el = walker.nextNode(); el; el = walker.nextNode()) {
-          if (el.matches(selector)) found.push(el);
+          if (matching.has(el)) found.push(el);
           if (el.shadowRoot) found.push(...all(el.shadowRoot, selector));
         }
         return found;
       }
-      // Whether `inner` is `outer` or inside it, across shadow roots.
+      // Whether `inner` is `outer` or inside it, in the flat tree: across
+      // shadow roots, and a slotted element inside the slot that shows it.
       function within(outer, inner) {
-        for (let node = inner; node; node = node.parentNode || node.host) if (node === outer) return true;
+        for (let node = inner; node; node = node.assignedSlot || node.parentNode || node.host) if (node === outer) return true;
         return false;
       }
-      // What an element shows: its text, then that of the open shadow roots inside it.
+      // Whether an element's text is all in its light tree (no shadow host, no slot): `innerText` reads it.
+      // This and `flat` are known once per check: a text search asks them of every element and its ancestors.
+      let plainKnown = new Map(), flatKnown = new Map();
+      function plain(el) {
+        let known = plainKnown.get(el);
+        if (known === undefined) plainKnown.set(el, known = !el.shadowRoot && el.tagName !== 'SLOT' && [...el.children].every(plain));
+        return known;
+      }
+      // What a node shows, read along the flat tree as it is drawn: a host's
+      // open shadow root in place of its children, a slot's assigned nodes
+      // (or its fallback) in place of the slot; a block on its own line.
+      // SVG has no `innerText`: its text nodes are read.
+      function flat(node) {
+        let known = flatKnown.get(node);
+        if (known === undefined) flatKnown.set(node, known = read(node));
+        return known;
+      }
+      function read(node) {
+        if (node.nodeType === 3) {
+          const parent = node.parentElement || (node.parentNode && node.parentNode.host);
+          return parent && getComputedStyle(parent).visibility !== 'visible' ? '' : node.textContent.replace(/\s+/g, ' ');
+        }
+        if (node.nodeType !== 1 || ['STYLE', 'SCRIPT', 'TEMPLATE', 'HEAD'].includes(node.tagName)) return '';
+        const display = getComputedStyle(node).display;
+        if (display === 'none') return '';
+        if (node.tagName === 'BR') return '\n';
+        let text;
+        if ('innerText' in node && plain(node)) text = node.innerText;
+        else {
+          const slotted = node.tagName === 'SLOT' ? node.assignedNodes() : [];
+          const kids = node.shadowRoot ? node.shadowRoot.childNodes : slotted.length ? slotted : node.childNodes;
+          text = [...kids].map(flat).join('');
+        }
+        return /^(inline|contents)/.test(display) ? text : '\n' + text + '\n';
+      }
+      // What an element shows: its `innerText`, or its flat tree's text when it holds a shadow host or a slot.
       function shown(el) {
-        if (!pierce) return el.innerText || '';
-        const parts = [el.innerText || ''];
-        for (const host of el.shadowRoot ? [el, ...hosts(el)] : hosts(el))
-          for (const child of host.shadowRoot.children)
-            if (!['STYLE', 'SCRIPT', 'TEMPLATE', 'SLOT'].includes(child.tagName) && visible(child)) parts.push(shown(child));
-        return parts.filter(Boolean).join('\n');
+        if (!pierce || plain(el)) return el.innerText || '';
+        return flat(el).replace(/ *\n[\n ]*/g, '\n').trim();
       }
       function pool(spec, root) {
         switch (spec.kind) {
@@ -310,6 +344,7 @@ enum PageScript {
       for (const [key, check] of Object.entries(checks)) helper[key] = argument => {
         watch.seen = watch.changes;
         pierce = hosts(document).length > 0;
+        plainKnown = new Map(); flatKnown = new Map();
         return check(argument);
       };
       // True at the document's next change since the last check or settle
