@@ -25,17 +25,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "browser"))
 import generate  # noqa: E402
+from context_cost import executable as chromium  # noqa: E402  (the Chromium StoryKitBrowser picks first)
 
 CLICKS = 50
-
-
-def chromium():
-    """The browser both tools drive: STORYKIT_CHROMIUM, else the one StoryKitBrowser finds first
-    (Debian's headless shell, else the desktop chromium)."""
-    for path in (os.environ.get("STORYKIT_CHROMIUM"), "/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/chromium"):
-        if path and os.access(path, os.X_OK):
-            return path
-    sys.exit("no Chromium: make bench-browser-tools installs it")
 
 
 def start_app():

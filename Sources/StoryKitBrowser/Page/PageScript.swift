@@ -98,13 +98,13 @@ enum PageScript {
       // does, their elements in place of their host's; closed ones cannot be.
       // `pierce` says whether the document has any: each check looks first.
       let pierce = false;
-      function hosts(root) {
-        const list = [], walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-        for (let el = walker.nextNode(); el; el = walker.nextNode()) if (el.shadowRoot) list.push(el);
-        return list;
+      function hasHost(root) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+        for (let el = walker.nextNode(); el; el = walker.nextNode()) if (el.shadowRoot) return true;
+        return false;
       }
       function all(root, selector) {
-        if (!pierce || (!root.shadowRoot && hosts(root).length === 0)) return [...root.querySelectorAll(selector)];
+        if (!pierce || (!root.shadowRoot && !hasHost(root))) return [...root.querySelectorAll(selector)];
         // querySelectorAll's matches for the root's own tree (`:scope` is the root, not each element), in tree order.
         const found = root.shadowRoot ? all(root.shadowRoot, selector) : [], walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
         const matching = new Set(root.querySelectorAll(selector));
@@ -160,6 +160,8 @@ enum PageScript {
         if (!pierce || plain(el)) return el.innerText || '';
         return flat(el).replace(/ *\n[\n ]*/g, '\n').trim();
       }
+      // Every element under `root` (the body's, for the document).
+      function elements(root) { return all(root === document ? document.body || document : root, '*'); }
       function pool(spec, root) {
         switch (spec.kind) {
           case 'css': return all(root, spec.name);
@@ -172,7 +174,7 @@ enum PageScript {
           case 'field': return all(root, field).filter(el => !spec.role || role(el) === spec.role);
           case 'role': return all(root, '*').filter(el => role(el) === spec.role);
           case 'region': return all(root, '*').filter(el => !['SCRIPT', 'STYLE', 'HEAD'].includes(el.tagName));
-          default: return all(root === document ? document.body || document : root, '*').filter(el => !['SCRIPT', 'STYLE', 'OPTION'].includes(el.tagName));
+          default: return elements(root).filter(el => !['SCRIPT', 'STYLE', 'OPTION'].includes(el.tagName));
         }
       }
       function score(spec, el) {
@@ -193,7 +195,7 @@ enum PageScript {
       function candidates(spec, root) {
         const seen = new Set(), list = [];
         const kind = spec.kind === 'css' || spec.kind === 'xpath' ? 'clickable' : spec.kind;
-        const source = kind === 'text' ? all(root === document ? document.body || document : root, '*').filter(el => [...el.childNodes].some(n => n.nodeType === 3 && norm(n.textContent)))
+        const source = kind === 'text' ? elements(root).filter(el => [...el.childNodes].some(n => n.nodeType === 3 && norm(n.textContent)))
           : pool({ kind, role: spec.role }, root);
         for (const el of source) {
           if (!visible(el)) continue;
@@ -276,9 +278,10 @@ enum PageScript {
           const x = box.left + box.width / 2, y = box.top + box.height / 2;
           if (spec.pointer) {
             let hit = document.elementFromPoint(x, y);
-            for (let inner = hit; inner && inner.shadowRoot; inner = hit) {
-              hit = inner.shadowRoot.elementFromPoint(x, y) || inner;
-              if (hit === inner) break;
+            while (hit && hit.shadowRoot) {
+              const inner = hit.shadowRoot.elementFromPoint(x, y);
+              if (!inner || inner === hit) break;
+              hit = inner;
             }
             const ours = hit && (within(el, hit) || (el.labels && [...el.labels].some(l => within(l, hit))));
             if (!ours) return { state: 'covered', element: found.element, by: describe(hit) };
@@ -343,7 +346,7 @@ enum PageScript {
       const helper = {};
       for (const [key, check] of Object.entries(checks)) helper[key] = argument => {
         watch.seen = watch.changes;
-        pierce = hosts(document).length > 0;
+        pierce = hasHost(document);
         plainKnown = new Map(); flatKnown = new Map();
         return check(argument);
       };
